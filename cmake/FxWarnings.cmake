@@ -1,0 +1,25 @@
+# fx_target_warnings(<target>): the project's warning set, errors when FX_WERROR is on.
+function(fx_target_warnings target)
+  if(MSVC)
+    target_compile_options(${target} PRIVATE /W4 /permissive-)
+    if(FX_WERROR)
+      target_compile_options(${target} PRIVATE /WX)
+    endif()
+  else()
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow
+      -Wnon-virtual-dtor -Wcast-align -Wunused -Woverloaded-virtual -Wnull-dereference
+      -Wimplicit-fallthrough)
+    if(FX_WERROR)
+      target_compile_options(${target} PRIVATE -Werror)
+    endif()
+  endif()
+endfunction()
+
+# The numeric, geometry and controller layers: no floating point, ever. On AArch64 GCC,
+# -mgeneral-regs-only turns any floating-point type into a compile error (see scripts/gate-*.sh).
+function(fx_deterministic_layer target)
+  fx_target_warnings(${target})
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -mgeneral-regs-only)
+  endif()
+endfunction()

@@ -1,0 +1,84 @@
+// fx::Vec3: a 3D vector of Scalars, y up, metres unless stated.
+//
+// Products are widened before they are rounded: dot() sums three exact 128-bit products and
+// rounds once; each cross() component is one exact 128-bit difference rounded once; length()
+// takes the square root of the exact 128-bit sum of squares. So large coordinates never
+// overflow an intermediate (the classic dot-product bug of the source articles) and results
+// are correctly rounded:
+//   dot, cross components     round to nearest, ties away from zero (error <= 0.5 raw)
+//   length                    round to nearest (error <= 0.5 raw)
+//   normalize                 each component within 1 raw unit of the exact unit vector
+// Component-wise + - and scaling follow Scalar's rules.
+#pragma once
+
+#include "fx/scalar.h"
+#include "fx/sqrt.h"
+
+namespace fx {
+
+struct Vec3 {
+    Scalar x;
+    Scalar y;
+    Scalar z;
+
+    static constexpr Vec3 zero() noexcept { return {}; }
+    static constexpr Vec3 unit_x() noexcept { return {Scalar::one(), {}, {}}; }
+    static constexpr Vec3 unit_y() noexcept { return {{}, Scalar::one(), {}}; }
+    static constexpr Vec3 unit_z() noexcept { return {{}, {}, Scalar::one()}; }
+
+    friend constexpr bool operator==(const Vec3&, const Vec3&) noexcept = default;
+
+    constexpr Vec3 operator-() const { return {-x, -y, -z}; }
+    friend constexpr Vec3 operator+(const Vec3& a, const Vec3& b) {
+        return {a.x + b.x, a.y + b.y, a.z + b.z};
+    }
+    friend constexpr Vec3 operator-(const Vec3& a, const Vec3& b) {
+        return {a.x - b.x, a.y - b.y, a.z - b.z};
+    }
+    friend constexpr Vec3 operator*(const Vec3& a, Scalar s) { return {a.x * s, a.y * s, a.z * s}; }
+    friend constexpr Vec3 operator*(Scalar s, const Vec3& a) { return a * s; }
+    friend constexpr Vec3 operator/(const Vec3& a, Scalar s) { return {a.x / s, a.y / s, a.z / s}; }
+    constexpr Vec3& operator+=(const Vec3& b) { return *this = *this + b; }
+    constexpr Vec3& operator-=(const Vec3& b) { return *this = *this - b; }
+    constexpr Vec3& operator*=(Scalar s) { return *this = *this * s; }
+
+    constexpr bool is_zero() const noexcept { return x.raw() == 0 && y.raw() == 0 && z.raw() == 0; }
+};
+
+using Wide = wide::Default::T;
+
+/// Exact a.b in units of 2^-64 (two's complement 128-bit). Components must stay below 2^62 raw
+/// in magnitude (2^30 m), far beyond the scenario bounds; a checked build verifies it.
+Wide dot_q64(const Vec3& a, const Vec3& b);
+/// Exact |v|^2 in units of 2^-64, unsigned (no precondition: < 3 * 2^126).
+Wide length_sq_q64(const Vec3& v);
+
+/// a.b, one rounding.
+Scalar dot(const Vec3& a, const Vec3& b);
+/// a x b, one rounding per component.
+Vec3 cross(const Vec3& a, const Vec3& b);
+/// |v|^2 rounded once.
+Scalar length_sq(const Vec3& v);
+/// |v|, correctly rounded.
+Scalar length(const Vec3& v);
+Scalar distance(const Vec3& a, const Vec3& b);
+
+/// Vectors shorter than this have no direction: normalize() returns zero for them.
+/// 2^-24 m (about 6e-8 m): far below any motion the controller acts on (the skin is 1.5e-2 m)
+/// and far above rounding noise, whose vectors are a few raw units (1e-9 m) long.
+inline constexpr Scalar kMinNormalizeLength = Scalar::from_raw(int64_t{1} << 8);
+
+/// v / |v|, each component within 1 raw unit of exact; zero when |v| < kMinNormalizeLength.
+Vec3 normalize(const Vec3& v);
+/// As normalize(), and reports whether v was long enough to have a direction.
+bool try_normalize(const Vec3& v, Vec3* out);
+
+/// v with its component along unit normal n removed: v - n * dot(v, n).
+Vec3 project_on_plane(const Vec3& v, const Vec3& n);
+/// a + (b - a) * t.
+Vec3 lerp(const Vec3& a, const Vec3& b, Scalar t);
+/// Component-wise min / max.
+constexpr Vec3 min(const Vec3& a, const Vec3& b) { return {min(a.x, b.x), min(a.y, b.y), min(a.z, b.z)}; }
+constexpr Vec3 max(const Vec3& a, const Vec3& b) { return {max(a.x, b.x), max(a.y, b.y), max(a.z, b.z)}; }
+
+} // namespace fx

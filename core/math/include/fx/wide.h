@@ -1,0 +1,259 @@
+// Wide (128-bit) integer arithmetic behind every fixed-point product, quotient and square root.
+//
+// Two interchangeable backends implement the same small set of operations on an *unsigned*
+// 128-bit value (two's complement when a caller treats it as signed):
+//   - wide::Native:   `unsigned __int128`, where the compiler has it (GCC and Clang on 64-bit
+//                     targets). This is the only GCC/Clang-specific construct in the project,
+//                     and it is guarded.
+//   - wide::Portable: two 64-bit limbs, plain ISO C++ (i686 GCC, MSVC, any compiler).
+// `wide::Default` is the one the library uses. The CMake option FX_FORCE_PORTABLE_WIDE selects
+// the portable backend even where `__int128` exists; tests run millions of operand pairs
+// through both backends in one binary and require identical bits.
+//
+// Every operation is exact (no rounding) except the documented quotient and square-root
+// functions, which floor. Callers choose rounding on top.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#if defined(__SIZEOF_INT128__)
+#define FX_COMPILER_HAS_INT128 1
+#else
+#define FX_COMPILER_HAS_INT128 0
+#endif
+
+#if FX_COMPILER_HAS_INT128 && !defined(FX_FORCE_PORTABLE_WIDE)
+#define FX_WIDE_NATIVE 1
+#else
+#define FX_WIDE_NATIVE 0
+#endif
+
+namespace fx::wide {
+
+// 64 / 32-bit halves used by the portable backend.
+inline constexpr uint64_t kLow32 = 0xffffffffu;
+
+/// Unsigned 128 by 64 division, quotient and remainder, for u1:u0 / v with u1 < v (so the
+/// quotient fits in 64 bits) and v != 0. Floors. Plain 64-bit arithmetic: Knuth's algorithm D
+/// specialised to two 32-bit quotient digits (as in Hacker's Delight, "divlu").
+constexpr uint64_t divlu(uint64_t u1, uint64_t u0, uint64_t v, uint64_t* rem) {
+    constexpr uint64_t b = uint64_t{1} << 32;
+    const int s = std::countl_zero(v);
+    v <<= s;
+    const uint64_t vn1 = v >> 32;
+    const uint64_t vn0 = v & kLow32;
+    const uint64_t un32 = (u1 << s) | (s == 0 ? 0 : (u0 >> (64 - s)));
+    const uint64_t un10 = u0 << s;
+    const uint64_t un1 = un10 >> 32;
+    const uint64_t un0 = un10 & kLow32;
+
+    uint64_t q1 = un32 / vn1;
+    uint64_t rhat = un32 - q1 * vn1;
+    while (q1 >= b || q1 * vn0 > ((rhat << 32) | un1)) {
+        --q1;
+        rhat += vn1;
+        if (rhat >= b) break;
+    }
+    const uint64_t un21 = (un32 << 32) + un1 - q1 * v; // exact modulo 2^64: the true value < v
+    uint64_t q0 = un21 / vn1;
+    rhat = un21 - q0 * vn1;
+    while (q0 >= b || q0 * vn0 > ((rhat << 32) | un0)) {
+        --q0;
+        rhat += vn1;
+        if (rhat >= b) break;
+    }
+    if (rem != nullptr) *rem = (((un21 << 32) + un0) - q0 * v) >> s;
+    return (q1 << 32) + q0;
+}
+
+/// Portable backend: two 64-bit limbs.
+struct Portable {
+    struct U128 {
+        uint64_t lo = 0;
+        uint64_t hi = 0;
+    };
+    using T = U128;
+
+    static constexpr T from_u64(uint64_t v) { return {v, 0}; }
+    static constexpr T from_i64(int64_t v) {
+        return {static_cast<uint64_t>(v), v < 0 ? ~uint64_t{0} : 0};
+    }
+    static constexpr T make(uint64_t hi, uint64_t lo) { return {lo, hi}; }
+    static constexpr uint64_t lo64(T a) { return a.lo; }
+    static constexpr uint64_t hi64(T a) { return a.hi; }
+
+    /// Full 64x64 -> 128 unsigned product, from four 32x32 partial products.
+    static constexpr T umul(uint64_t a, uint64_t b) {
+        const uint64_t a0 = a & kLow32, a1 = a >> 32;
+        const uint64_t b0 = b & kLow32, b1 = b >> 32;
+        const uint64_t p00 = a0 * b0;
+        const uint64_t p01 = a0 * b1;
+        const uint64_t p10 = a1 * b0;
+        const uint64_t p11 = a1 * b1;
+        const uint64_t mid = (p00 >> 32) + (p01 & kLow32) + (p10 & kLow32);
+        return {(mid << 32) | (p00 & kLow32), p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32)};
+    }
+    /// Signed 64x64 -> 128 product (two's complement result).
+    static constexpr T smul(int64_t a, int64_t b) {
+        T p = umul(static_cast<uint64_t>(a), static_cast<uint64_t>(b));
+        // Correct the unsigned product of the two's complement bit patterns.
+        if (a < 0) p.hi -= static_cast<uint64_t>(b);
+        if (b < 0) p.hi -= static_cast<uint64_t>(a);
+        return p;
+    }
+    static constexpr T add(T a, T b) {
+        const uint64_t lo = a.lo + b.lo;
+        return {lo, a.hi + b.hi + (lo < a.lo ? 1u : 0u)};
+    }
+    static constexpr T sub(T a, T b) {
+        return {a.lo - b.lo, a.hi - b.hi - (a.lo < b.lo ? 1u : 0u)};
+    }
+    static constexpr T neg(T a) { return sub(T{}, a); }
+    static constexpr bool is_neg(T a) { return (a.hi >> 63) != 0; }
+    static constexpr bool is_zero(T a) { return (a.lo | a.hi) == 0; }
+    /// Unsigned comparison: -1, 0, 1.
+    static constexpr int ucmp(T a, T b) {
+        if (a.hi != b.hi) return a.hi < b.hi ? -1 : 1;
+        if (a.lo != b.lo) return a.lo < b.lo ? -1 : 1;
+        return 0;
+    }
+    /// Logical shift left, 0 <= s < 128.
+    static constexpr T shl(T a, int s) {
+        if (s == 0) return a;
+        if (s >= 64) return {0, a.lo << (s - 64)};
+        return {a.lo << s, (a.hi << s) | (a.lo >> (64 - s))};
+    }
+    /// Logical shift right, 0 <= s < 128.
+    static constexpr T shr(T a, int s) {
+        if (s == 0) return a;
+        if (s >= 64) return {a.hi >> (s - 64), 0};
+        return {(a.lo >> s) | (a.hi << (64 - s)), a.hi >> s};
+    }
+    /// Number of leading zero bits, 128 for zero.
+    static constexpr int clz(T a) {
+        return a.hi != 0 ? std::countl_zero(a.hi) : 64 + std::countl_zero(a.lo);
+    }
+    /// Unsigned floor division by d != 0 when hi64(n) < d (quotient fits 64 bits).
+    static constexpr uint64_t udiv64(T n, uint64_t d, uint64_t* rem) {
+        return divlu(n.hi, n.lo, d, rem);
+    }
+};
+
+#if FX_COMPILER_HAS_INT128
+/// Native backend: the compiler's 128-bit integer.
+struct Native {
+    __extension__ typedef unsigned __int128 T;
+    __extension__ typedef __int128 S;
+
+    static constexpr T from_u64(uint64_t v) { return v; }
+    static constexpr T from_i64(int64_t v) { return static_cast<T>(static_cast<S>(v)); }
+    static constexpr T make(uint64_t hi, uint64_t lo) { return (static_cast<T>(hi) << 64) | lo; }
+    static constexpr uint64_t lo64(T a) { return static_cast<uint64_t>(a); }
+    static constexpr uint64_t hi64(T a) { return static_cast<uint64_t>(a >> 64); }
+    static constexpr T umul(uint64_t a, uint64_t b) { return static_cast<T>(a) * b; }
+    static constexpr T smul(int64_t a, int64_t b) { return from_i64(a) * from_i64(b); }
+    static constexpr T add(T a, T b) { return a + b; }
+    static constexpr T sub(T a, T b) { return a - b; }
+    static constexpr T neg(T a) { return T{0} - a; }
+    static constexpr bool is_neg(T a) { return (hi64(a) >> 63) != 0; }
+    static constexpr bool is_zero(T a) { return a == 0; }
+    static constexpr int ucmp(T a, T b) { return a < b ? -1 : (a > b ? 1 : 0); }
+    static constexpr T shl(T a, int s) { return a << s; }
+    static constexpr T shr(T a, int s) { return a >> s; }
+    static constexpr int clz(T a) {
+        return hi64(a) != 0 ? std::countl_zero(hi64(a)) : 64 + std::countl_zero(lo64(a));
+    }
+    static constexpr uint64_t udiv64(T n, uint64_t d, uint64_t* rem) {
+        const T q = n / d;
+        if (rem != nullptr) *rem = static_cast<uint64_t>(n - q * d);
+        return static_cast<uint64_t>(q);
+    }
+};
+#endif
+
+#if FX_WIDE_NATIVE
+using Default = Native;
+#else
+using Default = Portable;
+#endif
+
+/// Human-readable name of the backend in use, for --version and golden provenance.
+constexpr const char* default_backend_name() { return FX_WIDE_NATIVE ? "int128" : "portable"; }
+
+// ---------------------------------------------------------------------------------------------
+// Kernels shared by both backends. Each is a template on the backend so tests can run both.
+
+/// |v| as an unsigned 64-bit value (|INT64_MIN| = 2^63 is representable).
+constexpr uint64_t uabs(int64_t v) {
+    return v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
+/// Applies a sign to a magnitude and checks it fits in int64.
+/// Returns false (and the wrapped two's complement value) when it does not.
+constexpr bool signed_from_magnitude(uint64_t mag, bool negative, int64_t* out) {
+    const uint64_t limit = negative ? (uint64_t{1} << 63) : (uint64_t{1} << 63) - 1;
+    *out = static_cast<int64_t>(negative ? uint64_t{0} - mag : mag);
+    return mag <= limit;
+}
+
+/// Magnitude of a signed wide value (two's complement), and whether it was negative.
+template <class B> constexpr typename B::T wabs(typename B::T v, bool* negative) {
+    *negative = B::is_neg(v);
+    return *negative ? B::neg(v) : v;
+}
+
+/// Rounds the magnitude m / 2^s half away from zero (ties go up in magnitude), 1 <= s < 128.
+/// Returns false when the result does not fit in 64 bits.
+template <class B> constexpr bool shr_round_u64(typename B::T m, int s, uint64_t* out) {
+    const typename B::T half = B::shl(B::from_u64(1), s - 1);
+    const typename B::T sum = B::add(m, half);
+    // A carry out of bit 127 is impossible for the magnitudes used here (< 2^127).
+    const typename B::T q = B::shr(sum, s);
+    *out = B::lo64(q);
+    return B::hi64(q) == 0;
+}
+
+/// Signed wide value / 2^s rounded half away from zero, as int64. False on overflow.
+template <class B> constexpr bool round_shift_to_i64(typename B::T v, int s, int64_t* out) {
+    bool neg = false;
+    const typename B::T m = wabs<B>(v, &neg);
+    uint64_t mag = 0;
+    const bool fits = shr_round_u64<B>(m, s, &mag);
+    return signed_from_magnitude(mag, neg, out) && fits;
+}
+
+/// Floor of the square root of an unsigned 128-bit value. Exact: result r satisfies
+/// r*r <= n < (r+1)*(r+1). Newton's iteration from an over-estimate, which decreases
+/// monotonically to the floor (Hacker's Delight 11-1; integer Newton for isqrt).
+template <class B> constexpr uint64_t isqrt(typename B::T n) {
+    if (B::is_zero(n)) return 0;
+    const int bits = 128 - B::clz(n);
+    if (bits > 126) {
+        // Keep the Newton step's quotient within 64 bits: r = 2 * isqrt(n / 4) or one more.
+        const uint64_t r = isqrt<B>(B::shr(n, 2)) << 1;
+        const typename B::T up = B::umul(r + 1, r + 1);
+        return B::ucmp(up, n) <= 0 ? r + 1 : r;
+    }
+    // Start from 2^ceil(bits/2) >= sqrt(n), at most 2^63.
+    uint64_t x = uint64_t{1} << ((bits + 1) / 2);
+    for (;;) {
+        // hi64(n) < x holds because x >= floor(sqrt(n)) and n < 2^126, so n / x fits 64 bits.
+        const uint64_t q = B::udiv64(n, x, nullptr);
+        // y = floor((x + q) / 2) without overflow.
+        const uint64_t y = (x >> 1) + (q >> 1) + (x & q & 1);
+        if (y >= x) return x;
+        x = y;
+    }
+}
+
+/// Square root of an unsigned 128-bit value rounded to the nearest integer. (No ties exist:
+/// (r + 1/2)^2 is never an integer.) Result fits in 64 bits.
+template <class B> constexpr uint64_t isqrt_round(typename B::T n) {
+    const uint64_t r = isqrt<B>(n);
+    // Round up when n - r^2 > r, i.e. n >= r^2 + r + 1 > (r + 1/2)^2.
+    const typename B::T rem = B::sub(n, B::umul(r, r));
+    return B::ucmp(rem, B::from_u64(r)) > 0 ? r + 1 : r;
+}
+
+} // namespace fx::wide

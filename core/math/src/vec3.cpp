@@ -1,0 +1,99 @@
+#include "fx/vec3.h"
+
+#include <bit>
+
+namespace fx {
+namespace {
+
+using B = wide::Default;
+
+// Magnitude bound for exact wide sums of three products: 3 * (2^62)^2 < 2^127.
+constexpr uint64_t kDotComponentLimit = uint64_t{1} << 62;
+
+bool too_large_for_dot(const Vec3& v) {
+    return wide::uabs(v.x.raw()) >= kDotComponentLimit || wide::uabs(v.y.raw()) >= kDotComponentLimit ||
+           wide::uabs(v.z.raw()) >= kDotComponentLimit;
+}
+
+Scalar round_q64(Wide v, const char* op) {
+    int64_t r = 0;
+    const bool ok = wide::round_shift_to_i64<B>(v, Scalar::kFracBits, &r);
+    check_overflow(!ok, op);
+    return Scalar::from_raw(r);
+}
+
+// Exact a*b - c*d in units of 2^-64.
+Wide cross_term(Scalar a, Scalar b, Scalar c, Scalar d) {
+    return B::sub(B::smul(a.raw(), b.raw()), B::smul(c.raw(), d.raw()));
+}
+
+} // namespace
+
+Wide dot_q64(const Vec3& a, const Vec3& b) {
+    check_overflow(too_large_for_dot(a) || too_large_for_dot(b), "fx::dot (component beyond 2^30)");
+    return B::add(B::add(B::smul(a.x.raw(), b.x.raw()), B::smul(a.y.raw(), b.y.raw())),
+                  B::smul(a.z.raw(), b.z.raw()));
+}
+
+Wide length_sq_q64(const Vec3& v) {
+    const uint64_t x = wide::uabs(v.x.raw()), y = wide::uabs(v.y.raw()), z = wide::uabs(v.z.raw());
+    return B::add(B::add(B::umul(x, x), B::umul(y, y)), B::umul(z, z));
+}
+
+Scalar dot(const Vec3& a, const Vec3& b) { return round_q64(dot_q64(a, b), "fx::dot"); }
+
+Vec3 cross(const Vec3& a, const Vec3& b) {
+    check_overflow(too_large_for_dot(a) || too_large_for_dot(b), "fx::cross (component beyond 2^30)");
+    return {round_q64(cross_term(a.y, b.z, a.z, b.y), "fx::cross"),
+            round_q64(cross_term(a.z, b.x, a.x, b.z), "fx::cross"),
+            round_q64(cross_term(a.x, b.y, a.y, b.x), "fx::cross")};
+}
+
+Scalar length_sq(const Vec3& v) {
+    const Wide s = length_sq_q64(v);
+    uint64_t mag = 0;
+    const bool fits = wide::shr_round_u64<B>(s, Scalar::kFracBits, &mag);
+    check_overflow(!fits || mag > static_cast<uint64_t>(INT64_MAX), "fx::length_sq");
+    return Scalar::from_raw(static_cast<int64_t>(mag));
+}
+
+Scalar length(const Vec3& v) { return sqrt_q64(length_sq_q64(v)); }
+
+Scalar distance(const Vec3& a, const Vec3& b) { return length(b - a); }
+
+bool try_normalize(const Vec3& v, Vec3* out) {
+    const uint64_t ax = wide::uabs(v.x.raw()), ay = wide::uabs(v.y.raw()), az = wide::uabs(v.z.raw());
+    const uint64_t m = ax > ay ? (ax > az ? ax : az) : (ay > az ? ay : az);
+    // A component at least kMinNormalizeLength long settles it; otherwise the exact length does.
+    if (m == 0 || (m < static_cast<uint64_t>(kMinNormalizeLength.raw()) && length(v) < kMinNormalizeLength)) {
+        *out = Vec3::zero();
+        return false;
+    }
+    // Scale the components (exactly, by a power of two) so the largest lies in [2^61, 2^62):
+    // the square root then carries ~62 significant bits and each quotient rounds once.
+    // Components of 2^62 raw or more (2^30 m, far outside any level) lose their lowest bits.
+    const int lz = std::countl_zero(m);
+    const int up = lz - 2;
+    auto scaled = [up](uint64_t a) { return up >= 0 ? a << up : a >> (-up); };
+    const uint64_t sx = scaled(ax), sy = scaled(ay), sz = scaled(az);
+    const Wide sum = B::add(B::add(B::umul(sx, sx), B::umul(sy, sy)), B::umul(sz, sz));
+    const uint64_t len = wide::isqrt_round<B>(sum);
+    auto component = [len](uint64_t s, bool neg) {
+        bool ovf = false;
+        return Scalar::from_raw(detail::div_wide_raw<B>(B::shl(B::from_u64(s), Scalar::kFracBits), neg, len, &ovf));
+    };
+    *out = {component(sx, v.x.raw() < 0), component(sy, v.y.raw() < 0), component(sz, v.z.raw() < 0)};
+    return true;
+}
+
+Vec3 normalize(const Vec3& v) {
+    Vec3 out;
+    try_normalize(v, &out);
+    return out;
+}
+
+Vec3 project_on_plane(const Vec3& v, const Vec3& n) { return v - n * dot(v, n); }
+
+Vec3 lerp(const Vec3& a, const Vec3& b, Scalar t) { return a + (b - a) * t; }
+
+} // namespace fx

@@ -1,0 +1,80 @@
+// The two 128-bit backends must give identical bits: the portable two-limb path is what i686
+// and MSVC run, the native path is what x86-64 and AArch64 GCC/Clang run.
+#include <catch2/catch.hpp>
+
+#include "fx/scalar.h"
+#include "fx/sqrt.h"
+#include "fx/wide.h"
+#include "test_support.h"
+
+using fx::wide::Portable;
+
+TEST_CASE("wide: portable product of extreme operands", "[wide]") {
+    const uint64_t m = ~uint64_t{0};
+    const auto p = Portable::umul(m, m); // (2^64-1)^2 = 2^128 - 2^65 + 1
+    CHECK(Portable::hi64(p) == m - 1);
+    CHECK(Portable::lo64(p) == 1);
+    const auto s = Portable::smul(INT64_MIN, INT64_MIN); // 2^126
+    CHECK(Portable::hi64(s) == (uint64_t{1} << 62));
+    CHECK(Portable::lo64(s) == 0);
+    const auto n = Portable::smul(INT64_MIN, 1);
+    CHECK(Portable::hi64(n) == ~uint64_t{0});
+    CHECK(Portable::lo64(n) == (uint64_t{1} << 63));
+    CHECK(Portable::is_neg(Portable::smul(-3, 5)));
+    CHECK(Portable::lo64(Portable::neg(Portable::smul(-3, 5))) == 15);
+}
+
+TEST_CASE("wide: portable 128/64 division against schoolbook identities", "[wide]") {
+    fxtest::Rng rng(7);
+    for (int i = 0; i < 200000; ++i) {
+        uint64_t d = rng.next() >> (rng.next() % 64);
+        if (d == 0) d = 1;
+        const uint64_t hi = rng.next() % d; // quotient fits in 64 bits
+        const uint64_t lo = rng.next();
+        uint64_t r = 0;
+        const uint64_t q = fx::wide::divlu(hi, lo, d, &r);
+        // q*d + r must reconstruct the numerator exactly, with r < d.
+        const auto back = Portable::add(Portable::umul(q, d), Portable::from_u64(r));
+        REQUIRE(r < d);
+        REQUIRE(Portable::hi64(back) == hi);
+        REQUIRE(Portable::lo64(back) == lo);
+    }
+}
+
+#if FX_COMPILER_HAS_INT128
+using fx::wide::Native;
+
+TEST_CASE("wide: portable and native paths give identical bits on 1,000,000+ operand pairs", "[wide]") {
+    fxtest::Rng rng(2026);
+    long compared = 0;
+    for (int i = 0; i < 1000000; ++i) {
+        const int64_t a = (i & 1) ? rng.spread_i64() : rng.next_i64();
+        const int64_t b = (i & 2) ? rng.spread_i64() : rng.next_i64();
+        bool op = false, on = false;
+        REQUIRE(fx::detail::mul_raw<Portable>(a, b, &op) == fx::detail::mul_raw<Native>(a, b, &on));
+        REQUIRE(op == on);
+        if (b != 0) {
+            REQUIRE(fx::detail::div_raw<Portable>(a, b, &op) == fx::detail::div_raw<Native>(a, b, &on));
+            REQUIRE(op == on);
+        }
+        const auto sp = Portable::smul(a, b);
+        const auto sn = Native::smul(a, b);
+        REQUIRE(Portable::hi64(sp) == Native::hi64(sn));
+        REQUIRE(Portable::lo64(sp) == Native::lo64(sn));
+        const uint64_t hi = rng.next() >> (rng.next() % 64), lo = rng.next();
+        REQUIRE(fx::wide::isqrt<Portable>(Portable::make(hi, lo)) == fx::wide::isqrt<Native>(Native::make(hi, lo)));
+        if (a > 0) {
+            REQUIRE(fx::detail::sqrt_raw<Portable>(a) == fx::detail::sqrt_raw<Native>(a));
+            REQUIRE(fx::detail::rsqrt_raw<Portable>(a) == fx::detail::rsqrt_raw<Native>(a));
+        }
+        int64_t rp = 0, rn = 0;
+        const bool fp = fx::wide::round_shift_to_i64<Portable>(Portable::make(hi, lo), 32 + static_cast<int>(i % 90), &rp);
+        const bool fn = fx::wide::round_shift_to_i64<Native>(Native::make(hi, lo), 32 + static_cast<int>(i % 90), &rn);
+        REQUIRE(rp == rn);
+        REQUIRE(fp == fn);
+        compared += 7;
+    }
+    INFO("operations compared: " << compared);
+    CHECK(compared >= 7000000);
+}
+#endif
