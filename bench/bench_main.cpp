@@ -2,4 +2,6 @@
 
 #include <catch2/catch.hpp>
 
-int main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
+int main(int argc, char* argv[]) {
+    return Catch::Session().run(argc, argv);
+}

@@ -24,8 +24,10 @@ template <class F> std::array<int64_t, kN> make_raws(uint64_t seed, F shape) {
 }
 
 // Values of a few metres to a few hundred metres, either sign: the controller's working range.
-const auto kA = make_raws(1, [](uint64_t s) { return static_cast<int64_t>(s >> 23) - (int64_t{1} << 40); });
-const auto kB = make_raws(2, [](uint64_t s) { return static_cast<int64_t>(s >> 26) + (int64_t{1} << 30); });
+const auto kA =
+    make_raws(1, [](uint64_t s) { return static_cast<int64_t>(s >> 23) - (int64_t{1} << 40); });
+const auto kB =
+    make_raws(2, [](uint64_t s) { return static_cast<int64_t>(s >> 26) + (int64_t{1} << 30); });
 
 } // namespace
 

@@ -26,9 +26,11 @@ TEST_CASE("kat: every known answer matches bit for bit", "[kat]") {
             ++failures;
             if (failures <= 20) {
                 std::string got;
-                for (const auto& r : results) got += " " + r;
+                for (const auto& r : results)
+                    got += " " + r;
                 std::string want;
-                for (const auto& r : k.expected) want += " " + r;
+                for (const auto& r : k.expected)
+                    want += " " + r;
                 FAIL_CHECK("kat.txt:" << k.line_no << ": " << k.op << (ok ? "" : " error: " + error)
                                       << "\n  expected:" << want << "\n  actual:  " << got);
             }
@@ -38,10 +40,12 @@ TEST_CASE("kat: every known answer matches bit for bit", "[kat]") {
     REQUIRE(failures == 0);
     REQUIRE(lines.size() >= 3000);
     // Every operation the evaluator knows appears in the file.
-    for (const char* op : {"add", "sub", "mul", "div", "mul_div", "mul_int", "div_int", "floor", "ceil", "round",
-                           "trunc", "sqrt", "rsqrt", "sin", "cos", "sincos_deg", "atan2", "asin", "acos",
-                           "deg_to_rad", "rad_to_deg", "dot", "cross", "length", "length_sq", "normalize",
-                           "rotate_ypr", "parse", "shortest", "exact"}) {
+    for (const char* op :
+         {"add",       "sub",        "mul",        "div",        "mul_div",  "mul_int",
+          "div_int",   "floor",      "ceil",       "round",      "trunc",    "sqrt",
+          "rsqrt",     "sin",        "cos",        "sincos_deg", "atan2",    "asin",
+          "acos",      "deg_to_rad", "rad_to_deg", "dot",        "cross",    "length",
+          "length_sq", "normalize",  "rotate_ypr", "parse",      "shortest", "exact"}) {
         INFO(op);
         CHECK(per_op[op] >= 20);
     }

@@ -25,14 +25,18 @@ int main(int argc, char** argv) {
         }
         if (mode == "emit") {
             std::cout << k.op;
-            for (const auto& a : k.args) std::cout << ' ' << a;
+            for (const auto& a : k.args)
+                std::cout << ' ' << a;
             std::cout << " ->";
-            for (const auto& r : results) std::cout << ' ' << r;
+            for (const auto& r : results)
+                std::cout << ' ' << r;
             std::cout << '\n';
         } else if (results != k.expected && ++bad <= 10) {
             std::cerr << "line " << k.line_no << ": " << k.op << " mismatch\n";
         }
     }
-    if (mode == "check") std::cout << lines.size() - static_cast<std::size_t>(bad) << " passed, " << bad << " failed\n";
+    if (mode == "check")
+        std::cout << lines.size() - static_cast<std::size_t>(bad) << " passed, " << bad
+                  << " failed\n";
     return bad == 0 ? 0 : 1;
 }

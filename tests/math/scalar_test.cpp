@@ -8,7 +8,9 @@
 using fx::Scalar;
 
 namespace {
-Scalar R(int64_t raw) { return Scalar::from_raw(raw); }
+Scalar R(int64_t raw) {
+    return Scalar::from_raw(raw);
+}
 constexpr int64_t kOne = Scalar::kOneRaw;
 constexpr int64_t kHalf = kOne / 2;
 } // namespace
@@ -26,7 +28,8 @@ TEST_CASE("scalar: construction", "[scalar]") {
     CHECK(Scalar::ratio(1, int64_t{1} << 33).raw() == 1);
     CHECK(Scalar::ratio(-1, int64_t{1} << 33).raw() == -1);
     CHECK(Scalar::ratio(1, (int64_t{1} << 33) + 1).raw() == 0);
-    static_assert(Scalar::ratio(3, 4).raw() == 3 * (kOne / 4), "ratio is usable in constant expressions");
+    static_assert(Scalar::ratio(3, 4).raw() == 3 * (kOne / 4),
+                  "ratio is usable in constant expressions");
 }
 
 TEST_CASE("scalar: addition and subtraction are exact", "[scalar]") {
@@ -44,7 +47,7 @@ TEST_CASE("scalar: multiplication rounds half away from zero", "[scalar]") {
     CHECK((R(1) * R(-kHalf)).raw() == -1);
     CHECK((R(1) * R(kHalf - 1)).raw() == 0);
     CHECK((R(-1) * R(kHalf - 1)).raw() == 0);
-    CHECK((R(3) * R(kHalf)).raw() == 2);  // 1.5 -> 2
+    CHECK((R(3) * R(kHalf)).raw() == 2); // 1.5 -> 2
     CHECK((R(-3) * R(kHalf)).raw() == -2); // -1.5 -> -2
     CHECK((Scalar::from_int(3) * Scalar::from_int(-7)) == Scalar::from_int(-21));
     CHECK((Scalar::half() * Scalar::half()) == Scalar::ratio(1, 4));
@@ -58,14 +61,14 @@ TEST_CASE("scalar: division rounds half away from zero", "[scalar]") {
     CHECK((Scalar::one() / Scalar::from_int(3)).raw() == 1431655765); // 1431655765.33
     CHECK((Scalar::from_int(2) / Scalar::from_int(3)).raw() == 2863311531);
     CHECK((Scalar::from_int(-2) / Scalar::from_int(3)).raw() == -2863311531);
-    CHECK((R(1) / R(int64_t{1} << 33)).raw() == 1);  // exactly 0.5 raw
+    CHECK((R(1) / R(int64_t{1} << 33)).raw() == 1); // exactly 0.5 raw
     CHECK((R(-1) / R(int64_t{1} << 33)).raw() == -1);
     CHECK((R(1) / R((int64_t{1} << 33) + 1)).raw() == 0);
     CHECK((R(INT64_MIN) / Scalar::one()).raw() == INT64_MIN);
     CHECK((R(INT64_MIN) / R(INT64_MIN)).raw() == kOne);
     CHECK((Scalar::from_int(7) / Scalar::from_int(-7)) == Scalar::from_int(-1));
     CHECK(Scalar::from_int(5).div_int(2) == Scalar::ratio(5, 2));
-    CHECK(R(3).div_int(2).raw() == 2);   // 1.5 -> 2
+    CHECK(R(3).div_int(2).raw() == 2); // 1.5 -> 2
     CHECK(R(-3).div_int(2).raw() == -2); // -1.5 -> -2
     CHECK(R(5).div_int(-3).raw() == -2); // -1.67 -> -2
     CHECK(Scalar::from_int(-3).mul_int(5) == Scalar::from_int(-15));
@@ -142,7 +145,8 @@ TEST_CASE("scalar: division by zero is reported in every build", "[scalar][overf
     CHECK_THROWS_WITH(Scalar::one() / Scalar::zero(), "Scalar::div (division by zero)");
     CHECK_THROWS_WITH(Scalar::one().div_int(0), "Scalar::div_int (division by zero)");
     CHECK_THROWS_WITH(Scalar::ratio(1, 0), "Scalar::ratio (division by zero)");
-    CHECK_THROWS_WITH(fx::mul_div(Scalar::one(), Scalar::one(), Scalar::zero()), "fx::mul_div (division by zero)");
+    CHECK_THROWS_WITH(fx::mul_div(Scalar::one(), Scalar::one(), Scalar::zero()),
+                      "fx::mul_div (division by zero)");
 }
 
 #if FX_COMPILER_HAS_INT128

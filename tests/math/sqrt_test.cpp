@@ -22,7 +22,8 @@ bool is_floor_sqrt(Portable::T n, uint64_t r) {
 TEST_CASE("sqrt: integer square root is exact for every input below 2^24", "[sqrt]") {
     uint64_t r = 0;
     for (uint64_t n = 0; n < (uint64_t{1} << 24); ++n) {
-        while ((r + 1) * (r + 1) <= n) ++r; // the reference: walk r up as n grows
+        while ((r + 1) * (r + 1) <= n)
+            ++r; // the reference: walk r up as n grows
         REQUIRE(fx::wide::isqrt<Portable>(Portable::from_u64(n)) == r);
         REQUIRE(fx::wide::isqrt<B>(B::from_u64(n)) == r);
     }
@@ -34,18 +35,22 @@ TEST_CASE("sqrt: integer square root floors on random 128-bit values of every si
         const int shift = static_cast<int>(rng.next() % 128);
         Portable::T n = Portable::shr(Portable::make(rng.next(), rng.next()), shift);
         REQUIRE(is_floor_sqrt(n, fx::wide::isqrt<Portable>(n)));
-        REQUIRE(fx::wide::isqrt<B>(B::make(Portable::hi64(n), Portable::lo64(n))) == fx::wide::isqrt<Portable>(n));
+        REQUIRE(fx::wide::isqrt<B>(B::make(Portable::hi64(n), Portable::lo64(n))) ==
+                fx::wide::isqrt<Portable>(n));
     }
     // Extremes: 2^128 - 1, squares and their neighbours near the top.
     const uint64_t m = ~uint64_t{0};
     CHECK(fx::wide::isqrt<Portable>(Portable::make(m, m)) == m);
     CHECK(fx::wide::isqrt<Portable>(Portable::umul(m, m)) == m);
-    CHECK(fx::wide::isqrt<Portable>(Portable::sub(Portable::umul(m, m), Portable::from_u64(1))) == m - 1);
+    CHECK(fx::wide::isqrt<Portable>(Portable::sub(Portable::umul(m, m), Portable::from_u64(1))) ==
+          m - 1);
     CHECK(fx::wide::isqrt<Portable>(Portable::make(uint64_t{1} << 62, 0)) == (uint64_t{1} << 63));
-    CHECK(fx::wide::isqrt<Portable>(Portable::make((uint64_t{1} << 62) - 1, m)) == (uint64_t{1} << 63) - 1);
+    CHECK(fx::wide::isqrt<Portable>(Portable::make((uint64_t{1} << 62) - 1, m)) ==
+          (uint64_t{1} << 63) - 1);
 }
 
-TEST_CASE("sqrt: Scalar sqrt rounds to nearest, exhaustively on small raws and by property on all", "[sqrt]") {
+TEST_CASE("sqrt: Scalar sqrt rounds to nearest, exhaustively on small raws and by property on all",
+          "[sqrt]") {
     // nearest: (2r-1)^2 <= 4 n < (2r+1)^2 with n = raw * 2^32.
     auto check = [](int64_t raw) {
         const int64_t r = fx::sqrt(Scalar::from_raw(raw)).raw();
@@ -54,9 +59,11 @@ TEST_CASE("sqrt: Scalar sqrt rounds to nearest, exhaustively on small raws and b
         if (r > 0) REQUIRE(Portable::ucmp(Portable::umul(lo, lo), four_n) <= 0);
         REQUIRE(Portable::ucmp(four_n, Portable::umul(hi, hi)) < 0);
     };
-    for (int64_t raw = 0; raw < (int64_t{1} << 22); ++raw) check(raw);
+    for (int64_t raw = 0; raw < (int64_t{1} << 22); ++raw)
+        check(raw);
     fxtest::Rng rng(5);
-    for (int i = 0; i < 500000; ++i) check(rng.spread_i64() & INT64_MAX);
+    for (int i = 0; i < 500000; ++i)
+        check(rng.spread_i64() & INT64_MAX);
     check(INT64_MAX);
     CHECK(fx::sqrt(Scalar::from_int(4)) == Scalar::from_int(2));
     CHECK(fx::sqrt(Scalar::from_int(0)) == Scalar::zero());
@@ -80,11 +87,13 @@ TEST_CASE("sqrt: rsqrt is within 1 raw unit of 1/sqrt(x)", "[sqrt]") {
     auto check = [&](int64_t raw) {
         const long double x = static_cast<long double>(raw) / 4294967296.0L;
         const long double ref = 4294967296.0L / std::sqrt(x);
-        const long double err = std::fabs(static_cast<long double>(fx::rsqrt(Scalar::from_raw(raw)).raw()) - ref);
+        const long double err =
+            std::fabs(static_cast<long double>(fx::rsqrt(Scalar::from_raw(raw)).raw()) - ref);
         worst = std::max(worst, err);
         REQUIRE(err <= kTolerance);
     };
-    for (int64_t raw = 1; raw < 100000; ++raw) check(raw);
+    for (int64_t raw = 1; raw < 100000; ++raw)
+        check(raw);
     for (int i = 0; i < 300000; ++i) {
         const int64_t raw = rng.spread_i64() & INT64_MAX;
         if (raw > 0) check(raw);

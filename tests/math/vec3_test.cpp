@@ -15,8 +15,12 @@ using fx::Vec3;
 using P = fx::wide::Portable;
 
 namespace {
-Scalar I(int64_t v) { return Scalar::from_int(v); }
-Scalar R(int64_t raw) { return Scalar::from_raw(raw); }
+Scalar I(int64_t v) {
+    return Scalar::from_int(v);
+}
+Scalar R(int64_t raw) {
+    return Scalar::from_raw(raw);
+}
 
 // Random vector with components up to ~2^(bits) metres.
 Vec3 random_vec(fxtest::Rng& rng, int bits) {
@@ -34,7 +38,9 @@ int64_t ref_round_q64(P::T sum) {
     uint64_t r = P::lo64(q) + (rem >= 0x80000000u ? 1 : 0);
     return neg ? -static_cast<int64_t>(r) : static_cast<int64_t>(r);
 }
-long double ld(Scalar s) { return static_cast<long double>(s.raw()) / 4294967296.0L; }
+long double ld(Scalar s) {
+    return static_cast<long double>(s.raw()) / 4294967296.0L;
+}
 } // namespace
 
 TEST_CASE("vec3: dot and cross are correctly rounded", "[vec3]") {
@@ -49,9 +55,12 @@ TEST_CASE("vec3: dot and cross are correctly rounded", "[vec3]") {
         if (bits <= 14) {
             REQUIRE(fx::dot(a, b).raw() == expect);
             const Vec3 c = fx::cross(a, b);
-            REQUIRE(c.x.raw() == ref_round_q64(P::sub(P::smul(a.y.raw(), b.z.raw()), P::smul(a.z.raw(), b.y.raw()))));
-            REQUIRE(c.y.raw() == ref_round_q64(P::sub(P::smul(a.z.raw(), b.x.raw()), P::smul(a.x.raw(), b.z.raw()))));
-            REQUIRE(c.z.raw() == ref_round_q64(P::sub(P::smul(a.x.raw(), b.y.raw()), P::smul(a.y.raw(), b.x.raw()))));
+            REQUIRE(c.x.raw() == ref_round_q64(P::sub(P::smul(a.y.raw(), b.z.raw()),
+                                                      P::smul(a.z.raw(), b.y.raw()))));
+            REQUIRE(c.y.raw() == ref_round_q64(P::sub(P::smul(a.z.raw(), b.x.raw()),
+                                                      P::smul(a.x.raw(), b.z.raw()))));
+            REQUIRE(c.z.raw() == ref_round_q64(P::sub(P::smul(a.x.raw(), b.y.raw()),
+                                                      P::smul(a.y.raw(), b.x.raw()))));
         }
     }
     CHECK(fx::cross(Vec3::unit_x(), Vec3::unit_y()) == Vec3::unit_z());
@@ -72,8 +81,8 @@ TEST_CASE("vec3: length is correctly rounded", "[vec3]") {
     for (int i = 0; i < 200000; ++i) {
         const Vec3 v = random_vec(rng, static_cast<int>(rng.next() % 25));
         const uint64_t r = static_cast<uint64_t>(fx::length(v).raw());
-        // nearest: (2r-1)^2 <= 4 s < (2r+1)^2, s the exact sum of raw squares; compare in 2^-2 units
-        // by shifting both sides right instead (4s may exceed 128 bits for huge vectors).
+        // nearest: (2r-1)^2 <= 4 s < (2r+1)^2, s the exact sum of raw squares; compare in 2^-2
+        // units by shifting both sides right instead (4s may exceed 128 bits for huge vectors).
         const P::T s = fx::wide::Portable::add(
             fx::wide::Portable::add(P::umul(fx::wide::uabs(v.x.raw()), fx::wide::uabs(v.x.raw())),
                                     P::umul(fx::wide::uabs(v.y.raw()), fx::wide::uabs(v.y.raw()))),
@@ -97,14 +106,17 @@ TEST_CASE("vec3: normalize is within 1 raw unit per component and has a minimum 
         const Vec3 v{R(rng.range(-lim, lim)), R(rng.range(-lim, lim)), R(rng.range(-lim, lim))};
         Vec3 n;
         if (!fx::try_normalize(v, &n)) {
-            REQUIRE(std::sqrt(ld(v.x) * ld(v.x) + ld(v.y) * ld(v.y) + ld(v.z) * ld(v.z)) < ld(fx::kMinNormalizeLength) * 1.0001L);
+            REQUIRE(std::sqrt(ld(v.x) * ld(v.x) + ld(v.y) * ld(v.y) + ld(v.z) * ld(v.z)) <
+                    ld(fx::kMinNormalizeLength) * 1.0001L);
             continue;
         }
-        const long double len = std::sqrt(ld(v.x) * ld(v.x) + ld(v.y) * ld(v.y) + ld(v.z) * ld(v.z));
+        const long double len =
+            std::sqrt(ld(v.x) * ld(v.x) + ld(v.y) * ld(v.y) + ld(v.z) * ld(v.z));
         for (int k = 0; k < 3; ++k) {
             const Scalar c = k == 0 ? v.x : (k == 1 ? v.y : v.z);
             const Scalar u = k == 0 ? n.x : (k == 1 ? n.y : n.z);
-            const long double err = std::fabs(static_cast<long double>(u.raw()) - ld(c) / len * 4294967296.0L);
+            const long double err =
+                std::fabs(static_cast<long double>(u.raw()) - ld(c) / len * 4294967296.0L);
             worst = std::max(worst, err);
             REQUIRE(err <= 1.0L);
         }
@@ -125,7 +137,8 @@ TEST_CASE("vec3: project_on_plane removes the normal component; lerp", "[vec3]")
     const Vec3 p = fx::project_on_plane(v, n);
     CHECK(fx::abs(fx::dot(p, n)) <= R(2));
     CHECK(p.z == I(2));
-    CHECK(fx::lerp(Vec3{I(0), I(0), I(0)}, Vec3{I(2), I(4), I(-6)}, Scalar::half()) == Vec3{I(1), I(2), I(-3)});
+    CHECK(fx::lerp(Vec3{I(0), I(0), I(0)}, Vec3{I(2), I(4), I(-6)}, Scalar::half()) ==
+          Vec3{I(1), I(2), I(-3)});
 }
 
 TEST_CASE("mat3: rotation conventions (y up, yaw about y, pitch about x, roll about z)", "[mat3]") {
@@ -140,18 +153,21 @@ TEST_CASE("mat3: rotation conventions (y up, yaw about y, pitch about x, roll ab
     CHECK(Mat3::from_yaw_pitch_roll_degrees(I(0), I(0), I(90)) * Vec3::unit_x() == Vec3::unit_y());
     // Order: roll first, then pitch, then yaw. Roll 90 takes +x to +y, pitch 90 takes +y to +z,
     // yaw 90 takes +z to +x.
-    CHECK(Mat3::from_yaw_pitch_roll_degrees(I(90), I(90), I(90)) * Vec3::unit_x() == Vec3::unit_x());
+    CHECK(Mat3::from_yaw_pitch_roll_degrees(I(90), I(90), I(90)) * Vec3::unit_x() ==
+          Vec3::unit_x());
     CHECK(Mat3::identity() * Vec3{I(1), I(2), I(3)} == Vec3{I(1), I(2), I(3)});
 }
 
-TEST_CASE("mat3: random rotations are orthonormal within a few raw units and invert by transpose", "[mat3]") {
+TEST_CASE("mat3: random rotations are orthonormal within a few raw units and invert by transpose",
+          "[mat3]") {
     using fx::Mat3;
     fxtest::Rng rng(8);
     constexpr int64_t kTol = 8; // raw units
     for (int i = 0; i < 3000; ++i) {
-        const Mat3 m = Mat3::from_yaw_pitch_roll_degrees(R(rng.range(-(int64_t{360} << 32), int64_t{360} << 32)),
-                                                         R(rng.range(-(int64_t{90} << 32), int64_t{90} << 32)),
-                                                         R(rng.range(-(int64_t{180} << 32), int64_t{180} << 32)));
+        const Mat3 m = Mat3::from_yaw_pitch_roll_degrees(
+            R(rng.range(-(int64_t{360} << 32), int64_t{360} << 32)),
+            R(rng.range(-(int64_t{90} << 32), int64_t{90} << 32)),
+            R(rng.range(-(int64_t{180} << 32), int64_t{180} << 32)));
         for (int a = 0; a < 3; ++a) {
             for (int b = 0; b < 3; ++b) {
                 const Scalar d = fx::dot(m.row[a], m.row[b]);

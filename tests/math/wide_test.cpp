@@ -44,7 +44,8 @@ TEST_CASE("wide: portable 128/64 division against schoolbook identities", "[wide
 #if FX_COMPILER_HAS_INT128
 using fx::wide::Native;
 
-TEST_CASE("wide: portable and native paths give identical bits on 1,000,000+ operand pairs", "[wide]") {
+TEST_CASE("wide: portable and native paths give identical bits on 1,000,000+ operand pairs",
+          "[wide]") {
     fxtest::Rng rng(2026);
     long compared = 0;
     for (int i = 0; i < 1000000; ++i) {
@@ -54,7 +55,8 @@ TEST_CASE("wide: portable and native paths give identical bits on 1,000,000+ ope
         REQUIRE(fx::detail::mul_raw<Portable>(a, b, &op) == fx::detail::mul_raw<Native>(a, b, &on));
         REQUIRE(op == on);
         if (b != 0) {
-            REQUIRE(fx::detail::div_raw<Portable>(a, b, &op) == fx::detail::div_raw<Native>(a, b, &on));
+            REQUIRE(fx::detail::div_raw<Portable>(a, b, &op) ==
+                    fx::detail::div_raw<Native>(a, b, &on));
             REQUIRE(op == on);
         }
         const auto sp = Portable::smul(a, b);
@@ -62,14 +64,17 @@ TEST_CASE("wide: portable and native paths give identical bits on 1,000,000+ ope
         REQUIRE(Portable::hi64(sp) == Native::hi64(sn));
         REQUIRE(Portable::lo64(sp) == Native::lo64(sn));
         const uint64_t hi = rng.next() >> (rng.next() % 64), lo = rng.next();
-        REQUIRE(fx::wide::isqrt<Portable>(Portable::make(hi, lo)) == fx::wide::isqrt<Native>(Native::make(hi, lo)));
+        REQUIRE(fx::wide::isqrt<Portable>(Portable::make(hi, lo)) ==
+                fx::wide::isqrt<Native>(Native::make(hi, lo)));
         if (a > 0) {
             REQUIRE(fx::detail::sqrt_raw<Portable>(a) == fx::detail::sqrt_raw<Native>(a));
             REQUIRE(fx::detail::rsqrt_raw<Portable>(a) == fx::detail::rsqrt_raw<Native>(a));
         }
         int64_t rp = 0, rn = 0;
-        const bool fp = fx::wide::round_shift_to_i64<Portable>(Portable::make(hi, lo), 32 + static_cast<int>(i % 90), &rp);
-        const bool fn = fx::wide::round_shift_to_i64<Native>(Native::make(hi, lo), 32 + static_cast<int>(i % 90), &rn);
+        const bool fp = fx::wide::round_shift_to_i64<Portable>(Portable::make(hi, lo),
+                                                               32 + static_cast<int>(i % 90), &rp);
+        const bool fn = fx::wide::round_shift_to_i64<Native>(Native::make(hi, lo),
+                                                             32 + static_cast<int>(i % 90), &rn);
         REQUIRE(rp == rn);
         REQUIRE(fp == fn);
         compared += 7;

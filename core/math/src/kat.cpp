@@ -18,7 +18,9 @@ bool parse_i64(const std::string& s, int64_t* out) {
     return ec == std::errc() && ptr == end;
 }
 
-std::string str(Scalar v) { return std::to_string(v.raw()); }
+std::string str(Scalar v) {
+    return std::to_string(v.raw());
+}
 
 struct Args {
     const std::vector<std::string>& text;
@@ -41,14 +43,15 @@ using Results = std::vector<std::string>;
 
 } // namespace
 
-bool evaluate(std::string_view op, const std::vector<std::string>& args, std::vector<std::string>* results,
-              std::string* error) {
+bool evaluate(std::string_view op, const std::vector<std::string>& args,
+              std::vector<std::string>* results, std::string* error) {
     Args a{args, error};
     Results& r = *results;
     r.clear();
     auto arity = [&](std::size_t n) {
         if (args.size() != n) {
-            *error = std::string(op) + " takes " + std::to_string(n) + " operands, got " + std::to_string(args.size());
+            *error = std::string(op) + " takes " + std::to_string(n) + " operands, got " +
+                     std::to_string(args.size());
             return false;
         }
         return true;
@@ -105,7 +108,8 @@ bool evaluate(std::string_view op, const std::vector<std::string>& args, std::ve
     if (op == "length_sq") return one(3, [&] { return length_sq(a.v(0)); });
     if (op == "normalize") return vec(3, [&] { return normalize(a.v(0)); });
     if (op == "rotate_ypr")
-        return vec(6, [&] { return Mat3::from_yaw_pitch_roll_degrees(a.s(0), a.s(1), a.s(2)) * a.v(3); });
+        return vec(
+            6, [&] { return Mat3::from_yaw_pitch_roll_degrees(a.s(0), a.s(1), a.s(2)) * a.v(3); });
     if (op == "parse") {
         if (!arity(1)) return false;
         const DecimalResult d = parse_decimal(args[0]);

@@ -6,17 +6,20 @@ namespace fx {
 
 Mat3 Mat3::rotation_y(Scalar degrees) {
     const SinCos a = sincos_deg(degrees);
-    return {{{a.cos, Scalar{}, a.sin}, {Scalar{}, Scalar::one(), Scalar{}}, {-a.sin, Scalar{}, a.cos}}};
+    return {
+        {{a.cos, Scalar{}, a.sin}, {Scalar{}, Scalar::one(), Scalar{}}, {-a.sin, Scalar{}, a.cos}}};
 }
 
 Mat3 Mat3::rotation_x(Scalar degrees) {
     const SinCos a = sincos_deg(degrees);
-    return {{{Scalar::one(), Scalar{}, Scalar{}}, {Scalar{}, a.cos, -a.sin}, {Scalar{}, a.sin, a.cos}}};
+    return {
+        {{Scalar::one(), Scalar{}, Scalar{}}, {Scalar{}, a.cos, -a.sin}, {Scalar{}, a.sin, a.cos}}};
 }
 
 Mat3 Mat3::rotation_z(Scalar degrees) {
     const SinCos a = sincos_deg(degrees);
-    return {{{a.cos, -a.sin, Scalar{}}, {a.sin, a.cos, Scalar{}}, {Scalar{}, Scalar{}, Scalar::one()}}};
+    return {
+        {{a.cos, -a.sin, Scalar{}}, {a.sin, a.cos, Scalar{}}, {Scalar{}, Scalar{}, Scalar::one()}}};
 }
 
 Mat3 Mat3::from_yaw_pitch_roll_degrees(Scalar yaw, Scalar pitch, Scalar roll) {
@@ -28,9 +31,13 @@ Vec3 Mat3::column(int i) const {
     return {pick(row[0]), pick(row[1]), pick(row[2])};
 }
 
-Mat3 Mat3::transposed() const { return {{column(0), column(1), column(2)}}; }
+Mat3 Mat3::transposed() const {
+    return {{column(0), column(1), column(2)}};
+}
 
-Vec3 Mat3::operator*(const Vec3& v) const { return {dot(row[0], v), dot(row[1], v), dot(row[2], v)}; }
+Vec3 Mat3::operator*(const Vec3& v) const {
+    return {dot(row[0], v), dot(row[1], v), dot(row[2], v)};
+}
 
 Vec3 Mat3::transpose_mul(const Vec3& v) const {
     return {dot(column(0), v), dot(column(1), v), dot(column(2), v)};
@@ -39,7 +46,8 @@ Vec3 Mat3::transpose_mul(const Vec3& v) const {
 Mat3 Mat3::operator*(const Mat3& m) const {
     const Vec3 c0 = m.column(0), c1 = m.column(1), c2 = m.column(2);
     Mat3 out;
-    for (int i = 0; i < 3; ++i) out.row[i] = {dot(row[i], c0), dot(row[i], c1), dot(row[i], c2)};
+    for (int i = 0; i < 3; ++i)
+        out.row[i] = {dot(row[i], c0), dot(row[i], c1), dot(row[i], c2)};
     return out;
 }
 

@@ -24,6 +24,8 @@ OverflowHandler set_overflow_handler(OverflowHandler handler) noexcept {
     return previous;
 }
 
-void report_overflow(const char* operation) { g_handler(operation); }
+void report_overflow(const char* operation) {
+    g_handler(operation);
+}
 
 } // namespace fx

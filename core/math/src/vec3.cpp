@@ -11,7 +11,8 @@ using B = wide::Default;
 constexpr uint64_t kDotComponentLimit = uint64_t{1} << 62;
 
 bool too_large_for_dot(const Vec3& v) {
-    return wide::uabs(v.x.raw()) >= kDotComponentLimit || wide::uabs(v.y.raw()) >= kDotComponentLimit ||
+    return wide::uabs(v.x.raw()) >= kDotComponentLimit ||
+           wide::uabs(v.y.raw()) >= kDotComponentLimit ||
            wide::uabs(v.z.raw()) >= kDotComponentLimit;
 }
 
@@ -40,10 +41,13 @@ Wide length_sq_q64(const Vec3& v) {
     return B::add(B::add(B::umul(x, x), B::umul(y, y)), B::umul(z, z));
 }
 
-Scalar dot(const Vec3& a, const Vec3& b) { return round_q64(dot_q64(a, b), "fx::dot"); }
+Scalar dot(const Vec3& a, const Vec3& b) {
+    return round_q64(dot_q64(a, b), "fx::dot");
+}
 
 Vec3 cross(const Vec3& a, const Vec3& b) {
-    check_overflow(too_large_for_dot(a) || too_large_for_dot(b), "fx::cross (component beyond 2^30)");
+    check_overflow(too_large_for_dot(a) || too_large_for_dot(b),
+                   "fx::cross (component beyond 2^30)");
     return {round_q64(cross_term(a.y, b.z, a.z, b.y), "fx::cross"),
             round_q64(cross_term(a.z, b.x, a.x, b.z), "fx::cross"),
             round_q64(cross_term(a.x, b.y, a.y, b.x), "fx::cross")};
@@ -57,15 +61,21 @@ Scalar length_sq(const Vec3& v) {
     return Scalar::from_raw(static_cast<int64_t>(mag));
 }
 
-Scalar length(const Vec3& v) { return sqrt_q64(length_sq_q64(v)); }
+Scalar length(const Vec3& v) {
+    return sqrt_q64(length_sq_q64(v));
+}
 
-Scalar distance(const Vec3& a, const Vec3& b) { return length(b - a); }
+Scalar distance(const Vec3& a, const Vec3& b) {
+    return length(b - a);
+}
 
 bool try_normalize(const Vec3& v, Vec3* out) {
-    const uint64_t ax = wide::uabs(v.x.raw()), ay = wide::uabs(v.y.raw()), az = wide::uabs(v.z.raw());
+    const uint64_t ax = wide::uabs(v.x.raw()), ay = wide::uabs(v.y.raw()),
+                   az = wide::uabs(v.z.raw());
     const uint64_t m = ax > ay ? (ax > az ? ax : az) : (ay > az ? ay : az);
     // A component at least kMinNormalizeLength long settles it; otherwise the exact length does.
-    if (m == 0 || (m < static_cast<uint64_t>(kMinNormalizeLength.raw()) && length(v) < kMinNormalizeLength)) {
+    if (m == 0 ||
+        (m < static_cast<uint64_t>(kMinNormalizeLength.raw()) && length(v) < kMinNormalizeLength)) {
         *out = Vec3::zero();
         return false;
     }
@@ -80,9 +90,11 @@ bool try_normalize(const Vec3& v, Vec3* out) {
     const uint64_t len = wide::isqrt_round<B>(sum);
     auto component = [len](uint64_t s, bool neg) {
         bool ovf = false;
-        return Scalar::from_raw(detail::div_wide_raw<B>(B::shl(B::from_u64(s), Scalar::kFracBits), neg, len, &ovf));
+        return Scalar::from_raw(
+            detail::div_wide_raw<B>(B::shl(B::from_u64(s), Scalar::kFracBits), neg, len, &ovf));
     };
-    *out = {component(sx, v.x.raw() < 0), component(sy, v.y.raw() < 0), component(sz, v.z.raw() < 0)};
+    *out = {component(sx, v.x.raw() < 0), component(sy, v.y.raw() < 0),
+            component(sz, v.z.raw() < 0)};
     return true;
 }
 
@@ -92,8 +104,12 @@ Vec3 normalize(const Vec3& v) {
     return out;
 }
 
-Vec3 project_on_plane(const Vec3& v, const Vec3& n) { return v - n * dot(v, n); }
+Vec3 project_on_plane(const Vec3& v, const Vec3& n) {
+    return v - n * dot(v, n);
+}
 
-Vec3 lerp(const Vec3& a, const Vec3& b, Scalar t) { return a + (b - a) * t; }
+Vec3 lerp(const Vec3& a, const Vec3& b, Scalar t) {
+    return a + (b - a) * t;
+}
 
 } // namespace fx

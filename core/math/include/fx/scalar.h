@@ -48,7 +48,8 @@ constexpr int64_t wrap_sub(int64_t a, int64_t b, bool* ovf) {
 template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
     const bool neg = (a < 0) != (b < 0);
     uint64_t mag = 0;
-    const bool fits = wide::shr_round_u64<B>(B::umul(wide::uabs(a), wide::uabs(b)), kFracBits, &mag);
+    const bool fits =
+        wide::shr_round_u64<B>(B::umul(wide::uabs(a), wide::uabs(b)), kFracBits, &mag);
     int64_t r = 0;
     const bool in_range = wide::signed_from_magnitude(mag, neg, &r);
     *ovf = !(fits && in_range);
@@ -57,7 +58,8 @@ template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
 
 /// Rounded quotient of a non-negative wide numerator by d != 0, with a sign, half away from
 /// zero. Saturates (and sets *ovf) when the quotient does not fit in int64.
-template <class B> constexpr int64_t div_wide_raw(typename B::T n, bool neg, uint64_t d, bool* ovf) {
+template <class B>
+constexpr int64_t div_wide_raw(typename B::T n, bool neg, uint64_t d, bool* ovf) {
     const int64_t saturated = neg ? INT64_MIN : INT64_MAX;
     if (B::hi64(n) >= d) {
         *ovf = true;
@@ -202,16 +204,28 @@ private:
 
 inline constexpr int64_t kFracMask = Scalar::kOneRaw - 1;
 
-constexpr Scalar abs(Scalar a) { return a.raw() < 0 ? -a : a; }
-constexpr Scalar min(Scalar a, Scalar b) noexcept { return b < a ? b : a; }
-constexpr Scalar max(Scalar a, Scalar b) noexcept { return a < b ? b : a; }
+constexpr Scalar abs(Scalar a) {
+    return a.raw() < 0 ? -a : a;
+}
+constexpr Scalar min(Scalar a, Scalar b) noexcept {
+    return b < a ? b : a;
+}
+constexpr Scalar max(Scalar a, Scalar b) noexcept {
+    return a < b ? b : a;
+}
 /// a limited to [lo, hi]; lo <= hi required.
-constexpr Scalar clamp(Scalar a, Scalar lo, Scalar hi) noexcept { return min(max(a, lo), hi); }
+constexpr Scalar clamp(Scalar a, Scalar lo, Scalar hi) noexcept {
+    return min(max(a, lo), hi);
+}
 /// -1, 0 or 1.
-constexpr int sign(Scalar a) noexcept { return (a.raw() > 0) - (a.raw() < 0); }
+constexpr int sign(Scalar a) noexcept {
+    return (a.raw() > 0) - (a.raw() < 0);
+}
 
 /// Largest integer <= a. Exact, never overflows.
-constexpr Scalar floor(Scalar a) noexcept { return Scalar::from_raw(a.raw() & ~kFracMask); }
+constexpr Scalar floor(Scalar a) noexcept {
+    return Scalar::from_raw(a.raw() & ~kFracMask);
+}
 /// Smallest integer >= a. Overflows only above 2^31 - 1.
 constexpr Scalar ceil(Scalar a) {
     bool ovf = false;
@@ -235,9 +249,13 @@ constexpr Scalar round(Scalar a) {
     return Scalar::from_raw(r);
 }
 /// floor(a) as an integer.
-constexpr int64_t floor_to_int(Scalar a) noexcept { return a.raw() >> Scalar::kFracBits; }
+constexpr int64_t floor_to_int(Scalar a) noexcept {
+    return a.raw() >> Scalar::kFracBits;
+}
 /// round(a) as an integer (ties away from zero).
-constexpr int64_t round_to_int(Scalar a) { return round(a).raw() >> Scalar::kFracBits; }
+constexpr int64_t round_to_int(Scalar a) {
+    return round(a).raw() >> Scalar::kFracBits;
+}
 
 /// a * b / c with a single rounding (ties away from zero) and a 128-bit intermediate, so the
 /// product may exceed the Scalar range as long as the result does not. c must not be 0.

@@ -18,7 +18,8 @@ namespace detail {
 
 template <class B> constexpr int64_t sqrt_raw(int64_t raw) {
     if (raw <= 0) return 0;
-    return static_cast<int64_t>(wide::isqrt_round<B>(B::shl(B::from_u64(static_cast<uint64_t>(raw)), kFracBits)));
+    return static_cast<int64_t>(
+        wide::isqrt_round<B>(B::shl(B::from_u64(static_cast<uint64_t>(raw)), kFracBits)));
 }
 
 template <class B> constexpr int64_t rsqrt_raw(int64_t raw) {

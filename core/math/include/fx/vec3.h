@@ -78,7 +78,11 @@ Vec3 project_on_plane(const Vec3& v, const Vec3& n);
 /// a + (b - a) * t.
 Vec3 lerp(const Vec3& a, const Vec3& b, Scalar t);
 /// Component-wise min / max.
-constexpr Vec3 min(const Vec3& a, const Vec3& b) { return {min(a.x, b.x), min(a.y, b.y), min(a.z, b.z)}; }
-constexpr Vec3 max(const Vec3& a, const Vec3& b) { return {max(a.x, b.x), max(a.y, b.y), max(a.z, b.z)}; }
+constexpr Vec3 min(const Vec3& a, const Vec3& b) {
+    return {min(a.x, b.x), min(a.y, b.y), min(a.z, b.z)};
+}
+constexpr Vec3 max(const Vec3& a, const Vec3& b) {
+    return {max(a.x, b.x), max(a.y, b.y), max(a.z, b.z)};
+}
 
 } // namespace fx

@@ -179,7 +179,9 @@ using Default = Portable;
 #endif
 
 /// Human-readable name of the backend in use, for --version and golden provenance.
-constexpr const char* default_backend_name() { return FX_WIDE_NATIVE ? "int128" : "portable"; }
+constexpr const char* default_backend_name() {
+    return FX_WIDE_NATIVE ? "int128" : "portable";
+}
 
 // ---------------------------------------------------------------------------------------------
 // Kernels shared by both backends. Each is a template on the backend so tests can run both.
