@@ -2,6 +2,8 @@
 // compiler cannot fold them; results are returned to Catch so they are not discarded.
 #include <catch2/catch.hpp>
 
+#include "bench_inputs.h"
+
 #include <array>
 #include <cstdint>
 
@@ -11,17 +13,8 @@
 
 namespace {
 
-constexpr std::size_t kN = 1024;
-
-template <class F> std::array<int64_t, kN> make_raws(uint64_t seed, F shape) {
-    std::array<int64_t, kN> a{};
-    uint64_t s = seed;
-    for (auto& v : a) {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        v = shape(s);
-    }
-    return a;
-}
+using fxbench::kN;
+using fxbench::make_raws;
 
 // Values of a few metres to a few hundred metres, either sign: the controller's working range.
 const auto kA =

@@ -2,6 +2,8 @@
 // the compiler cannot fold them; results are returned to Catch so they are not discarded.
 #include <catch2/catch.hpp>
 
+#include "bench_inputs.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -10,17 +12,8 @@
 
 namespace {
 
-constexpr std::size_t kN = 1024;
-
-template <class F> std::array<int64_t, kN> make_raws(uint64_t seed, F shape) {
-    std::array<int64_t, kN> a{};
-    uint64_t s = seed;
-    for (auto& v : a) {
-        s = s * 6364136223846793005ull + 1442695040888963407ull; // LCG (Knuth's MMIX constants)
-        v = shape(s);
-    }
-    return a;
-}
+using fxbench::kN;
+using fxbench::make_raws;
 
 // Angles in (-8, 8) rad (about +-2.5 turns): the usual case.
 const auto kAngles =
