@@ -1,0 +1,91 @@
+// StaticScene: a set of shapes, each with a stable ShapeId, and the capsule queries the
+// controller asks many times a tick, through a deterministic bounding-volume tree.
+//
+// Determinism: shapes are ordered by id when the scene is built (insertion order never
+// matters); both trees are built from that order with total-order splits (geo/bvh.h); every
+// result list is sorted by the total orders of geo/queries.h. Queries allocate nothing:
+// results go to caller-provided spans, traversal uses fixed stacks.
+//
+// Static shapes (and meshes) go into one tree built once. Kinematic shapes (moving platforms)
+// go into a second tree whose shape is fixed at build() and whose bounds are refitted after
+// their poses are updated each tick (move_*, then refit()). Planes are unbounded and are
+// tested by every query.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "geo/bvh.h"
+#include "geo/queries.h"
+#include "geo/shapes.h"
+
+namespace fx::geo {
+
+enum class ShapeKind : uint8_t { kSphere, kCapsule, kBox, kPlane, kMesh };
+enum class Motion : uint8_t { kStatic, kKinematic };
+
+class StaticScene {
+public:
+    // ---- building (before build()) -----------------------------------------------------------
+    void add_sphere(ShapeId id, const Sphere& s, Motion motion = Motion::kStatic);
+    void add_capsule(ShapeId id, const Capsule& c, Motion motion = Motion::kStatic);
+    void add_box(ShapeId id, const Box& b, Motion motion = Motion::kStatic);
+    void add_plane(ShapeId id, const Plane& p);
+    void add_mesh(ShapeId id, TriangleMesh mesh);
+    /// Sorts by id and builds the trees. Fails (message naming the shape id) on a duplicate id,
+    /// a radius or half extent below kMinHalfExtent (capsule radius 0 is allowed), or a plane
+    /// whose normal is not unit length (within 2^-24).
+    bool build(std::string* error);
+
+    // ---- kinematic shapes (after build()) ------------------------------------------------
+    /// New pose of a kinematic shape; false if id is not a kinematic shape of that kind.
+    bool move_sphere(ShapeId id, const Sphere& s);
+    bool move_capsule(ShapeId id, const Capsule& c);
+    bool move_box(ShapeId id, const Box& b);
+    /// Refits the kinematic tree to the poses set since the last refit. Once per tick.
+    void refit();
+
+    // ---- queries ----------------------------------------------------------------------------
+    /// Earliest hit (hit_less order) of the capsule moved along direction up to max_distance.
+    bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const;
+    /// The least out.size() hits (hit_less order: distance, shape id, feature), each shape's
+    /// (each mesh triangle's) first contact along the motion. Returns the number of hits
+    /// found in all (may exceed out.size()).
+    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const;
+    /// Every shape (mesh triangle) with separation < margin, the least out.size() in
+    /// contact_less order (shape id, feature). Returns the number found in all.
+    size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const;
+    /// Ray cast (a point cast); stops within kContactTolerance of the surface.
+    bool ray_cast(const Vec3& origin, const Vec3& direction, Scalar max_distance, Hit* out) const;
+    /// Broadphase: ids of shapes whose bounds overlap q (planes always), ascending, at most
+    /// out.size() of them. Returns the number found in all.
+    size_t query_bounds(const Aabb& q, std::span<ShapeId> out) const;
+
+    size_t size() const { return records_.size(); }
+
+private:
+    struct Record {
+        ShapeId id = 0;
+        ShapeKind kind = ShapeKind::kSphere;
+        Motion motion = Motion::kStatic;
+        Sphere sphere{};
+        Capsule capsule{};
+        Box box{};
+        Plane plane{};
+        uint32_t mesh = 0; ///< index into meshes_
+        Aabb bounds;
+    };
+    template <class Visit> void for_candidates(const Aabb& q, Visit&& visit) const;
+    const Record* find(ShapeId id, ShapeKind kind) const;
+    Record* find(ShapeId id, ShapeKind kind);
+
+    std::vector<Record> records_; ///< sorted by id after build()
+    std::vector<TriangleMesh> meshes_;
+    std::vector<uint32_t> static_items_, kinematic_items_, planes_; ///< record indices, ascending
+    std::vector<Aabb> kinematic_bounds_;
+    Bvh static_tree_, kinematic_tree_;
+    bool built_ = false;
+};
+
+} // namespace fx::geo

@@ -1,0 +1,54 @@
+// Every tolerance of the geometry layer, with its unit and the reason for its value.
+//
+// All values are exact powers of two in metres (or raw counts), so they are exact Scalars and
+// their meaning does not depend on decimal rounding. The controller's skin is 0.015 m; every
+// tolerance here is at least three orders of magnitude below it.
+#pragma once
+
+#include "fx/scalar.h"
+
+namespace fx::geo {
+
+/// 2^-20 m (about 9.5e-7 m). A cast stops advancing once the capsule is this close to the
+/// shape, and a capsule this close at the start of a cast is reported as starting in contact.
+/// Far above the rounding noise of a separation (a few raw units, ~1e-9 m, so the stop test
+/// is reliable) and far below the controller's skin (1.5e-2 m).
+inline constexpr Scalar kContactTolerance = Scalar::from_raw(int64_t{1} << 12);
+
+/// 2^-21 m: the separation a cast aims for on each conservative-advancement step (half of
+/// kContactTolerance), so that a step that lands exactly (a face approached head on) lands
+/// inside the stop band, and rounding of a few raw units can never carry it into the shape.
+inline constexpr Scalar kCastTargetSeparation = Scalar::from_raw(int64_t{1} << 11);
+
+/// 2^-16 m (about 1.5e-5 m). When the capsule's core segment is this close to the obstacle
+/// (or inside it), the direction between closest points is dominated by rounding (components
+/// carry ~1 raw unit of error, 2.3e-10 m, i.e. ~1.5e-5 rad at this length), so penetration
+/// direction and depth come from a separating-axis test instead. Above it the closest-point
+/// direction is used; its angle error is below 2^-32 / kDeepDistance ~ 1.6e-5 rad.
+inline constexpr Scalar kDeepDistance = Scalar::from_raw(int64_t{1} << 16);
+
+/// Iteration cap of conservative advancement. Each step lands on the tangent of a convex
+/// function, so a transversal contact converges quadratically (2-5 steps measured) and a
+/// grazing one at worst halves the gap per step; 2^-20 m from ~1 m takes ~20 halvings. If the
+/// cap is reached, the cast reports a hit where it stopped (before the true contact), which
+/// is conservative: a hit is never missed because of the cap.
+inline constexpr int kMaxCastIterations = 48;
+
+/// 2^-20 m^2: smallest |cross(b - a, c - a)| (twice the area) of a mesh triangle. Below it the
+/// rounded normal's direction error (0.5 raw per component over |cross|) exceeds ~2e-4 rad.
+/// Degenerate triangles (repeated vertices, collinear) have 0 and are rejected at build time.
+inline constexpr Scalar kMinTriangleDoubleArea = Scalar::from_raw(int64_t{1} << 12);
+
+/// 2^-16 m: smallest half extent of a box, and smallest sphere/capsule radius that a scene
+/// accepts (0 is allowed for capsules used as rays). A 1 mm thin box is 64x above this.
+inline constexpr Scalar kMinHalfExtent = Scalar::from_raw(int64_t{1} << 16);
+
+/// 2^14 m (16.4 km): largest distance between the query's local origin (the capsule's first
+/// segment point at the start of the motion) and any vertex, centre or closest point used by
+/// a query, and the largest cast distance. Keeps every rounded dot product of local
+/// vectors below 2^31 (the Scalar range): 3 * (2^14)^2 < 2^31. Shapes farther away than this
+/// from the capsule are rejected by the broadphase long before. Triangles up to 10 km are
+/// fine; positions may be anywhere within the Scalar range (e.g. 100 km from the origin).
+inline constexpr Scalar kMaxLocalExtent = Scalar::from_raw(int64_t{1} << 46);
+
+} // namespace fx::geo

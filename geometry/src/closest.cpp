@@ -1,0 +1,327 @@
+// Closest points between a capsule's core segment and each obstacle core (local frame).
+#include "core.h"
+
+#include "wide_ops.h"
+
+namespace fx::geo::detail {
+namespace {
+
+Closest make_closest(const Vec3& on_seg, const Vec3& on_core, Feature f) {
+    Closest c;
+    c.on_seg = on_seg;
+    c.on_core = on_core;
+    c.dist = length(on_seg - on_core);
+    c.feature = f;
+    return c;
+}
+
+/// Closest point to p on segment [a, a + d]: parameter num / den with den = |d|^2.
+Vec3 closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& d, Scalar* num_out, Scalar* den_out) {
+    const Scalar den = dot(d, d);
+    if (den.raw() == 0) {
+        *num_out = Scalar{};
+        *den_out = Scalar::one();
+        return a;
+    }
+    const Scalar num = clamp(dot(p - a, d), Scalar{}, den);
+    *num_out = num;
+    *den_out = den;
+    return point_on(a, d, num, den);
+}
+
+} // namespace
+
+// ----------------------------------------------------------------------------------------
+// Segment-segment. Based on: Ericson, Real-Time Collision Detection (RTCD), 5.1.9, with the
+// products of dot products (which overflow Scalar for 10 km edges) taken exactly in 128 bits
+// and the second point placed with one rounding per component (point_on).
+SegSeg closest_seg_seg(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2) {
+    const Vec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+    const Scalar a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
+    SegSeg out;
+    if (a.raw() == 0 && e.raw() == 0) {
+        out.c1 = p1;
+        out.c2 = p2;
+        return out;
+    }
+    if (a.raw() == 0) {
+        const Scalar tn = clamp(f, Scalar{}, e);
+        out.c1 = p1;
+        out.c2 = point_on(p2, d2, tn, e);
+        out.t = tn == e ? Scalar::one() : tn / e;
+        return out;
+    }
+    const Scalar c = dot(d1, r);
+    if (e.raw() == 0) {
+        const Scalar sn = clamp(-c, Scalar{}, a);
+        out.c1 = point_on(p1, d1, sn, a);
+        out.s = sn == a ? Scalar::one() : sn / a;
+        out.c2 = p2;
+        return out;
+    }
+    const Scalar b = dot(d1, d2);
+    const W denom = subw(mulw(a, e), mulw(b, b));
+    // Non-parallel: s of the closest points of the two lines, clamped to [0, 1]. Parallel (or
+    // rounding made denom <= 0): any s works; take 0 (RTCD).
+    Scalar s = signw(denom) > 0 ? ratio01_w(subw(mulw(b, f), mulw(c, e)), denom) : Scalar{};
+    const Scalar tnom = b * s + f;
+    Scalar sn, sd = a;
+    bool s_exact = false;
+    if (tnom.raw() < 0) {
+        out.t = Scalar{};
+        out.c2 = p2;
+        sn = clamp(-c, Scalar{}, a);
+        s_exact = true;
+    } else if (tnom > e) {
+        out.t = Scalar::one();
+        out.c2 = q2;
+        sn = clamp(b - c, Scalar{}, a);
+        s_exact = true;
+    } else {
+        out.t = tnom == e ? Scalar::one() : tnom / e;
+        out.c2 = point_on(p2, d2, tnom, e);
+    }
+    if (s_exact) {
+        out.s = sn == sd ? Scalar::one() : sn / sd;
+        out.c1 = point_on(p1, d1, sn, sd);
+    } else {
+        out.s = s;
+        out.c1 = p1 + d1 * s;
+    }
+    return out;
+}
+
+// ----------------------------------------------------------------------------------------
+Scalar plane_distance(const Vec3& p, const TriCore& tri) {
+    return div_w(dot_q64(p - tri.v[0], tri.cross), tri.cross_len);
+}
+
+// Point-triangle. Based on: RTCD 5.1.5 (Voronoi regions by dot products), with the
+// region tests' products taken exactly in 128 bits, edge points placed with one rounding per
+// component, and the face point found by the exact plane distance along the unit normal.
+Vec3 closest_point_triangle(const Vec3& p, const TriCore& tri, Feature* feature) {
+    const Vec3 &v0 = tri.v[0], &v1 = tri.v[1], &v2 = tri.v[2];
+    const Vec3 ab = v1 - v0, ac = v2 - v0, ap = p - v0;
+    feature->triangle = tri.index;
+    const Scalar d1 = dot(ab, ap), d2 = dot(ac, ap);
+    if (d1.raw() <= 0 && d2.raw() <= 0) {
+        feature->kind = FeatureKind::kVertex, feature->index = 0;
+        return v0;
+    }
+    const Vec3 bp = p - v1;
+    const Scalar d3 = dot(ab, bp), d4 = dot(ac, bp);
+    if (d3.raw() >= 0 && d4 <= d3) {
+        feature->kind = FeatureKind::kVertex, feature->index = 1;
+        return v1;
+    }
+    const W vc = subw(mulw(d1, d4), mulw(d3, d2));
+    if (signw(vc) <= 0 && d1.raw() >= 0 && d3.raw() <= 0) {
+        feature->kind = FeatureKind::kEdge, feature->index = 0;
+        return point_on(v0, ab, d1, d1 - d3);
+    }
+    const Vec3 cp = p - v2;
+    const Scalar d5 = dot(ab, cp), d6 = dot(ac, cp);
+    if (d6.raw() >= 0 && d5 <= d6) {
+        feature->kind = FeatureKind::kVertex, feature->index = 2;
+        return v2;
+    }
+    const W vb = subw(mulw(d5, d2), mulw(d1, d6));
+    if (signw(vb) <= 0 && d2.raw() >= 0 && d6.raw() <= 0) {
+        feature->kind = FeatureKind::kEdge, feature->index = 2;
+        return point_on(v0, ac, d2, d2 - d6);
+    }
+    const W va = subw(mulw(d3, d6), mulw(d5, d4));
+    if (signw(va) <= 0 && (d4 - d3).raw() >= 0 && (d5 - d6).raw() >= 0) {
+        feature->kind = FeatureKind::kEdge, feature->index = 1;
+        return point_on(v1, v2 - v1, d4 - d3, (d4 - d3) + (d5 - d6));
+    }
+    feature->kind = FeatureKind::kFace, feature->index = 0;
+    return p - tri.n * plane_distance(p, tri);
+}
+
+namespace {
+
+bool inside_triangle(const Vec3& x, const TriCore& tri) {
+    for (int i = 0; i < 3; ++i) {
+        const Vec3& vi = tri.v[i];
+        const Vec3& vj = tri.v[(i + 1) % 3];
+        if (signw(dot_q64(cross(vj - vi, x - vi), tri.cross)) < 0) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+// Segment-triangle: if the segment crosses the triangle the distance is 0; otherwise the
+// closest pair involves an endpoint of the segment or an edge of the triangle (RTCD 5.1.10),
+// so the answer is the least of two point-triangle and three segment-segment distances,
+// ties to the first in that fixed order.
+Closest closest(const Vec3& a, const Vec3& b, const TriCore& tri) {
+    const Scalar sa = plane_distance(a, tri), sb = plane_distance(b, tri);
+    const bool crosses = (sa.raw() <= 0 && sb.raw() >= 0) || (sa.raw() >= 0 && sb.raw() <= 0);
+    if (crosses && !(sa.raw() == 0 && sb.raw() == 0)) {
+        const Vec3 x = sa.raw() == 0 ? a : (sb.raw() == 0 ? b : a + (b - a) * (sa / (sa - sb)));
+        if (inside_triangle(x, tri)) {
+            Closest c = make_closest(x, x, Feature{tri.index, FeatureKind::kFace, 0});
+            c.dist = Scalar{};
+            return c;
+        }
+    }
+    Feature fa, fb;
+    const Vec3 qa = closest_point_triangle(a, tri, &fa);
+    Closest best = make_closest(a, qa, fa);
+    const Vec3 qb = closest_point_triangle(b, tri, &fb);
+    Closest cb = make_closest(b, qb, fb);
+    if (cb.dist < best.dist) best = cb;
+    for (int i = 0; i < 3; ++i) {
+        const int j = (i + 1) % 3;
+        const SegSeg ss = closest_seg_seg(a, b, tri.v[i], tri.v[j]);
+        Feature f{tri.index, FeatureKind::kEdge, static_cast<uint8_t>(i)};
+        if (ss.t.raw() == 0) f = {tri.index, FeatureKind::kVertex, static_cast<uint8_t>(i)};
+        if (ss.t == Scalar::one()) f = {tri.index, FeatureKind::kVertex, static_cast<uint8_t>(j)};
+        Closest c = make_closest(ss.c1, ss.c2, f);
+        if (c.dist < best.dist) best = c;
+    }
+    if (best.feature.kind == FeatureKind::kFace) {
+        best.has_face_normal = true;
+        best.face_normal = plane_distance(best.on_seg, tri).raw() >= 0 ? tri.n : -tri.n;
+    }
+    return best;
+}
+
+// ----------------------------------------------------------------------------------------
+Closest closest(const Vec3& a, const Vec3& b, const PointCore& s) {
+    Scalar num, den;
+    const Vec3 p = closest_on_segment(s.c, a, b - a, &num, &den);
+    return make_closest(p, s.c, Feature{});
+}
+
+Closest closest(const Vec3& a, const Vec3& b, const SegCore& s) {
+    const SegSeg ss = closest_seg_seg(a, b, s.a, s.b);
+    return make_closest(ss.c1, ss.c2, Feature{});
+}
+
+// ----------------------------------------------------------------------------------------
+// Segment-box, in the box's frame. The squared distance from P(t) = A + t D to the box
+// [-h, h] is a convex piecewise quadratic in t whose pieces change where P(t) crosses one of
+// the six slab planes. Between consecutive crossings the set of clamped axes is fixed, so the
+// minimum on that piece is the clamped vertex of one quadratic; the least over the pieces
+// (at most 7) is the exact minimum. Ties go to the earliest piece.
+namespace {
+
+int clamp_state(Scalar p, Scalar h) { return p < -h ? -1 : (p > h ? 1 : 0); }
+
+Feature box_feature(const int st[3]) {
+    int clamped = 0;
+    for (int i = 0; i < 3; ++i) clamped += st[i] != 0;
+    Feature f;
+    if (clamped == 1) {
+        const int ax = st[0] != 0 ? 0 : (st[1] != 0 ? 1 : 2);
+        f.kind = FeatureKind::kFace;
+        f.index = static_cast<uint8_t>(ax * 2 + (st[ax] > 0 ? 1 : 0));
+    } else if (clamped == 2) {
+        const int free_ax = st[0] == 0 ? 0 : (st[1] == 0 ? 1 : 2);
+        const int o1 = (free_ax + 1) % 3, o2 = (free_ax + 2) % 3;
+        f.kind = FeatureKind::kEdge;
+        f.index = static_cast<uint8_t>(free_ax * 4 + (st[o1] > 0 ? 1 : 0) + (st[o2] > 0 ? 2 : 0));
+    } else if (clamped == 3) {
+        f.kind = FeatureKind::kVertex;
+        f.index = static_cast<uint8_t>((st[0] > 0 ? 1 : 0) + (st[1] > 0 ? 2 : 0) + (st[2] > 0 ? 4 : 0));
+    }
+    return f;
+}
+
+Scalar comp(const Vec3& v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
+
+} // namespace
+
+Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
+    const Vec3 A = box.rot.transpose_mul(a - box.c);
+    const Vec3 Bl = box.rot.transpose_mul(b - box.c);
+    const Vec3 D = Bl - A;
+    const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
+    const Scalar Ai[3] = {A.x, A.y, A.z};
+    const Scalar Di[3] = {D.x, D.y, D.z};
+
+    // Breakpoints in (0, 1), sorted (insertion sort of at most 6 values; equal values are
+    // interchangeable, so the order of ties cannot matter).
+    Scalar ts[8];
+    int nt = 0;
+    ts[nt++] = Scalar{};
+    for (int i = 0; i < 3; ++i) {
+        if (Di[i].raw() == 0) continue;
+        for (int sgn = -1; sgn <= 1; sgn += 2) {
+            const Scalar bound = sgn < 0 ? -h[i] : h[i];
+            const Scalar num = bound - Ai[i];
+            // t = num / D in (0, 1)  <=>  num and D have the same sign and |num| < |D|.
+            if ((num.raw() > 0) != (Di[i].raw() > 0) || num.raw() == 0 || abs(num) >= abs(Di[i])) continue;
+            ts[nt++] = num / Di[i];
+        }
+    }
+    ts[nt++] = Scalar::one();
+    for (int i = 1; i < nt; ++i)
+        for (int j = i; j > 0 && ts[j] < ts[j - 1]; --j) {
+            const Scalar tmp = ts[j];
+            ts[j] = ts[j - 1];
+            ts[j - 1] = tmp;
+        }
+
+    Closest best;
+    bool have = false;
+    Scalar best_t;
+    int best_st[3] = {0, 0, 0};
+    Vec3 best_p, best_q;
+    for (int k = 0; k + 1 < nt; ++k) {
+        const Scalar t0 = ts[k], t1 = ts[k + 1];
+        if (t1 < t0 || (have && t1 == t0)) continue;
+        const Scalar mid = Scalar::from_raw(t0.raw() + ((t1.raw() - t0.raw()) >> 1));
+        int st[3];
+        Scalar num, den;
+        for (int i = 0; i < 3; ++i) {
+            st[i] = clamp_state(Ai[i] + Di[i] * mid, h[i]);
+            if (st[i] == 0) continue;
+            num += (Ai[i] - (st[i] < 0 ? -h[i] : h[i])) * Di[i];
+            den += Di[i] * Di[i];
+        }
+        Scalar t = t0;
+        if (den.raw() > 0) {
+            // t* = -num / den clamped to [t0, t1], without dividing out of range.
+            const Scalar mnum = -num;
+            if (mnum <= den * t0) t = t0;
+            else if (mnum >= den * t1) t = t1;
+            else t = mnum / den;
+        }
+        const Vec3 p = A + D * t;
+        int sp[3];
+        Scalar q[3];
+        for (int i = 0; i < 3; ++i) {
+            const Scalar pi = comp(p, i);
+            sp[i] = clamp_state(pi, h[i]);
+            q[i] = clamp(pi, -h[i], h[i]);
+        }
+        const Vec3 qv{q[0], q[1], q[2]};
+        const Scalar d = length(p - qv);
+        if (!have || d < best.dist) {
+            have = true;
+            best.dist = d;
+            best_t = t;
+            best_p = p;
+            best_q = qv;
+            for (int i = 0; i < 3; ++i) best_st[i] = sp[i];
+        }
+        if (d.raw() == 0) break;
+    }
+    best.feature = box_feature(best_st);
+    best.on_seg = a + (b - a) * best_t;
+    best.on_core = box.c + box.rot * best_q;
+    if (best.feature.kind == FeatureKind::kFace) {
+        const int ax = best.feature.index / 2;
+        const Vec3 col = box.rot.column(ax);
+        best.has_face_normal = true;
+        best.face_normal = (best.feature.index & 1) != 0 ? col : -col;
+    }
+    (void)best_p;
+    return best;
+}
+
+} // namespace fx::geo::detail

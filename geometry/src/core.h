@@ -1,0 +1,97 @@
+// Internal: the obstacle "cores" every capsule query is reduced to, in a local frame.
+//
+// Every query translates the world so that the capsule's first segment point (at the start
+// of the motion) is the origin: coordinates then stay small (kMaxLocalExtent) even 100 km
+// from the world origin, and rounded dot products cannot overflow. A capsule query becomes a
+// question about the closest points between the capsule's core segment and the obstacle's
+// core: a point (sphere), a segment (capsule), a box, a triangle, with the two radii added.
+#pragma once
+
+#include "fx/mat3.h"
+#include "fx/vec3.h"
+#include "geo/shapes.h"
+
+namespace fx::geo::detail {
+
+struct PointCore {
+    Vec3 c;
+    Scalar radius;
+};
+struct SegCore {
+    Vec3 a;
+    Vec3 b;
+    Scalar radius;
+};
+struct BoxCore {
+    Vec3 c; ///< local centre
+    Vec3 h; ///< half extents
+    Mat3 rot;
+};
+struct TriCore {
+    Vec3 v[3];     ///< local vertices
+    Vec3 cross;    ///< cross(v1 - v0, v2 - v0), translation invariant
+    Scalar cross_len;
+    Vec3 n;        ///< unit normal
+    uint32_t index; ///< triangle index within its mesh (0 for a lone triangle)
+};
+struct PlaneCore {
+    Vec3 n;
+    Scalar offset; ///< local: dot(n, x) <= offset is solid
+};
+
+inline Scalar core_radius(const PointCore& c) { return c.radius; }
+inline Scalar core_radius(const SegCore& c) { return c.radius; }
+inline Scalar core_radius(const BoxCore&) { return Scalar{}; }
+inline Scalar core_radius(const TriCore&) { return Scalar{}; }
+
+/// Closest points between the capsule's core segment [a, b] and an obstacle core.
+struct Closest {
+    Scalar dist;   ///< |on_seg - on_core|, correctly rounded
+    Vec3 on_seg;
+    Vec3 on_core;
+    Feature feature;
+    bool has_face_normal = false;
+    Vec3 face_normal; ///< unit, outward toward on_seg, when the closest feature is a face
+};
+
+Closest closest(const Vec3& a, const Vec3& b, const PointCore& s);
+Closest closest(const Vec3& a, const Vec3& b, const SegCore& s);
+Closest closest(const Vec3& a, const Vec3& b, const BoxCore& s);
+Closest closest(const Vec3& a, const Vec3& b, const TriCore& s);
+
+/// Minimum translation of the capsule (segment [a, b], radius r) out of a core it is deeply
+/// in (core distance <= kDeepDistance), by the separating-axis test: the smallest push over a
+/// fixed list of candidate axes, ties to the first in the list. Any candidate axis gives a
+/// valid separating push; the list holds every facet normal of the Minkowski difference, so
+/// the minimum is the true minimum translation (for the box and triangle exactly; for the
+/// round shapes up to the core distance, <= kDeepDistance).
+void sat(const Vec3& a, const Vec3& b, Scalar r, const PointCore& s, Vec3* normal, Scalar* depth);
+void sat(const Vec3& a, const Vec3& b, Scalar r, const SegCore& s, Vec3* normal, Scalar* depth);
+void sat(const Vec3& a, const Vec3& b, Scalar r, const BoxCore& s, Vec3* normal, Scalar* depth);
+void sat(const Vec3& a, const Vec3& b, Scalar r, const TriCore& s, Vec3* normal, Scalar* depth);
+
+/// Closest points between segments [p1, q1] and [p2, q2], parameters s and t in [0, 1].
+struct SegSeg {
+    Vec3 c1;
+    Vec3 c2;
+    Scalar s;
+    Scalar t;
+};
+SegSeg closest_seg_seg(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2);
+
+/// Closest point on triangle to p, with its feature (RTCD 5.1.5 regions).
+Vec3 closest_point_triangle(const Vec3& p, const TriCore& tri, Feature* feature);
+
+/// Signed distance of p from the triangle's plane (positive on the normal's side), from the
+/// exact 128-bit dot product with the unnormalised normal, one rounding.
+Scalar plane_distance(const Vec3& p, const TriCore& tri);
+
+/// Builders of cores in the local frame with origin o.
+PointCore make_core(const Sphere& s, const Vec3& o);
+SegCore make_core(const Capsule& c, const Vec3& o);
+BoxCore make_core(const Box& b, const Vec3& o);
+PlaneCore make_core(const Plane& p, const Vec3& o);
+TriCore make_core(const Triangle& t, const Vec3& o);
+TriCore make_core(const TriangleMesh& m, uint32_t tri, const Vec3& o);
+
+} // namespace fx::geo::detail

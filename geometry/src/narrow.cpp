@@ -1,0 +1,227 @@
+// Capsule against one convex core: overlap (minimum translation) and cast (conservative
+// advancement). Shared by the per-shape API below, meshes and the scene.
+#include "narrow.h"
+
+#include "wide_ops.h"
+
+namespace fx::geo::detail {
+
+namespace {
+
+/// Direction from the obstacle toward the capsule at a closest-point pair: the face normal
+/// when the closest feature is a face (exact even when the gap is tiny, as for rays), else
+/// the normalised difference of the closest points. `fallback` when that has no direction.
+Vec3 contact_normal(const Closest& c, const Vec3& fallback) {
+    if (c.has_face_normal) return c.face_normal;
+    Vec3 n;
+    return try_normalize(c.on_seg - c.on_core, &n) ? n : fallback;
+}
+
+template <class Core>
+void fill_contact(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, const Closest& cl,
+                  Contact* out) {
+    const Scalar R = r + core_radius(core);
+    Vec3 n;
+    Scalar depth;
+    if (cl.dist > kDeepDistance) {
+        n = contact_normal(cl, Vec3::unit_y());
+        depth = R - cl.dist;
+    } else {
+        sat(a, b, r, core, &n, &depth);
+    }
+    out->feature = cl.feature;
+    out->normal = n;
+    out->depth = depth;
+    out->point = cl.on_core + n * core_radius(core) + o;
+}
+
+} // namespace
+
+template <class Core>
+bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, Scalar margin,
+                  Contact* out) {
+    const Closest cl = closest(a, b, core);
+    const Scalar sep = cl.dist - (r + core_radius(core));
+    if (!(sep < margin)) return false;
+    fill_contact(o, a, b, r, core, cl, out);
+    return true;
+}
+
+// Conservative advancement. For a translating convex body against a convex one, the gap
+// g(t) = |core distance| - radii is a convex function of the travelled distance t whose slope
+// is dot(direction, n) (n the unit direction between closest points). Its tangent lies below
+// it, so stepping to where the tangent reaches kCastTargetSeparation never passes the first
+// contact; a non-negative slope means no later contact; a tangent that stays above the
+// target until max_distance means no contact within the motion.
+// Based on: Mirtich, "Timewarp rigid body simulation" (1996, conservative advancement), and
+// Ericson RTCD 5.5.6 (interval halving / CA for moving convex objects).
+template <class Core>
+bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+               const Core& core, Hit* out) {
+    const Scalar R = r + core_radius(core);
+    Closest cl = closest(a, b, core);
+    Scalar sep = cl.dist - R;
+    if (sep <= kContactTolerance) {
+        Contact c;
+        fill_contact(o, a, b, r, core, cl, &c);
+        out->distance = Scalar{};
+        out->normal = c.normal;
+        out->point = c.point;
+        out->feature = c.feature;
+        out->start_overlap = true;
+        out->depth = max(c.depth, Scalar{});
+        return true;
+    }
+    if (max_distance.raw() <= 0 || dir.is_zero()) return false;
+    Scalar t;
+    Vec3 n = contact_normal(cl, -dir);
+    for (int it = 0; it < kMaxCastIterations; ++it) {
+        const Scalar g = dot(dir, n);
+        if (g.raw() >= 0) return false;
+        const Scalar ng = -g;
+        const Scalar gap = sep - kCastTargetSeparation;
+        if (gap > ng * (max_distance - t)) return false;
+        t = min(t + gap / ng, max_distance);
+        const Vec3 off = dir * t;
+        cl = closest(a + off, b + off, core);
+        sep = cl.dist - R;
+        n = contact_normal(cl, n);
+        if (sep <= kContactTolerance) break;
+    }
+    out->distance = t;
+    out->normal = n;
+    out->point = cl.on_core + n * core_radius(core) + o;
+    out->feature = cl.feature;
+    out->start_overlap = false;
+    out->depth = Scalar{};
+    return true;
+}
+
+// The plane is a half-space: its gap is linear in t, so both queries are closed form.
+bool overlap_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const PlaneCore& p, Scalar margin,
+                   Contact* out) {
+    const Scalar sa = dot(p.n, a) - p.offset, sb = dot(p.n, b) - p.offset;
+    const Scalar s = min(sa, sb) - r;
+    if (!(s < margin)) return false;
+    const Vec3& low = sa <= sb ? a : b;
+    out->feature = Feature{0, FeatureKind::kFace, 0};
+    out->normal = p.n;
+    out->depth = -s;
+    out->point = low - p.n * min(sa, sb) + o;
+    return true;
+}
+
+bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+                const PlaneCore& p, Hit* out) {
+    const Scalar sa = dot(p.n, a) - p.offset, sb = dot(p.n, b) - p.offset;
+    const Scalar s = min(sa, sb) - r;
+    const Vec3& low = sa <= sb ? a : b;
+    out->feature = Feature{0, FeatureKind::kFace, 0};
+    out->normal = p.n;
+    if (s <= kContactTolerance) {
+        out->distance = Scalar{};
+        out->point = low - p.n * min(sa, sb) + o;
+        out->start_overlap = true;
+        out->depth = max(-s, Scalar{});
+        return true;
+    }
+    const Scalar g = dot(dir, p.n);
+    if (g.raw() >= 0 || max_distance.raw() <= 0) return false;
+    const Scalar gap = s - kCastTargetSeparation;
+    if (gap > (-g) * max_distance) return false;
+    const Scalar t = min(gap / (-g), max_distance);
+    const Vec3 moved = low + dir * t;
+    out->distance = t;
+    out->point = moved - p.n * (dot(p.n, moved) - p.offset) + o;
+    out->start_overlap = false;
+    out->depth = Scalar{};
+    return true;
+}
+
+template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const PointCore&, Scalar, Contact*);
+template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const SegCore&, Scalar, Contact*);
+template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const BoxCore&, Scalar, Contact*);
+template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const TriCore&, Scalar, Contact*);
+template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const PointCore&, Hit*);
+template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const SegCore&, Hit*);
+template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const BoxCore&, Hit*);
+template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const TriCore&, Hit*);
+
+} // namespace fx::geo::detail
+
+// ------------------------------------------------------------------------------------------
+// Public per-shape API: local frame at the capsule's first point.
+namespace fx::geo {
+
+using namespace detail;
+
+namespace {
+
+template <class Shape> Scalar separation_impl(const Capsule& c, const Shape& s) {
+    const Vec3 o = c.a;
+    const auto core = make_core(s, o);
+    return closest(Vec3{}, c.b - o, core).dist - (c.radius + core_radius(core));
+}
+
+template <class Shape> bool overlap_impl(const Capsule& c, const Shape& s, Scalar margin, Contact* out) {
+    const Vec3 o = c.a;
+    return overlap_core(o, Vec3{}, c.b - o, c.radius, make_core(s, o), margin, out);
+}
+
+template <class Shape>
+bool cast_impl(const Capsule& c, const Vec3& direction, Scalar max_distance, const Shape& s, Hit* out) {
+    const Vec3 o = c.a;
+    return cast_core(o, Vec3{}, c.b - o, c.radius, normalize(direction), max_distance, make_core(s, o), out);
+}
+
+} // namespace
+
+Scalar separation(const Capsule& c, const Sphere& s) { return separation_impl(c, s); }
+Scalar separation(const Capsule& c, const Capsule& s) { return separation_impl(c, s); }
+Scalar separation(const Capsule& c, const Box& s) { return separation_impl(c, s); }
+Scalar separation(const Capsule& c, const Triangle& s) { return separation_impl(c, s); }
+Scalar separation(const Capsule& c, const Plane& s) {
+    const PlaneCore p = make_core(s, c.a);
+    const Vec3 b = c.b - c.a;
+    return min(-p.offset, dot(p.n, b) - p.offset) - c.radius;
+}
+
+bool overlap(const Capsule& c, const Sphere& s, Scalar margin, Contact* out) { return overlap_impl(c, s, margin, out); }
+bool overlap(const Capsule& c, const Capsule& s, Scalar margin, Contact* out) { return overlap_impl(c, s, margin, out); }
+bool overlap(const Capsule& c, const Box& s, Scalar margin, Contact* out) { return overlap_impl(c, s, margin, out); }
+bool overlap(const Capsule& c, const Triangle& s, Scalar margin, Contact* out) { return overlap_impl(c, s, margin, out); }
+bool overlap(const Capsule& c, const Plane& s, Scalar margin, Contact* out) {
+    return overlap_plane(c.a, Vec3{}, c.b - c.a, c.radius, make_core(s, c.a), margin, out);
+}
+
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Sphere& s, Hit* out) { return cast_impl(c, d, m, s, out); }
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Capsule& s, Hit* out) { return cast_impl(c, d, m, s, out); }
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Box& s, Hit* out) { return cast_impl(c, d, m, s, out); }
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Triangle& s, Hit* out) { return cast_impl(c, d, m, s, out); }
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Plane& s, Hit* out) {
+    return cast_plane(c.a, Vec3{}, c.b - c.a, c.radius, normalize(d), m, make_core(s, c.a), out);
+}
+
+bool insert_hit(std::span<Hit> out, size_t* count, const Hit& h) {
+    size_t pos = *count;
+    while (pos > 0 && hit_less(h, out[pos - 1])) --pos;
+    if (pos >= out.size()) return false;
+    size_t end = *count < out.size() ? *count : out.size() - 1;
+    for (size_t i = end; i > pos; --i) out[i] = out[i - 1];
+    out[pos] = h;
+    if (*count < out.size()) ++*count;
+    return true;
+}
+
+bool insert_contact(std::span<Contact> out, size_t* count, const Contact& c) {
+    size_t pos = *count;
+    while (pos > 0 && contact_less(c, out[pos - 1])) --pos;
+    if (pos >= out.size()) return false;
+    size_t end = *count < out.size() ? *count : out.size() - 1;
+    for (size_t i = end; i > pos; --i) out[i] = out[i - 1];
+    out[pos] = c;
+    if (*count < out.size()) ++*count;
+    return true;
+}
+
+} // namespace fx::geo

@@ -1,0 +1,21 @@
+// Internal: capsule-vs-core overlap and cast in the local frame with origin o (results are
+// returned in world coordinates). See narrow.cpp.
+#pragma once
+
+#include "core.h"
+#include "geo/queries.h"
+
+namespace fx::geo::detail {
+
+template <class Core>
+bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, Scalar margin,
+                  Contact* out);
+template <class Core>
+bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+               const Core& core, Hit* out);
+bool overlap_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const PlaneCore& p, Scalar margin,
+                   Contact* out);
+bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+                const PlaneCore& p, Hit* out);
+
+} // namespace fx::geo::detail

@@ -1,0 +1,252 @@
+#include "geo/scene.h"
+
+#include <algorithm>
+
+#include "narrow.h"
+#include "sweep.h"
+
+namespace fx::geo {
+
+using namespace detail;
+
+void StaticScene::add_sphere(ShapeId id, const Sphere& s, Motion motion) {
+    Record r;
+    r.id = id, r.kind = ShapeKind::kSphere, r.motion = motion, r.sphere = s;
+    records_.push_back(r);
+}
+void StaticScene::add_capsule(ShapeId id, const Capsule& c, Motion motion) {
+    Record r;
+    r.id = id, r.kind = ShapeKind::kCapsule, r.motion = motion, r.capsule = c;
+    records_.push_back(r);
+}
+void StaticScene::add_box(ShapeId id, const Box& b, Motion motion) {
+    Record r;
+    r.id = id, r.kind = ShapeKind::kBox, r.motion = motion, r.box = b;
+    records_.push_back(r);
+}
+void StaticScene::add_plane(ShapeId id, const Plane& p) {
+    Record r;
+    r.id = id, r.kind = ShapeKind::kPlane, r.plane = p;
+    records_.push_back(r);
+}
+void StaticScene::add_mesh(ShapeId id, TriangleMesh mesh) {
+    Record r;
+    r.id = id, r.kind = ShapeKind::kMesh, r.mesh = static_cast<uint32_t>(meshes_.size());
+    meshes_.push_back(std::move(mesh));
+    records_.push_back(r);
+}
+
+namespace {
+
+/// Bounds of a bounded primitive shape (planes have none; meshes carry their own).
+Aabb primitive_bounds(ShapeKind kind, const Sphere& s, const Capsule& c, const Box& b) {
+    switch (kind) {
+    case ShapeKind::kSphere: return s.bounds();
+    case ShapeKind::kCapsule: return c.bounds();
+    case ShapeKind::kBox: return b.bounds();
+    case ShapeKind::kMesh:
+    case ShapeKind::kPlane: break;
+    }
+    return Aabb{};
+}
+
+} // namespace
+
+bool StaticScene::build(std::string* error) {
+    // Ids are unique (checked below), so this order is total.
+    std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.id < b.id; });
+    auto fail = [&](ShapeId id, const std::string& what) {
+        if (error != nullptr) *error = "shape " + std::to_string(id) + ": " + what;
+        return false;
+    };
+    static_items_.clear(), kinematic_items_.clear(), planes_.clear();
+    std::vector<Aabb> static_boxes;
+    std::vector<uint32_t> static_keys, kin_keys;
+    kinematic_bounds_.clear();
+    for (uint32_t i = 0; i < records_.size(); ++i) {
+        Record& r = records_[i];
+        if (i > 0 && records_[i - 1].id == r.id) return fail(r.id, "duplicate id");
+        const bool small_radius = (r.kind == ShapeKind::kSphere && r.sphere.radius < kMinHalfExtent) ||
+                                  (r.kind == ShapeKind::kCapsule && r.capsule.radius.raw() < 0);
+        if (small_radius) return fail(r.id, "radius below the minimum (2^-16 m)");
+        if (r.kind == ShapeKind::kBox &&
+            (r.box.half_extents.x < kMinHalfExtent || r.box.half_extents.y < kMinHalfExtent ||
+             r.box.half_extents.z < kMinHalfExtent))
+            return fail(r.id, "half extent below the minimum (2^-16 m)");
+        if (r.kind == ShapeKind::kPlane) {
+            const Scalar len = length(r.plane.normal);
+            if (abs(len - Scalar::one()) > Scalar::from_raw(int64_t{1} << 8))
+                return fail(r.id, "plane normal is not unit length");
+            planes_.push_back(i);
+            continue;
+        }
+        r.bounds = r.kind == ShapeKind::kMesh ? meshes_[r.mesh].bounds()
+                                              : primitive_bounds(r.kind, r.sphere, r.capsule, r.box);
+        if (r.kind == ShapeKind::kMesh && r.motion == Motion::kKinematic) return fail(r.id, "meshes are static");
+        if (r.motion == Motion::kStatic) {
+            static_items_.push_back(i);
+            static_boxes.push_back(r.bounds);
+            static_keys.push_back(r.id);
+        } else {
+            kinematic_items_.push_back(i);
+            kinematic_bounds_.push_back(r.bounds);
+            kin_keys.push_back(r.id);
+        }
+    }
+    static_tree_.build(static_boxes, static_keys);
+    kinematic_tree_.build(kinematic_bounds_, kin_keys);
+    built_ = true;
+    return true;
+}
+
+const StaticScene::Record* StaticScene::find(ShapeId id, ShapeKind kind) const {
+    const auto it = std::lower_bound(records_.begin(), records_.end(), id,
+                                     [](const Record& r, ShapeId v) { return r.id < v; });
+    if (it == records_.end() || it->id != id || it->kind != kind) return nullptr;
+    return &*it;
+}
+StaticScene::Record* StaticScene::find(ShapeId id, ShapeKind kind) {
+    return const_cast<Record*>(static_cast<const StaticScene*>(this)->find(id, kind));
+}
+
+bool StaticScene::move_sphere(ShapeId id, const Sphere& s) {
+    Record* r = find(id, ShapeKind::kSphere);
+    if (r == nullptr || r->motion != Motion::kKinematic) return false;
+    r->sphere = s;
+    return true;
+}
+bool StaticScene::move_capsule(ShapeId id, const Capsule& c) {
+    Record* r = find(id, ShapeKind::kCapsule);
+    if (r == nullptr || r->motion != Motion::kKinematic) return false;
+    r->capsule = c;
+    return true;
+}
+bool StaticScene::move_box(ShapeId id, const Box& b) {
+    Record* r = find(id, ShapeKind::kBox);
+    if (r == nullptr || r->motion != Motion::kKinematic) return false;
+    r->box = b;
+    return true;
+}
+
+void StaticScene::refit() {
+    for (size_t k = 0; k < kinematic_items_.size(); ++k) {
+        Record& r = records_[kinematic_items_[k]];
+        r.bounds = primitive_bounds(r.kind, r.sphere, r.capsule, r.box);
+        kinematic_bounds_[k] = r.bounds;
+    }
+    kinematic_tree_.refit(kinematic_bounds_);
+}
+
+template <class Visit> void StaticScene::for_candidates(const Aabb& q, Visit&& visit) const {
+    for (uint32_t p : planes_) visit(records_[p]);
+    static_tree_.query(q, [&](uint32_t item) { visit(records_[static_items_[item]]); });
+    kinematic_tree_.query(q, [&](uint32_t item) { visit(records_[kinematic_items_[item]]); });
+}
+
+size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const {
+    const Vec3 o = c.a;
+    const Vec3 b = c.b - o;
+    const Vec3 dir = normalize(direction);
+    const Aabb swept = swept_bounds(c, dir, max_distance);
+    size_t count = 0, total = 0;
+    auto keep = [&](bool hit, Hit& h, ShapeId id) {
+        if (!hit) return;
+        h.shape = id;
+        ++total;
+        insert_hit(out, &count, h);
+    };
+    for_candidates(swept, [&](const Record& r) {
+        Hit h;
+        switch (r.kind) {
+        case ShapeKind::kSphere:
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.sphere, o), &h), h, r.id);
+            break;
+        case ShapeKind::kCapsule:
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.capsule, o), &h), h, r.id);
+            break;
+        case ShapeKind::kBox:
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.box, o), &h), h, r.id);
+            break;
+        case ShapeKind::kPlane:
+            keep(cast_plane(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.plane, o), &h), h, r.id);
+            break;
+        case ShapeKind::kMesh: {
+            const TriangleMesh& m = meshes_[r.mesh];
+            m.bvh().query(swept, [&](uint32_t tri) {
+                Hit th;
+                keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(m, tri, o), &th), th, r.id);
+            });
+            break;
+        }
+        }
+    });
+    return total;
+}
+
+bool StaticScene::cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const {
+    Hit best[1];
+    if (cast_all(c, direction, max_distance, best) == 0) return false;
+    *out = best[0];
+    return true;
+}
+
+bool StaticScene::ray_cast(const Vec3& origin, const Vec3& direction, Scalar max_distance, Hit* out) const {
+    return cast(Capsule{origin, origin, Scalar{}}, direction, max_distance, out);
+}
+
+size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const {
+    const Vec3 o = c.a;
+    const Vec3 b = c.b - o;
+    const Aabb q = c.bounds().expanded(max(margin, Scalar{}) + kContactTolerance);
+    size_t count = 0, total = 0;
+    auto keep = [&](bool hit, Contact& ct, ShapeId id) {
+        if (!hit) return;
+        ct.shape = id;
+        ++total;
+        insert_contact(out, &count, ct);
+    };
+    for_candidates(q, [&](const Record& r) {
+        Contact ct;
+        switch (r.kind) {
+        case ShapeKind::kSphere:
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.sphere, o), margin, &ct), ct, r.id);
+            break;
+        case ShapeKind::kCapsule:
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.capsule, o), margin, &ct), ct, r.id);
+            break;
+        case ShapeKind::kBox:
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.box, o), margin, &ct), ct, r.id);
+            break;
+        case ShapeKind::kPlane:
+            keep(overlap_plane(o, Vec3{}, b, c.radius, make_core(r.plane, o), margin, &ct), ct, r.id);
+            break;
+        case ShapeKind::kMesh: {
+            const TriangleMesh& m = meshes_[r.mesh];
+            m.bvh().query(q, [&](uint32_t tri) {
+                Contact tc;
+                keep(overlap_core(o, Vec3{}, b, c.radius, make_core(m, tri, o), margin, &tc), tc, r.id);
+            });
+            break;
+        }
+        }
+    });
+    return total;
+}
+
+size_t StaticScene::query_bounds(const Aabb& q, std::span<ShapeId> out) const {
+    size_t count = 0, total = 0;
+    for_candidates(q, [&](const Record& r) {
+        ++total;
+        // Sorted insertion by id (ids are unique), keeping the least out.size().
+        size_t pos = count;
+        while (pos > 0 && r.id < out[pos - 1]) --pos;
+        if (pos >= out.size()) return;
+        const size_t end = count < out.size() ? count : out.size() - 1;
+        for (size_t i = end; i > pos; --i) out[i] = out[i - 1];
+        out[pos] = r.id;
+        if (count < out.size()) ++count;
+    });
+    return total;
+}
+
+} // namespace fx::geo

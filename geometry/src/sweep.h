@@ -1,0 +1,18 @@
+// Internal: bounds of a capsule swept along a unit direction.
+#pragma once
+
+#include "geo/shapes.h"
+#include "geo/tolerances.h"
+
+namespace fx::geo::detail {
+
+/// Bounds of the capsule at the start and at the end of the motion, grown by
+/// kContactTolerance (a cast reports shapes within that band).
+inline Aabb swept_bounds(const Capsule& c, const Vec3& unit_dir, Scalar distance) {
+    const Aabb start = c.bounds();
+    const Vec3 d = unit_dir * distance;
+    const Aabb end{start.lo + d, start.hi + d};
+    return start.merged(end).expanded(kContactTolerance + Scalar::epsilon().mul_int(4));
+}
+
+} // namespace fx::geo::detail
