@@ -1,0 +1,102 @@
+// The geometry-facing steps of a tick: depenetration, ground probe, collide-and-slide, step-up
+// and snap. Each takes the scene, a position and plain data, returns plain data, and reports
+// what it did through an optional trace.
+#pragma once
+
+#include <cstdint>
+
+#include "geo/scene.h"
+#include "kcc/settings.h"
+#include "kcc/solve.h"
+#include "kcc/state.h"
+#include "kcc/trace.h"
+
+namespace fx::kcc {
+
+/// Forwards events to an optional observer, stamped with the character id. Null: no cost
+/// beyond one branch per event.
+struct Tracer {
+    TraceObserver* observer = nullptr;
+    uint32_t character = 0;
+    bool on() const { return observer != nullptr; }
+    void emit(TraceEvent e) const {
+        if (observer == nullptr) return;
+        e.character = character;
+        observer->on_event(e);
+    }
+};
+
+geo::Capsule capsule_at(const Vec3& feet, const Params& p);
+
+struct Depenetration {
+    Vec3 push;        ///< applied (length <= depenetration_cap)
+    Scalar wanted;    ///< length of the push before the cap
+    uint32_t contacts = 0;
+};
+/// Minimum translation out of every overlapped shape, contacts in contact_less order, each
+/// adding only the depth not already covered by the push so far; capped per tick.
+Depenetration depenetrate(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+                          const Tracer& t);
+
+/// Ground probe: the capsule cast down probe_distance, up to probe_max_hits, select_ground().
+Ground probe_ground(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+                    bool was_grounded, const Tracer& t);
+
+struct SlideResult {
+    Vec3 position;
+    Vec3 velocity;
+    bool hit = false;        ///< some sweep hit
+    bool capped = false;     ///< the last iteration still hit: rest dropped
+    bool stepped = false;    ///< a step-up was taken
+    bool landed = false;     ///< (vertical pass) hit walkable ground moving down
+    Vec3 landed_normal;
+    geo::ShapeId landed_shape = kNoId;
+};
+
+struct SlideRequest {
+    Vec3 position;
+    Vec3 motion;    ///< m, for this tick
+    Vec3 velocity;  ///< clipped by the same planes (see docs/controller.md)
+    Pass pass = Pass::kHorizontal;
+    bool grounded = false; ///< horizontal pass: enables step-up, steep hits become walls
+};
+
+/// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move max(d - skin, 0), clip
+/// the leftover with solve_planes() over every plane touched in this pass, at most
+/// max_slide_iterations sweeps.
+SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest& r,
+                              const Params& p, const Tracer& t);
+
+enum class StepResult : uint8_t {
+    kAccepted = 0,
+    kCeiling = 1,      ///< the upward sweep hit something
+    kBlocked = 2,      ///< the forward sweep hit something
+    kNoLanding = 3,    ///< the downward sweep found nothing within the step height
+    kSteepLanding = 4, ///< the landing surface is not walkable
+    kTooHigh = 5,      ///< the rise exceeds the step height
+    kNoMotion = 6,     ///< nothing to step with
+};
+const char* to_string(StepResult r);
+
+struct StepAttempt {
+    StepResult result = StepResult::kNoMotion;
+    Vec3 position; ///< the landing position when accepted
+    Scalar rise;
+};
+/// Up by step_height, forward by the (horizontal) blocked motion, down again. Accepted only if
+/// neither the up nor the forward sweep hits, the down sweep lands on ground walkable for a
+/// grounded body, and the rise (landing feet - start feet) is within step_height.
+StepAttempt try_step_up(const geo::StaticScene& scene, const Vec3& feet, const Vec3& motion,
+                        const Params& p, const Tracer& t);
+
+/// Downward sweep of snap_distance + skin; lands on ground walkable for a grounded body.
+struct Snap {
+    bool landed = false;
+    Vec3 position;
+    Ground ground;
+    Scalar drop;
+};
+Snap snap_to_ground(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+                    const Tracer& t);
+
+} // namespace fx::kcc

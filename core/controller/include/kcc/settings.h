@@ -1,0 +1,85 @@
+// Per-character settings of the kinematic character controller (KCC-SPEC.md), with the
+// spec's defaults, and the values derived from them once when a character is created.
+//
+// Every number is exact: decimal defaults are Scalar::ratio of integers, slope thresholds are
+// cosines computed once by fx::sincos_deg. Units are metres, seconds and degrees as stated.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fx/scalar.h"
+
+namespace fx::kcc {
+
+/// Hard capacities of the fixed-size buffers used during a tick (no allocation per tick).
+inline constexpr int kMaxProbeHits = 8;       ///< ground probe hits kept (spec: up to 8)
+inline constexpr int kMaxSlideIterations = 8; ///< upper bound for Settings::max_slide_iterations
+inline constexpr int kMaxPlanes = 8;          ///< planes remembered by one collide-and-slide pass
+inline constexpr int kMaxContacts = 8;        ///< overlaps resolved by depenetration per tick
+
+struct Settings {
+    // ---- the capsule ----
+    Scalar radius = Scalar::ratio(4, 10);  ///< m. Capsule radius.
+    Scalar height = Scalar::ratio(18, 10); ///< m. Total height, feet to top (>= 2 * radius).
+    /// m. Gap kept between the capsule and anything it slides against. Too small: exact contacts
+    /// turn into penetrations and jitter; too large: visible floating (articles: 0.01-0.02).
+    Scalar skin = Scalar::ratio(15, 1000);
+
+    // ---- ground ----
+    Scalar max_slope_enter_deg = Scalar::from_int(55); ///< deg. Steepest ground to become grounded on.
+    Scalar max_slope_stay_deg = Scalar::from_int(58);  ///< deg. Steepest ground to stay grounded on
+                                                       ///< (> enter: hysteresis against flicker).
+    Scalar probe_distance = Scalar::ratio(15, 100); ///< m. Length of the downward capsule probe.
+    /// m. A probe hit within skin + probe_skin counts as touching (grounded). Larger values make
+    /// the body "grounded" while visibly above the floor.
+    Scalar probe_skin = Scalar::ratio(2, 100);
+    int probe_max_hits = 8; ///< Probe hits considered (1..kMaxProbeHits).
+    /// m. Downward sweep after the passes that keeps a grounded body on descents and stairs.
+    Scalar snap_distance = Scalar::ratio(3, 10);
+
+    // ---- depenetration ----
+    /// m. Largest total push-out per tick. Without it a bad collider throws bodies through walls.
+    Scalar depenetration_cap = Scalar::ratio(2, 10);
+
+    // ---- collide-and-slide and steps ----
+    int max_slide_iterations = 4; ///< Sweeps per pass (1..kMaxSlideIterations); rest dropped.
+    Scalar step_height = Scalar::ratio(35, 100); ///< m. Highest step climbed (0.2 no loss, 0.4 blocks).
+    /// m. Shortest forward sweep of a step-up. The capsule's round base stopped at a step edge
+    /// needs to move this far over it to land on ground it can stand on; the blocked motion of
+    /// one tick is often only millimetres. Larger: visible forward pop on steps.
+    Scalar step_min_forward = Scalar::ratio(1, 10);
+
+    // ---- velocity ----
+    Scalar max_speed = Scalar::ratio(62, 10);   ///< m/s. Ground speed at full stick; air clamp.
+    Scalar ground_accel = Scalar::from_int(45); ///< m/s^2. Toward the input velocity.
+    /// m/s^2. When the input asks for less speed than the body has. 60 stops 6.2 m/s in 6 ticks
+    /// at 50 Hz (~100-120 ms). Keep 1.3-1.5x ground_accel.
+    Scalar ground_brake = Scalar::from_int(60);
+    Scalar air_accel = Scalar::from_int(12);     ///< m/s^2. Air control; there is no air braking.
+    Scalar jump_speed = Scalar::from_int(5);     ///< m/s. Upward velocity of a jump.
+    Scalar gravity = Scalar::ratio(981, 100);    ///< m/s^2. Downward.
+    Scalar dead_zone = Scalar::ratio(15, 100);   ///< Stick magnitude below which input is zero.
+    Scalar turn_rate_deg = Scalar::from_int(720); ///< deg/s. Facing turn rate.
+
+    // ---- time ----
+    int tick_rate_hz = 50;        ///< Fixed simulation rate.
+    int max_ticks_per_frame = 4;  ///< Frame clock cap (after a hitch the rest is dropped).
+};
+
+/// Values derived from Settings once (never per tick).
+struct Params {
+    Settings s;
+    Scalar dt;              ///< s, 1 / tick_rate_hz
+    Scalar cos_enter;       ///< cos(max_slope_enter_deg): normal.y >= this to become grounded
+    Scalar cos_stay;        ///< cos(max_slope_stay_deg): normal.y >= this to stay grounded
+    Scalar turn_per_tick;   ///< rad, turn_rate * dt
+    Scalar ground_band;     ///< m, skin + probe_skin: probe hits this close are "touching"
+};
+
+/// Checks the settings' ranges; on failure writes a message naming the field and returns false.
+bool validate(const Settings& s, std::string* error);
+/// Derives Params (validate() first).
+Params make_params(const Settings& s);
+
+} // namespace fx::kcc

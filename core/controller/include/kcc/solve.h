@@ -1,0 +1,87 @@
+// The pieces of one tick as small pure functions with plain data in and out. Gathering
+// contacts (scene queries) is separate from solving them: solve_planes, select_ground,
+// apply_input and ground_plane_motion touch no geometry; the sweep helpers in motion.h do.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "fx/vec3.h"
+#include "geo/queries.h"
+#include "kcc/settings.h"
+#include "kcc/state.h"
+
+namespace fx::kcc {
+
+// ---- velocity ---------------------------------------------------------------------------
+
+/// Stick after the radial dead zone: below dead_zone -> zero; else same direction with the
+/// magnitude remapped linearly from [dead_zone, 1] onto [0, 1] (magnitudes above 1 clamped).
+/// Returned as world (x, 0, z).
+Vec3 stick_to_direction(Scalar stick_x, Scalar stick_y, Scalar dead_zone);
+
+struct VelocityUpdate {
+    Vec3 velocity;
+    Scalar facing;
+    bool jumped = false; ///< left the ground this tick: a jump, or an upward impulse
+};
+
+/// Velocity from input (KCC-SPEC "Velocity and input"), in this order:
+///   ground: horizontal velocity moves toward stick * max_speed by at most accel*dt, or by
+///           brake*dt when the target is slower than the body; y = 0; jump sets y = jump_speed.
+///   air:    horizontal += stick * air_accel * dt (no braking); its length is then clamped to
+///           max(max_speed, length before the update), so input never gains speed beyond the
+///           ground maximum while momentum from an impulse is kept; y -= gravity * dt.
+///   then the impulse is added, and the facing turns toward the stick direction by at most
+///   turn_per_tick (it does not turn without input).
+VelocityUpdate apply_input(const Vec3& velocity, Scalar facing, bool grounded, const Input& in,
+                           const Params& p);
+
+/// a - b wrapped into (-pi, pi].
+Scalar wrap_angle(Scalar a);
+
+// ---- planes -----------------------------------------------------------------------------
+
+enum class PlaneSolveKind : uint8_t {
+    kFree = 0,   ///< the motion enters no plane: unchanged
+    kSlide = 1,  ///< clipped onto one plane (plane_a)
+    kCrease = 2, ///< along the crease of plane_a and plane_b
+    kStop = 3,   ///< no direction satisfies every plane: zero
+};
+
+struct PlaneSolve {
+    Vec3 motion;
+    PlaneSolveKind kind = PlaneSolveKind::kFree;
+    uint8_t plane_a = 0;
+    uint8_t plane_b = 0;
+    uint8_t candidates = 0; ///< candidate directions tried (cost, for the trace)
+};
+
+/// Largest rounding by which a solved motion may point into a plane: 2^-24 m (6e-8 m).
+inline constexpr Scalar kPlaneTolerance = Scalar::from_raw(int64_t{1} << 8);
+
+/// The multi-plane rule. Returns a motion that enters none of the planes (dot(m, n) >=
+/// -kPlaneTolerance for every n), trying in a fixed order: the motion itself; its projection
+/// onto each plane it enters, newest plane first; the projection onto each crease
+/// normalize(cross(ni, nj)), pairs newest first; else zero (three planes constrain it).
+/// normals are unit; count <= kMaxPlanes.
+PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count);
+
+/// v with its component into n removed when it points into n (dot < 0); otherwise v.
+Vec3 clip_into(const Vec3& v, const Vec3& n);
+
+// ---- ground -----------------------------------------------------------------------------
+
+/// Chooses the ground among probe hits (hit_less order): hits with distance <= band (or a
+/// start overlap) whose normal.y >= (was_grounded ? cos_stay : cos_enter) are walkable; the
+/// steepest (least normal.y) wins, ties to the earlier hit. None: airborne.
+Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded);
+
+/// Turns a horizontal motion into motion along the ground plane (unit normal n, n.y > 0) whose
+/// length equals the horizontal length, uphill and downhill alike.
+Vec3 ground_plane_motion(const Vec3& horizontal, const Vec3& n);
+
+/// Horizontal part of a normal, normalised (walls for the horizontal pass). Zero if vertical.
+Vec3 horizontal_normal(const Vec3& n);
+
+} // namespace fx::kcc

@@ -1,0 +1,48 @@
+// Plain data of one character: its per-tick input, its full state, the ground it stands on.
+#pragma once
+
+#include <cstdint>
+
+#include "fx/vec3.h"
+#include "geo/shapes.h"
+
+namespace fx::kcc {
+
+using CharacterId = uint32_t;
+/// Marks "no shape" / "no platform" in ids.
+inline constexpr uint32_t kNoId = 0xFFFFFFFFu;
+
+/// Input of one tick. stick.x maps to world +x, stick.y to world +z (the harness owns any camera
+/// transform). Each component in [-1, 1]; magnitudes above 1 are clamped to 1.
+struct Input {
+    Scalar stick_x;
+    Scalar stick_y;
+    bool jump = false;
+    /// m/s, added to the velocity this tick after the input update (knock-back).
+    Vec3 impulse;
+};
+
+/// Result of the ground query.
+struct Ground {
+    bool grounded = false;
+    Vec3 normal = Vec3::unit_y(); ///< unit; (0,1,0) when airborne
+    geo::ShapeId shape = kNoId;
+    Scalar distance; ///< probe distance to the chosen hit
+};
+
+/// Everything that carries over from one tick to the next. Serialised by state_bytes.h.
+struct CharacterState {
+    CharacterId id = 0;
+    Vec3 position; ///< m, the capsule's lowest point (feet)
+    Vec3 velocity; ///< m/s. Horizontal part from input; y from jump/gravity (0 while grounded)
+    /// rad, yaw in (-pi, pi]: 0 faces +z, pi/2 faces +x (atan2(dir.x, dir.z)).
+    Scalar facing;
+    bool grounded = false;
+    Vec3 ground_normal = Vec3::unit_y();
+    geo::ShapeId ground_shape = kNoId;
+    uint32_t platform = kNoId; ///< platform id carrying the body (kNoId: none)
+    Vec3 previous_position;    ///< tick pose before the last tick (render interpolation)
+    Scalar previous_facing;
+};
+
+} // namespace fx::kcc

@@ -1,0 +1,33 @@
+// Canonical state bytes of a character: the input of the harness's per-tick hashes.
+// Field by field, little-endian, never raw struct memory. Layout (version 1), offsets in bytes:
+//    0  u8      format version (kStateBytesVersion)
+//    1  u32     id
+//    5  i64 x3  position x, y, z (raw Q31.32)
+//   29  i64 x3  velocity x, y, z
+//   53  i64     facing (rad)
+//   61  u8      flags: bit0 grounded
+//   62  i64 x3  ground normal x, y, z
+//   86  u32     ground shape id (0xFFFFFFFF: none)
+//   90  u32     platform id (0xFFFFFFFF: none)
+//   94  i64 x3  previous position x, y, z
+//  118  i64     previous facing
+//  126          end (kStateBytes)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "kcc/state.h"
+
+namespace fx::kcc {
+
+inline constexpr uint8_t kStateBytesVersion = 1;
+inline constexpr size_t kStateBytes = 126;
+
+std::array<uint8_t, kStateBytes> serialize_state(const CharacterState& s);
+/// Reads bytes written by serialize_state; false (and *out untouched) on a wrong size or an
+/// unknown version.
+bool deserialize_state(std::span<const uint8_t> bytes, CharacterState* out);
+
+} // namespace fx::kcc

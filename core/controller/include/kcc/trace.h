@@ -1,0 +1,53 @@
+// The solver trace: every step of a tick reported to an optional observer. A null observer
+// costs one branch per event site; events are plain values (no allocation).
+#pragma once
+
+#include <cstdint>
+
+#include "fx/vec3.h"
+
+namespace fx::kcc {
+
+enum class TraceKind : uint8_t {
+    kTickBegin = 0,     ///< a = position, b = velocity
+    kPlatformCarry = 1, ///< shape = platform, a = displacement
+    kDepenetrate = 2,   ///< count = contacts, a = push applied, s = push length before the cap
+    kProbe = 3,         ///< count = hits, shape = chosen, a = normal, flag = grounded
+    kVelocity = 4,      ///< a = velocity after input, flag = jumped
+    kSweep = 5,         ///< pass, iteration; a = motion queried, flag = hit, s = hit distance, shape
+    kPlaneAdded = 6,    ///< pass, iteration; a = plane normal, count = planes now
+    kPlaneSolve = 7,    ///< pass, iteration; reason = PlaneSolveKind, a = motion after
+    kIterationCap = 8,  ///< pass; a = motion dropped
+    kStepAttempt = 9,   ///< a = blocked motion; reason = StepResult; s = rise when accepted
+    kSnap = 10,         ///< flag = landed; s = drop; shape
+    kLanded = 11,       ///< vertical pass landed on walkable ground; shape, a = normal
+    kTickEnd = 12,      ///< a = position, b = velocity, flag = grounded
+};
+
+/// Which pass a sweep belongs to.
+enum class Pass : uint8_t { kNone = 0, kHorizontal = 1, kVertical = 2, kStep = 3 };
+
+struct TraceEvent {
+    TraceKind kind = TraceKind::kTickBegin;
+    Pass pass = Pass::kNone;
+    uint8_t iteration = 0;
+    uint8_t reason = 0;
+    bool flag = false;
+    uint32_t character = 0;
+    uint32_t shape = 0xFFFFFFFFu;
+    uint32_t count = 0;
+    Vec3 a;
+    Vec3 b;
+    Scalar s;
+};
+
+/// Receives trace events in solve order. Implementations must not touch the world.
+class TraceObserver {
+public:
+    virtual ~TraceObserver() = default;
+    virtual void on_event(const TraceEvent& e) = 0;
+};
+
+const char* to_string(TraceKind k);
+
+} // namespace fx::kcc

@@ -1,0 +1,81 @@
+// World: static geometry, moving platforms and characters, stepped tick by tick in a fixed
+// order (platforms by id, then characters by id). Characters do not collide with each other.
+// Everything is sized when the world is built; a tick allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "geo/scene.h"
+#include "kcc/motion.h"
+#include "kcc/settings.h"
+#include "kcc/state.h"
+#include "kcc/trace.h"
+
+namespace fx::kcc {
+
+/// A waypoint of a platform: its box centre reached at `tick` (ticks since the world began).
+struct Waypoint {
+    Vec3 center;
+    int64_t tick = 0;
+};
+
+/// A kinematic box that follows its waypoints (ticks strictly increasing), moving linearly
+/// between them, then loops from the first again after the last (the last should equal the
+/// first for a closed path). The pose at tick t is computed exactly from the waypoints, never
+/// accumulated, so it does not drift.
+struct Platform {
+    geo::ShapeId id = 0;
+    Vec3 half_extents;
+    Mat3 rotation;
+    std::vector<Waypoint> waypoints;
+
+    /// Centre at tick t (exact: one mul_div rounding per component).
+    Vec3 center_at(int64_t tick) const;
+};
+
+/// The per-tick solve of KCC-SPEC for one character. Pure with respect to the world: reads
+/// the scene, writes only `state`. `platform_shift` is the displacement of the platform the
+/// body stood on (applied first). The observer may be null.
+void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
+                    const Input& input, const Vec3& platform_shift, TraceObserver* observer);
+
+class World {
+public:
+    /// Static shapes: add them to scene() before build().
+    geo::StaticScene& scene() { return scene_; }
+    const geo::StaticScene& scene() const { return scene_; }
+
+    /// Adds a platform (its box is added to the scene as a kinematic shape). Before build().
+    bool add_platform(const Platform& platform, std::string* error);
+    /// Adds a character standing at `feet`. Before build(). Ids must be unique.
+    bool add_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error);
+    /// Builds the scene and fixes the order of everything. Must be called once before step().
+    bool build(std::string* error);
+
+    /// One tick: platforms move to their pose at tick + 1, then every character (ascending id)
+    /// is carried by its platform and solved with its input (inputs[i] for characters()[i];
+    /// missing inputs count as idle).
+    void step(std::span<const Input> inputs, TraceObserver* observer = nullptr);
+
+    int64_t tick() const { return tick_; }
+    /// Characters in ascending id order.
+    std::span<const CharacterState> characters() const { return states_; }
+    CharacterState* find(CharacterId id);
+    const Params& params(size_t index) const { return params_[index]; }
+    /// Render pose: previous and current tick positions interpolated by alpha in [0, 1].
+    Vec3 render_position(size_t index, Scalar alpha) const;
+
+private:
+    geo::StaticScene scene_;
+    std::vector<Platform> platforms_;        ///< ascending id
+    std::vector<Vec3> platform_shift_;       ///< this tick's displacement per platform
+    std::vector<CharacterState> states_;     ///< ascending id
+    std::vector<Params> params_;             ///< parallel to states_
+    int64_t tick_ = 0;
+    bool built_ = false;
+};
+
+} // namespace fx::kcc

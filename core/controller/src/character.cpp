@@ -1,0 +1,118 @@
+// One tick of one character, in the order of KCC-SPEC "One tick, in order".
+#include "kcc/motion.h"
+#include "kcc/world.h"
+
+namespace fx::kcc {
+
+void step_character(const geo::StaticScene& scene, const Params& p, CharacterState& state,
+                    const Input& input, const Vec3& platform_shift, TraceObserver* observer) {
+    const Tracer t{observer, state.id};
+    if (t.on()) {
+        TraceEvent e;
+        e.kind = TraceKind::kTickBegin;
+        e.a = state.position;
+        e.b = state.velocity;
+        t.emit(e);
+    }
+    state.previous_position = state.position;
+    state.previous_facing = state.facing;
+    Vec3 pos = state.position;
+    if (!platform_shift.is_zero()) {
+        pos += platform_shift;
+        if (t.on()) {
+            TraceEvent e;
+            e.kind = TraceKind::kPlatformCarry;
+            e.shape = state.platform;
+            e.a = platform_shift;
+            t.emit(e);
+        }
+    }
+
+    // 0. Depenetrate, so every sweep of the tick starts clean.
+    pos += depenetrate(scene, pos, p, t).push;
+
+    // 1. Ground probe (hysteresis: the stay limit applies to a body that was grounded).
+    const Ground g = probe_ground(scene, pos, p, state.grounded, t);
+
+    // 2. Velocity from input.
+    const VelocityUpdate vu = apply_input(state.velocity, state.facing, g.grounded, input, p);
+    state.facing = vu.facing;
+    const bool on_ground = g.grounded && !vu.jumped;
+    if (t.on()) {
+        TraceEvent e;
+        e.kind = TraceKind::kVelocity;
+        e.a = vu.velocity;
+        e.flag = vu.jumped;
+        t.emit(e);
+    }
+
+    // 3. Horizontal pass, along the ground plane at full surface speed when grounded.
+    Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
+    Vec3 motion = horizontal * p.dt;
+    if (on_ground) motion = ground_plane_motion(motion, g.normal);
+    if (!motion.is_zero()) {
+        SlideRequest r;
+        r.position = pos;
+        r.motion = motion;
+        r.velocity = horizontal;
+        r.pass = Pass::kHorizontal;
+        r.grounded = on_ground;
+        const SlideResult sr = collide_and_slide(scene, r, p, t);
+        pos = sr.position;
+        horizontal = Vec3{sr.velocity.x, Scalar{}, sr.velocity.z};
+    }
+
+    // 4. Vertical pass: gravity and jump, separately, so slopes never eat gravity.
+    Scalar vy = vu.velocity.y;
+    SlideResult vertical;
+    if (vy.raw() != 0) {
+        SlideRequest r;
+        r.position = pos;
+        r.motion = Vec3{Scalar{}, vy * p.dt, Scalar{}};
+        r.velocity = Vec3{Scalar{}, vy, Scalar{}};
+        r.pass = Pass::kVertical;
+        vertical = collide_and_slide(scene, r, p, t);
+        pos = vertical.position;
+        vy = vertical.velocity.y;
+        // Sliding down a steep surface turns part of the fall into horizontal speed along it.
+        horizontal += Vec3{vertical.velocity.x, Scalar{}, vertical.velocity.z};
+    }
+
+    // 5. Ground state for the next tick: snap a grounded body down; land an airborne one.
+    Ground end;
+    if (on_ground) {
+        const Snap sn = snap_to_ground(scene, pos, p, t);
+        if (sn.landed) {
+            pos = sn.position;
+            end = sn.ground;
+        }
+    } else if (vertical.landed) {
+        end.grounded = true;
+        end.normal = vertical.landed_normal;
+        end.shape = vertical.landed_shape;
+        if (t.on()) {
+            TraceEvent e;
+            e.kind = TraceKind::kLanded;
+            e.shape = end.shape;
+            e.a = end.normal;
+            t.emit(e);
+        }
+    }
+    if (end.grounded) vy = Scalar{};
+
+    state.position = pos;
+    state.velocity = Vec3{horizontal.x, vy, horizontal.z};
+    state.grounded = end.grounded;
+    state.ground_normal = end.normal;
+    state.ground_shape = end.shape;
+    if (t.on()) {
+        TraceEvent e;
+        e.kind = TraceKind::kTickEnd;
+        e.a = state.position;
+        e.b = state.velocity;
+        e.flag = state.grounded;
+        t.emit(e);
+    }
+}
+
+} // namespace fx::kcc

@@ -1,0 +1,302 @@
+// The geometry-facing steps of a tick: each gathers contacts through the scene, then hands them
+// to the pure functions of solve.h.
+#include "kcc/motion.h"
+
+#include <array>
+
+#include "geo/tolerances.h"
+
+namespace fx::kcc {
+
+namespace {
+
+const Vec3 kDown{Scalar{}, -Scalar::one(), Scalar{}};
+const Vec3 kUp = Vec3::unit_y();
+
+/// Motions shorter than this are not swept (2^-24 m): below any visible movement, above noise.
+constexpr Scalar kMinMove = Scalar::from_raw(int64_t{1} << 8);
+/// Two plane normals this close (dot >= 1 - 2^-20) are the same plane for the solver.
+constexpr Scalar kSamePlaneDot = Scalar::from_raw(Scalar::kOneRaw - (int64_t{1} << 12));
+/// Rounding allowance of the step rise test: casts stop within kContactTolerance of a surface.
+constexpr Scalar kRiseTolerance = Scalar::from_raw(geo::kContactTolerance.raw() * 4);
+
+Vec3 scaled(const Vec3& v, Scalar num, Scalar den) {
+    return {mul_div(v.x, num, den), mul_div(v.y, num, den), mul_div(v.z, num, den)};
+}
+
+/// Adds n unless an equal plane is there; false when full or duplicate.
+bool add_plane(Vec3* normals, int* count, const Vec3& n) {
+    for (int k = 0; k < *count; ++k) {
+        if (dot(normals[k], n) >= kSamePlaneDot) return false;
+    }
+    if (*count >= kMaxPlanes) return false;
+    normals[(*count)++] = n;
+    return true;
+}
+
+} // namespace
+
+geo::Capsule capsule_at(const Vec3& feet, const Params& p) {
+    return geo::Capsule::upright(feet, p.s.radius, p.s.height);
+}
+
+Depenetration depenetrate(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+                          const Tracer& t) {
+    std::array<geo::Contact, kMaxContacts> contacts;
+    Depenetration out;
+    const size_t found = scene.overlap(capsule_at(feet, p), Scalar{}, contacts);
+    const size_t n = found < contacts.size() ? found : contacts.size();
+    out.contacts = static_cast<uint32_t>(found);
+    Vec3 push;
+    for (size_t i = 0; i < n; ++i) {
+        // Only the depth not already covered by the push so far (contact_less order).
+        const Scalar remaining = contacts[i].depth - dot(push, contacts[i].normal);
+        if (remaining.raw() > 0) push += contacts[i].normal * remaining;
+    }
+    out.wanted = length(push);
+    if (out.wanted > p.s.depenetration_cap) push = scaled(push, p.s.depenetration_cap, out.wanted);
+    out.push = push;
+    if (t.on() && n > 0) {
+        TraceEvent e;
+        e.kind = TraceKind::kDepenetrate;
+        e.count = out.contacts;
+        e.a = push;
+        e.s = out.wanted;
+        t.emit(e);
+    }
+    return out;
+}
+
+Ground probe_ground(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+                    bool was_grounded, const Tracer& t) {
+    std::array<geo::Hit, kMaxProbeHits> hits;
+    const std::span<geo::Hit> out(hits.data(), static_cast<size_t>(p.s.probe_max_hits));
+    const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.probe_distance, out);
+    const size_t n = found < out.size() ? found : out.size();
+    const Ground g = select_ground(std::span<const geo::Hit>(hits.data(), n), p, was_grounded);
+    if (t.on()) {
+        TraceEvent e;
+        e.kind = TraceKind::kProbe;
+        e.count = static_cast<uint32_t>(found);
+        e.shape = g.shape;
+        e.a = g.normal;
+        e.flag = g.grounded;
+        e.s = g.distance;
+        t.emit(e);
+    }
+    return g;
+}
+
+const char* to_string(StepResult r) {
+    switch (r) {
+    case StepResult::kAccepted: return "accepted";
+    case StepResult::kCeiling: return "ceiling";
+    case StepResult::kBlocked: return "blocked";
+    case StepResult::kNoLanding: return "no-landing";
+    case StepResult::kSteepLanding: return "steep-landing";
+    case StepResult::kTooHigh: return "too-high";
+    case StepResult::kNoMotion: return "no-motion";
+    }
+    return "?";
+}
+
+StepAttempt try_step_up(const geo::StaticScene& scene, const Vec3& feet, const Vec3& motion,
+                        const Params& p, const Tracer& t) {
+    StepAttempt a;
+    a.position = feet;
+    const Settings& s = p.s;
+    Vec3 fwd{motion.x, Scalar{}, motion.z};
+    Scalar len = length(fwd);
+    geo::Hit h;
+    if (len < kMinMove || s.step_height.raw() <= 0) {
+        a.result = StepResult::kNoMotion;
+    } else if (scene.cast(capsule_at(feet, p), kUp, s.step_height + s.skin, &h)) {
+        a.result = StepResult::kCeiling;
+    } else {
+        if (len < s.step_min_forward) {
+            fwd = scaled(fwd, s.step_min_forward, len);
+            len = s.step_min_forward;
+        }
+        const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
+        if (scene.cast(capsule_at(raised, p), fwd, len + s.skin, &h)) {
+            a.result = StepResult::kBlocked;
+        } else {
+            const Vec3 over = raised + fwd;
+            if (!scene.cast(capsule_at(over, p), kDown, s.step_height + s.skin, &h)) {
+                a.result = StepResult::kNoLanding;
+            } else if (h.start_overlap || h.normal.y < p.cos_stay) {
+                a.result = StepResult::kSteepLanding;
+            } else {
+                // Rise of the landing surface above the ground under the feet (feet - skin),
+                // measured at the contact: a capsule resting on a step's rounded corner is lower
+                // than the step, so the capsule's own rise would let 0.36 m steps through.
+                a.rise = h.point.y - (feet.y - s.skin);
+                if (a.rise > s.step_height + kRiseTolerance) {
+                    a.result = StepResult::kTooHigh;
+                } else {
+                    a.result = StepResult::kAccepted;
+                    const Scalar drop = max(h.distance - s.skin, Scalar{});
+                    a.position = over - Vec3{Scalar{}, drop, Scalar{}};
+                }
+            }
+        }
+    }
+    if (t.on()) {
+        TraceEvent e;
+        e.kind = TraceKind::kStepAttempt;
+        e.pass = Pass::kStep;
+        e.reason = static_cast<uint8_t>(a.result);
+        e.a = motion;
+        e.b = a.position;
+        e.s = a.rise;
+        e.flag = a.result == StepResult::kAccepted;
+        t.emit(e);
+    }
+    return a;
+}
+
+SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest& r,
+                              const Params& p, const Tracer& t) {
+    const Settings& s = p.s;
+    SlideResult out;
+    out.position = r.position;
+    out.velocity = r.velocity;
+    Vec3 motion = r.motion;
+    std::array<Vec3, kMaxPlanes> planes;
+    std::array<Vec3, kMaxPlanes> velocity_planes;
+    int plane_count = 0;
+    int velocity_plane_count = 0;
+    bool step_tried = false;
+    for (int iter = 0; iter < s.max_slide_iterations; ++iter) {
+        const Scalar len = length(motion);
+        if (len < kMinMove) break;
+        geo::Hit h;
+        const bool hit = scene.cast(capsule_at(out.position, p), motion, len + s.skin, &h);
+        if (t.on()) {
+            TraceEvent e;
+            e.kind = TraceKind::kSweep;
+            e.pass = r.pass;
+            e.iteration = static_cast<uint8_t>(iter);
+            e.a = motion;
+            e.flag = hit;
+            if (hit) {
+                e.s = h.distance;
+                e.shape = h.shape;
+                e.b = h.normal;
+            }
+            t.emit(e);
+        }
+        if (!hit) {
+            out.position += motion;
+            motion = Vec3::zero();
+            break;
+        }
+        out.hit = true;
+        const Scalar d = h.start_overlap ? Scalar{} : h.distance;
+        const Scalar move = min(max(d - s.skin, Scalar{}), len);
+        const Vec3 advance = scaled(motion, move, len);
+        out.position += advance;
+        const Vec3 leftover = motion - advance;
+
+        Vec3 n = h.normal;
+        bool clips_velocity = true;
+        if (r.pass == Pass::kHorizontal) {
+            const Scalar limit = r.grounded ? p.cos_stay : p.cos_enter;
+            if (n.y >= limit) {
+                // Walkable: the motion climbs it; the (horizontal) velocity is kept so that
+                // walking onto a ramp costs no speed.
+                clips_velocity = false;
+            } else {
+                if (r.grounded && !step_tried) {
+                    step_tried = true;
+                    const StepAttempt a = try_step_up(scene, out.position, leftover, p, t);
+                    if (a.result == StepResult::kAccepted) {
+                        out.position = a.position;
+                        out.stepped = true;
+                        motion = Vec3::zero();
+                        break;
+                    }
+                }
+                // Too steep: a wall for the horizontal pass (its horizontal normal), so the
+                // body never climbs it. Vertical pass slides it down instead.
+                const Vec3 hn = horizontal_normal(n);
+                if (!hn.is_zero()) n = hn;
+            }
+        } else if (r.pass == Pass::kVertical && r.motion.y.raw() < 0 && n.y >= p.cos_enter &&
+                   !out.landed) {
+            out.landed = true;
+            out.landed_normal = h.normal;
+            out.landed_shape = h.shape;
+        }
+        const bool added = add_plane(planes.data(), &plane_count, n);
+        if (t.on() && added) {
+            TraceEvent e;
+            e.kind = TraceKind::kPlaneAdded;
+            e.pass = r.pass;
+            e.iteration = static_cast<uint8_t>(iter);
+            e.a = n;
+            e.shape = h.shape;
+            e.count = static_cast<uint32_t>(plane_count);
+            t.emit(e);
+        }
+        if (clips_velocity) {
+            add_plane(velocity_planes.data(), &velocity_plane_count, n);
+            out.velocity = solve_planes(out.velocity, velocity_planes.data(), velocity_plane_count).motion;
+        }
+        if (iter == s.max_slide_iterations - 1) {
+            out.capped = true;
+            if (t.on()) {
+                TraceEvent e;
+                e.kind = TraceKind::kIterationCap;
+                e.pass = r.pass;
+                e.iteration = static_cast<uint8_t>(iter);
+                e.a = leftover;
+                t.emit(e);
+            }
+            break;
+        }
+        const PlaneSolve ps = solve_planes(leftover, planes.data(), plane_count);
+        motion = ps.motion;
+        if (t.on()) {
+            TraceEvent e;
+            e.kind = TraceKind::kPlaneSolve;
+            e.pass = r.pass;
+            e.iteration = static_cast<uint8_t>(iter);
+            e.reason = static_cast<uint8_t>(ps.kind);
+            e.count = ps.candidates;
+            e.a = ps.motion;
+            t.emit(e);
+        }
+        if (ps.kind == PlaneSolveKind::kStop) break;
+    }
+    return out;
+}
+
+Snap snap_to_ground(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+                    const Tracer& t) {
+    Snap out;
+    out.position = feet;
+    geo::Hit h;
+    if (scene.cast(capsule_at(feet, p), kDown, p.s.snap_distance + p.s.skin, &h) &&
+        h.normal.y >= p.cos_stay) {
+        out.landed = true;
+        out.drop = h.start_overlap ? Scalar{} : max(h.distance - p.s.skin, Scalar{});
+        out.position = feet - Vec3{Scalar{}, out.drop, Scalar{}};
+        out.ground.grounded = true;
+        out.ground.normal = h.normal;
+        out.ground.shape = h.shape;
+        out.ground.distance = h.distance;
+    }
+    if (t.on()) {
+        TraceEvent e;
+        e.kind = TraceKind::kSnap;
+        e.flag = out.landed;
+        e.s = out.drop;
+        e.shape = out.ground.shape;
+        e.a = out.ground.normal;
+        t.emit(e);
+    }
+    return out;
+}
+
+} // namespace fx::kcc

@@ -1,0 +1,95 @@
+// Pure plane and ground logic: the multi-plane rule, ground selection, motion along the ground.
+#include "kcc/solve.h"
+
+namespace fx::kcc {
+
+Vec3 clip_into(const Vec3& v, const Vec3& n) {
+    const Scalar d = dot(v, n);
+    if (d.raw() >= 0) return v;
+    return v - n * d;
+}
+
+namespace {
+bool enters_none(const Vec3& m, const Vec3* normals, int count) {
+    for (int k = 0; k < count; ++k) {
+        if (dot(m, normals[k]) < -kPlaneTolerance) return false;
+    }
+    return true;
+}
+} // namespace
+
+// Based on the classic Quake PM_SlideMove clip loop and Box2D's b2SolvePlanes contract (plain
+// planes in, motion out); here every candidate is checked against every plane, in a fixed order.
+PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count) {
+    PlaneSolve r;
+    r.motion = motion;
+    r.candidates = 1;
+    if (enters_none(motion, normals, count)) return r;
+    for (int i = count - 1; i >= 0; --i) {
+        if (dot(motion, normals[i]).raw() >= 0) continue;
+        ++r.candidates;
+        const Vec3 m = motion - normals[i] * dot(motion, normals[i]);
+        if (enters_none(m, normals, count)) {
+            r.motion = m;
+            r.kind = PlaneSolveKind::kSlide;
+            r.plane_a = static_cast<uint8_t>(i);
+            return r;
+        }
+    }
+    for (int i = count - 1; i >= 1; --i) {
+        for (int j = i - 1; j >= 0; --j) {
+            Vec3 c;
+            if (!try_normalize(cross(normals[i], normals[j]), &c)) continue; // parallel planes
+            ++r.candidates;
+            const Vec3 m = c * dot(motion, c);
+            if (enters_none(m, normals, count)) {
+                r.motion = m;
+                r.kind = PlaneSolveKind::kCrease;
+                r.plane_a = static_cast<uint8_t>(i);
+                r.plane_b = static_cast<uint8_t>(j);
+                return r;
+            }
+        }
+    }
+    r.motion = Vec3::zero();
+    r.kind = PlaneSolveKind::kStop;
+    return r;
+}
+
+Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded) {
+    Ground g;
+    const Scalar limit = was_grounded ? p.cos_stay : p.cos_enter;
+    bool found = false;
+    for (const geo::Hit& h : hits) {
+        const Scalar d = h.start_overlap ? Scalar{} : h.distance;
+        if (d > p.ground_band) continue;
+        if (h.normal.y < limit) continue;
+        // Steepest walkable wins (least normal.y); strict < keeps the earlier hit on ties.
+        if (!found || h.normal.y < g.normal.y) {
+            found = true;
+            g.grounded = true;
+            g.normal = h.normal;
+            g.shape = h.shape;
+            g.distance = d;
+        }
+    }
+    return g;
+}
+
+Vec3 ground_plane_motion(const Vec3& horizontal, const Vec3& n) {
+    const Vec3 h{horizontal.x, Scalar{}, horizontal.z};
+    const Scalar len = length(h);
+    if (len.raw() == 0 || n.y.raw() <= 0) return h;
+    // Point on the plane straight above/below h: y such that dot((h.x, y, h.z), n) = 0.
+    const Vec3 d{h.x, -((n.x * h.x + n.z * h.z) / n.y), h.z};
+    const Scalar dl = length(d);
+    return {mul_div(d.x, len, dl), mul_div(d.y, len, dl), mul_div(d.z, len, dl)};
+}
+
+Vec3 horizontal_normal(const Vec3& n) {
+    Vec3 out;
+    if (!try_normalize(Vec3{n.x, Scalar{}, n.z}, &out)) return Vec3::zero();
+    return out;
+}
+
+} // namespace fx::kcc

@@ -1,0 +1,52 @@
+#include "kcc/settings.h"
+
+#include "fx/trig.h"
+
+namespace fx::kcc {
+
+namespace {
+bool fail(std::string* error, const char* message) {
+    if (error != nullptr) *error = message;
+    return false;
+}
+} // namespace
+
+bool validate(const Settings& s, std::string* error) {
+    const Scalar zero{};
+    if (s.radius <= zero) return fail(error, "radius: must be > 0");
+    if (s.height < s.radius.mul_int(2)) return fail(error, "height: must be >= 2 * radius");
+    if (s.skin <= zero || s.skin >= s.radius) return fail(error, "skin: must be in (0, radius)");
+    if (s.max_slope_enter_deg <= zero || s.max_slope_enter_deg > s.max_slope_stay_deg ||
+        s.max_slope_stay_deg >= Scalar::from_int(90))
+        return fail(error, "max_slope_enter_deg/max_slope_stay_deg: need 0 < enter <= stay < 90");
+    if (s.probe_distance <= zero) return fail(error, "probe_distance: must be > 0");
+    if (s.probe_skin < zero) return fail(error, "probe_skin: must be >= 0");
+    if (s.probe_max_hits < 1 || s.probe_max_hits > kMaxProbeHits)
+        return fail(error, "probe_max_hits: must be in [1, 8]");
+    if (s.snap_distance < zero) return fail(error, "snap_distance: must be >= 0");
+    if (s.depenetration_cap <= zero) return fail(error, "depenetration_cap: must be > 0");
+    if (s.max_slide_iterations < 1 || s.max_slide_iterations > kMaxSlideIterations)
+        return fail(error, "max_slide_iterations: must be in [1, 8]");
+    if (s.step_height < zero) return fail(error, "step_height: must be >= 0");
+    if (s.step_min_forward < zero) return fail(error, "step_min_forward: must be >= 0");
+    if (s.max_speed < zero || s.ground_accel < zero || s.ground_brake < zero || s.air_accel < zero ||
+        s.jump_speed < zero || s.gravity < zero || s.turn_rate_deg < zero)
+        return fail(error, "speeds, accelerations, gravity and turn rate must be >= 0");
+    if (s.dead_zone < zero || s.dead_zone >= Scalar::one()) return fail(error, "dead_zone: must be in [0, 1)");
+    if (s.tick_rate_hz < 1 || s.tick_rate_hz > 1000) return fail(error, "tick_rate_hz: must be in [1, 1000]");
+    if (s.max_ticks_per_frame < 1) return fail(error, "max_ticks_per_frame: must be >= 1");
+    return true;
+}
+
+Params make_params(const Settings& s) {
+    Params p;
+    p.s = s;
+    p.dt = Scalar::ratio(1, s.tick_rate_hz);
+    p.cos_enter = sincos_deg(s.max_slope_enter_deg).cos;
+    p.cos_stay = sincos_deg(s.max_slope_stay_deg).cos;
+    p.turn_per_tick = deg_to_rad(s.turn_rate_deg).div_int(s.tick_rate_hz);
+    p.ground_band = s.skin + s.probe_skin;
+    return p;
+}
+
+} // namespace fx::kcc

@@ -1,0 +1,83 @@
+#include "kcc/state_bytes.h"
+
+namespace fx::kcc {
+
+namespace {
+
+struct Writer {
+    uint8_t* p;
+    void u8(uint8_t v) { *p++ = v; }
+    void u32(uint32_t v) {
+        for (int i = 0; i < 4; ++i) *p++ = static_cast<uint8_t>(v >> (8 * i));
+    }
+    void i64(int64_t raw) {
+        const uint64_t v = static_cast<uint64_t>(raw);
+        for (int i = 0; i < 8; ++i) *p++ = static_cast<uint8_t>(v >> (8 * i));
+    }
+    void s(Scalar v) { i64(v.raw()); }
+    void v3(const Vec3& v) {
+        s(v.x);
+        s(v.y);
+        s(v.z);
+    }
+};
+
+struct Reader {
+    const uint8_t* p;
+    uint8_t u8() { return *p++; }
+    uint32_t u32() {
+        uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(*p++) << (8 * i);
+        return v;
+    }
+    Scalar s() {
+        uint64_t v = 0;
+        for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(*p++) << (8 * i);
+        return Scalar::from_raw(static_cast<int64_t>(v));
+    }
+    Vec3 v3() {
+        const Scalar x = s();
+        const Scalar y = s();
+        const Scalar z = s();
+        return {x, y, z};
+    }
+};
+
+} // namespace
+
+std::array<uint8_t, kStateBytes> serialize_state(const CharacterState& st) {
+    std::array<uint8_t, kStateBytes> out{};
+    Writer w{out.data()};
+    w.u8(kStateBytesVersion);
+    w.u32(st.id);
+    w.v3(st.position);
+    w.v3(st.velocity);
+    w.s(st.facing);
+    w.u8(st.grounded ? 1 : 0);
+    w.v3(st.ground_normal);
+    w.u32(st.ground_shape);
+    w.u32(st.platform);
+    w.v3(st.previous_position);
+    w.s(st.previous_facing);
+    return out;
+}
+
+bool deserialize_state(std::span<const uint8_t> bytes, CharacterState* out) {
+    if (bytes.size() != kStateBytes || bytes[0] != kStateBytesVersion) return false;
+    Reader r{bytes.data() + 1};
+    CharacterState st;
+    st.id = r.u32();
+    st.position = r.v3();
+    st.velocity = r.v3();
+    st.facing = r.s();
+    st.grounded = (r.u8() & 1) != 0;
+    st.ground_normal = r.v3();
+    st.ground_shape = r.u32();
+    st.platform = r.u32();
+    st.previous_position = r.v3();
+    st.previous_facing = r.s();
+    *out = st;
+    return true;
+}
+
+} // namespace fx::kcc

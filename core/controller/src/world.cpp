@@ -1,0 +1,134 @@
+#include "kcc/world.h"
+
+#include <algorithm>
+
+namespace fx::kcc {
+
+Vec3 Platform::center_at(int64_t tick) const {
+    if (waypoints.empty()) return Vec3::zero();
+    const Waypoint& first = waypoints.front();
+    const int64_t period = waypoints.back().tick - first.tick;
+    if (waypoints.size() == 1 || period <= 0 || tick <= first.tick) return first.center;
+    const int64_t tt = first.tick + (tick - first.tick) % period;
+    size_t k = 0;
+    while (k + 2 < waypoints.size() && waypoints[k + 1].tick <= tt) ++k;
+    const Waypoint& a = waypoints[k];
+    const Waypoint& b = waypoints[k + 1];
+    const Scalar num = Scalar::from_raw(tt - a.tick);
+    const Scalar den = Scalar::from_raw(b.tick - a.tick);
+    const Vec3 d = b.center - a.center;
+    return a.center + Vec3{mul_div(d.x, num, den), mul_div(d.y, num, den), mul_div(d.z, num, den)};
+}
+
+bool World::add_platform(const Platform& platform, std::string* error) {
+    if (built_) {
+        if (error != nullptr) *error = "add_platform: world already built";
+        return false;
+    }
+    for (size_t k = 1; k < platform.waypoints.size(); ++k) {
+        if (platform.waypoints[k].tick <= platform.waypoints[k - 1].tick) {
+            if (error != nullptr) *error = "platform " + std::to_string(platform.id) + ": waypoint ticks must increase";
+            return false;
+        }
+    }
+    if (platform.waypoints.empty()) {
+        if (error != nullptr) *error = "platform " + std::to_string(platform.id) + ": no waypoints";
+        return false;
+    }
+    platforms_.push_back(platform);
+    scene_.add_box(platform.id, geo::Box{platform.center_at(0), platform.half_extents, platform.rotation},
+                   geo::Motion::kKinematic);
+    return true;
+}
+
+bool World::add_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) {
+    if (built_) {
+        if (error != nullptr) *error = "add_character: world already built";
+        return false;
+    }
+    std::string why;
+    if (!validate(settings, &why)) {
+        if (error != nullptr) *error = "character " + std::to_string(id) + ": " + why;
+        return false;
+    }
+    for (const CharacterState& s : states_) {
+        if (s.id == id) {
+            if (error != nullptr) *error = "character " + std::to_string(id) + ": duplicate id";
+            return false;
+        }
+    }
+    CharacterState s;
+    s.id = id;
+    s.position = feet;
+    s.previous_position = feet;
+    states_.push_back(s);
+    params_.push_back(make_params(settings));
+    return true;
+}
+
+bool World::build(std::string* error) {
+    if (!scene_.build(error)) return false;
+    // Fixed order: characters and platforms by id (ids are unique, so the order is total).
+    std::vector<size_t> order(states_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return states_[a].id < states_[b].id; });
+    std::vector<CharacterState> states;
+    std::vector<Params> params;
+    for (size_t i : order) {
+        states.push_back(states_[i]);
+        params.push_back(params_[i]);
+    }
+    states_ = std::move(states);
+    params_ = std::move(params);
+    std::sort(platforms_.begin(), platforms_.end(),
+              [](const Platform& a, const Platform& b) { return a.id < b.id; });
+    platform_shift_.assign(platforms_.size(), Vec3::zero());
+    built_ = true;
+    return true;
+}
+
+CharacterState* World::find(CharacterId id) {
+    const auto it = std::lower_bound(states_.begin(), states_.end(), id,
+                                     [](const CharacterState& s, CharacterId v) { return s.id < v; });
+    return it != states_.end() && it->id == id ? &*it : nullptr;
+}
+
+void World::step(std::span<const Input> inputs, TraceObserver* observer) {
+    if (!platforms_.empty()) {
+        for (size_t k = 0; k < platforms_.size(); ++k) {
+            const Platform& pl = platforms_[k];
+            const Vec3 now = pl.center_at(tick_);
+            const Vec3 next = pl.center_at(tick_ + 1);
+            platform_shift_[k] = next - now;
+            scene_.move_box(pl.id, geo::Box{next, pl.half_extents, pl.rotation});
+        }
+        scene_.refit();
+    }
+    const Input idle;
+    for (size_t i = 0; i < states_.size(); ++i) {
+        CharacterState& s = states_[i];
+        Vec3 shift;
+        const auto platform_index = [&](uint32_t id) -> size_t {
+            const auto it = std::lower_bound(platforms_.begin(), platforms_.end(), id,
+                                             [](const Platform& pl, uint32_t v) { return pl.id < v; });
+            return it != platforms_.end() && it->id == id ? static_cast<size_t>(it - platforms_.begin())
+                                                          : platforms_.size();
+        };
+        if (s.platform != kNoId) {
+            const size_t k = platform_index(s.platform);
+            if (k < platforms_.size()) shift = platform_shift_[k];
+        }
+        step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, observer);
+        s.platform = kNoId;
+        if (s.grounded && s.ground_shape != kNoId && platform_index(s.ground_shape) < platforms_.size())
+            s.platform = s.ground_shape;
+    }
+    ++tick_;
+}
+
+Vec3 World::render_position(size_t index, Scalar alpha) const {
+    const CharacterState& s = states_[index];
+    return lerp(s.previous_position, s.position, alpha);
+}
+
+} // namespace fx::kcc

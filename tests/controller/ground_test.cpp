@@ -1,0 +1,196 @@
+// Ground probe, slopes, edges, snap and steps.
+#include "kcc_test_util.h"
+
+using namespace kcctest;
+using namespace fx::kcc;
+
+TEST_CASE("standing with the centre 3-4 cm past a ledge stays grounded", "[ground]") {
+    Solo s([](World& w) {
+        add_floor(w, 1, Scalar::from_int(-5));
+        add_aabb(w, 2, v3(-5, -1, -5), v3(0, 0, 5)); // ledge edge at x = 0
+    }, v3(0.035L, rest_height(), 0));
+    for (int i = 0; i < 50; ++i) {
+        s.tick(Input{});
+        CHECK(s.st().grounded);
+    }
+    CHECK(ld(s.st().position.y) > -0.01L); // did not drop off
+}
+
+namespace {
+/// Flat floor at y = 0 and a slope of `deg` rising toward +x from x = 1.
+void floor_and_slope(World& w, int deg) {
+    add_floor(w);
+    const Vec3 n = slope_normal(deg);
+    const Scalar hy = Scalar::one();
+    const Vec3 p = v3(1, 0, 0);
+    w.scene().add_box(2, fx::geo::Box::from_yaw_pitch_roll_degrees(p - n * hy, v3(20, 1, 20), Scalar{}, Scalar{},
+                                                                   Scalar::from_int(deg)));
+}
+} // namespace
+
+TEST_CASE("a 56 degree slope keeps a body that walks onto it grounded", "[ground][slope]") {
+    Solo s([](World& w) { floor_and_slope(w, 56); }, v3(0, rest_height(), 0));
+    s.settle();
+    for (int i = 0; i < 25; ++i) {
+        s.tick(stick(1, 0));
+        CHECK(s.st().grounded);
+    }
+    CHECK(ld(s.st().position.y) > 0.5L); // it climbed
+}
+
+TEST_CASE("a 56 degree slope does not ground a body landing on it from the air", "[ground][slope]") {
+    Solo s([](World& w) { add_slope_plane(w, 2, 56); }, feet_on_slope(56, 0) + v3(0, 0.5L, 0));
+    for (int i = 0; i < 40; ++i) {
+        s.tick(Input{});
+        CHECK_FALSE(s.st().grounded);
+    }
+    CHECK(ld(s.st().position.y) < 0); // it slid down
+}
+
+TEST_CASE("a 59 degree slope never grounds", "[ground][slope]") {
+    Solo s([](World& w) { add_slope_plane(w, 2, 59); }, feet_on_slope(59, 0));
+    s.mut().grounded = true; // even a body that was grounded may not stay on it
+    for (int i = 0; i < 30; ++i) {
+        s.tick(stick(1, 0));
+        CHECK_FALSE(s.st().grounded);
+    }
+}
+
+TEST_CASE("surface speed on 10, 30 and 50 degree slopes equals flat speed", "[ground][slope]") {
+    for (int deg : {10, 30, 50}) {
+        for (long double dir : {1.0L, -1.0L}) {
+            Solo s([deg](World& w) { add_slope_plane(w, 2, deg); }, feet_on_slope(deg, 0));
+            s.mut().grounded = true;
+            s.mut().velocity = Vec3{sc(6.2L * dir), Scalar{}, Scalar{}};
+            s.tick(stick(dir, 0)); // the first tick settles the spawn onto the skin gap
+            for (int i = 0; i < 10; ++i) {
+                const Vec3 before = s.st().position;
+                s.tick(stick(dir, 0));
+                INFO("slope " << deg << " dir " << dir << " tick " << i);
+                CHECK(s.st().grounded);
+                CHECK(dist(before, s.st().position) == Approx(6.2L / 50).margin(1e-5));
+            }
+        }
+    }
+}
+
+TEST_CASE("a 60 degree slope slides the body down", "[ground][slope]") {
+    Solo s([](World& w) { add_slope_plane(w, 2, 60); }, feet_on_slope(60, 0));
+    long double last_y = ld(s.st().position.y);
+    for (int i = 0; i < 30; ++i) {
+        s.tick(Input{});
+        CHECK_FALSE(s.st().grounded);
+        CHECK(ld(s.st().position.y) <= last_y);
+        last_y = ld(s.st().position.y);
+    }
+    CHECK(last_y < -0.5L);
+    CHECK(ld(s.st().position.x) < -0.2L); // down the slope, not straight through it
+}
+
+TEST_CASE("walking down a 30 degree slope never leaves the ground", "[ground][slope][snap]") {
+    Solo s([](World& w) { add_slope_plane(w, 2, 30); }, feet_on_slope(30, 0));
+    s.mut().grounded = true;
+    for (int i = 0; i < 60; ++i) {
+        s.tick(stick(-1, 0)); // downhill
+        CHECK(s.st().grounded);
+    }
+}
+
+namespace {
+/// Stairs going down toward +x: step k spans x in [k*run, (k+1)*run) with top at -k*rise.
+void stairs_down(World& w, long double rise, long double run, int count) {
+    for (int k = 0; k < count; ++k) {
+        add_aabb(w, static_cast<fx::geo::ShapeId>(10 + k), v3(k * run, -k * rise - 5, -3), v3((k + 1) * run, -k * rise, 3));
+    }
+    add_aabb(w, 9, v3(-5, -5, -3), v3(0, 0, 3));
+}
+/// Floor, and a step of `h` from x = 2 on.
+void step_level(World& w, long double h) {
+    add_floor(w);
+    add_aabb(w, 2, v3(2, 0, -3), v3(30, h, 3));
+}
+/// Runs at full speed toward +x for `ticks` from a running start and returns the distance.
+long double run_distance(Solo& s, int ticks) {
+    s.mut().velocity = Vec3{kDefaults.max_speed, Scalar{}, Scalar{}};
+    const Vec3 start = s.st().position;
+    for (int i = 0; i < ticks; ++i) s.tick(stick(1, 0));
+    return ld(s.st().position.x - start.x);
+}
+} // namespace
+
+TEST_CASE("walking down stairs never leaves the ground", "[ground][snap][step]") {
+    Solo s([](World& w) { stairs_down(w, 0.15L, 0.3L, 12); }, v3(-1, rest_height(), 0));
+    s.settle();
+    for (int i = 0; i < 45; ++i) {
+        s.tick(stick(1, 0));
+        CHECK(s.st().grounded);
+    }
+    CHECK(ld(s.st().position.y) < -1.0L); // went down several steps
+}
+
+TEST_CASE("a 0.2 m step is climbed without losing more than 10% speed", "[step]") {
+    Solo flat([](World& w) { add_floor(w); }, v3(0, rest_height(), 0));
+    Solo stepped([](World& w) { step_level(w, 0.2L); }, v3(0, rest_height(), 0));
+    const long double d_flat = run_distance(flat, 50);
+    const long double d_step = run_distance(stepped, 50);
+    CHECK(ld(stepped.st().position.y) == Approx(0.2L + rest_height()).margin(0.01));
+    CHECK(d_step >= 0.9L * d_flat);
+    CHECK(hlen(stepped.st().velocity) >= 0.9L * 6.2L);
+}
+
+TEST_CASE("a 0.35 m step is climbed, 0.36 m and 0.4 m block", "[step]") {
+    for (long double h : {0.35L, 0.36L, 0.4L}) {
+        Solo s([h](World& w) { step_level(w, h); }, v3(0, rest_height(), 0));
+        run_distance(s, 50);
+        INFO("step " << h);
+        if (h <= 0.35L) {
+            CHECK(ld(s.st().position.x) > 3);
+            CHECK(ld(s.st().position.y) == Approx(h + rest_height()).margin(0.01));
+        } else {
+            CHECK(ld(s.st().position.x) < 2);
+            CHECK(ld(s.st().position.y) < 0.1L);
+        }
+    }
+}
+
+TEST_CASE("a low ceiling cancels a step", "[step]") {
+    // A 0.2 m step under a ceiling 2.0 m above the floor: raising the body 0.35 m hits it.
+    Solo s([](World& w) {
+        step_level(w, 0.2L);
+        add_aabb(w, 3, v3(-5, 2.0L, -3), v3(6, 3, 3));
+    }, v3(0, rest_height(), 0));
+    struct Count : TraceObserver {
+        int ceiling = 0;
+        void on_event(const TraceEvent& e) override {
+            if (e.kind == TraceKind::kStepAttempt && e.reason == static_cast<uint8_t>(StepResult::kCeiling)) ++ceiling;
+        }
+    } count;
+    s.mut().velocity = Vec3{kDefaults.max_speed, Scalar{}, Scalar{}};
+    for (int i = 0; i < 50; ++i) s.tick(stick(1, 0), &count);
+    CHECK(ld(s.st().position.y) + 1.8L <= 2.0L);
+    CHECK(ld(s.st().position.y) < 0.2L); // not on the step
+    CHECK(count.ceiling > 0);           // because the step attempts hit the ceiling
+}
+
+TEST_CASE("no step-up in the air", "[step]") {
+    // Jumping into the face of a 0.3 m step: no step attempt while airborne (the probe of the
+    // tick said airborne), only after landing.
+    Solo s([](World& w) { step_level(w, 0.3L); }, v3(1.5L, rest_height(), 0));
+    struct Count : TraceObserver {
+        bool airborne = false;
+        int airborne_attempts = 0;
+        int airborne_ticks = 0;
+        void on_event(const TraceEvent& e) override {
+            if (e.kind == TraceKind::kProbe) {
+                airborne = !e.flag;
+                if (airborne) ++airborne_ticks;
+            }
+            if (e.kind == TraceKind::kStepAttempt && airborne) ++airborne_attempts;
+        }
+    } count;
+    s.settle();
+    s.tick(stick(1, 0, true), &count);
+    for (int i = 0; i < 10; ++i) s.tick(stick(1, 0), &count);
+    CHECK(count.airborne_ticks >= 5);
+    CHECK(count.airborne_attempts == 0);
+}
