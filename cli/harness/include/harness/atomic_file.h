@@ -1,0 +1,57 @@
+// Writing files so that a reader never sees a partial one: the content goes to a temporary file
+// in the same directory ("<path>.tmp.<pid>") which is renamed over the target only once it is
+// complete. A crash, an error or a writer destroyed without commit() leaves the target as it was
+// (old content, or absent) and removes the temporary file.
+//
+// No fsync: the guarantee is "complete or old", not durability across a power cut.
+// The rename is std::filesystem::rename (POSIX rename(2): atomic replacement of the target).
+#pragma once
+
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace fx::harness {
+
+/// Writes `content` to `path` through a temporary file and a rename. On failure returns false,
+/// sets *err (e.g. "cannot create 'dir/x.tmp.123': No such file or directory") and leaves no
+/// temporary file behind.
+bool write_file_atomic(const std::string& path, std::string_view content, std::string* err);
+
+/// The temporary-file-plus-rename helper the streaming writers use. Bytes are written in binary
+/// mode (LF stays LF on every platform). Not copyable; movable is not needed.
+class AtomicFile {
+public:
+    AtomicFile() = default;
+    ~AtomicFile(); ///< removes the temporary file if commit() did not succeed
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    /// Creates the temporary file for `path`. False (with *err) if it cannot be created or if
+    /// this object is already open.
+    bool open(const std::string& path, std::string* err);
+    bool is_open() const { return out_.is_open(); }
+    /// The stream to write to; valid between open() and commit()/abandon().
+    std::ostream& stream() { return out_; }
+    /// Flushes, closes and renames the temporary file over the target. False (with *err, and the
+    /// temporary file removed) if any write failed or the rename failed.
+    bool commit(std::string* err);
+    /// Closes and removes the temporary file; the target is untouched.
+    void abandon();
+
+    const std::string& path() const { return path_; }
+    const std::string& temp_path() const { return temp_; }
+
+private:
+    std::ofstream out_;
+    std::string path_;
+    std::string temp_;
+};
+
+/// Reads a whole file into *out (binary). False with "cannot read '<path>': <reason>".
+bool read_file(const std::string& path, std::string* out, std::string* err);
+
+/// "<path>.tmp.<pid>": the temporary name used for `path` by this process.
+std::string temp_path_for(const std::string& path);
+
+} // namespace fx::harness

@@ -1,0 +1,27 @@
+// What this build is: the target it runs on, the compiler and flags that built it, the
+// numeric format and the versions that decide whether two runs can be compared. Printed by
+// --version and written into every golden's header as its provenance.
+#pragma once
+
+#include <string>
+
+namespace fx::harness {
+
+struct BuildInfo {
+    std::string target;   ///< "<arch>-<os>", e.g. x86_64-linux, aarch64-linux, wasm32-emscripten
+    std::string compiler; ///< e.g. gcc-12.2.0, clang-14.0.6
+    std::string flags;    ///< build type and optimisation flags
+    std::string wide;     ///< 128-bit backend: int128 or portable
+    bool checked = false; ///< FX_CHECKED build
+};
+
+const BuildInfo& build_info();
+
+/// Engine name and version; behaviour version (bumped with every intended change of results).
+inline constexpr const char* kEngine = "fxkcc 0.1.0";
+inline constexpr int kBehaviourVersion = 1;
+
+/// The text of --version.
+std::string version_text();
+
+} // namespace fx::harness

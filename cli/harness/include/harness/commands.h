@@ -1,0 +1,66 @@
+// The harness's commands as functions: plain options in, an exit code out, text written to
+// the given streams (the logic never prints elsewhere). cli/main.cpp maps the command line
+// onto these.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fx::harness {
+
+/// Exit codes, as `git bisect run` reads them.
+enum ExitCode : int {
+    kExitOk = 0,         ///< everything matched / succeeded
+    kExitMismatch = 1,   ///< a golden mismatch, a stale or missing golden
+    kExitBadInput = 2,   ///< bad usage or bad input (scenario, golden or CSV file)
+    kExitCannotTest = 125, ///< the test could not be run (setup failure, cannot write)
+};
+
+/// Where scenarios and goldens live; shared by every command.
+struct SuiteOptions {
+    std::string scenarios_dir = "scenarios";
+    std::string golden_dir = "golden";
+    std::string target; ///< golden/<target>/; empty: this build's target
+    bool allow_outside = false;
+    std::vector<std::string> inputs; ///< scenario files or folders; empty: all of scenarios_dir
+    std::string filter;              ///< keep scenarios whose name contains this
+    int shard_index = 0;             ///< 1-based K of --shard K/N; 0: no sharding
+    int shard_count = 0;
+};
+
+struct RunCommand {
+    std::string scenario;
+    std::string hashes_path; ///< "-" for stdout, empty: none
+    std::string csv_path;
+    std::string trace_path;
+    int64_t trace_from = 0, trace_to = -1;
+    bool allow_outside = false;
+};
+int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err);
+
+struct VerifyCommand {
+    SuiteOptions suite;
+    int jobs = 0; ///< 0: all cores
+    std::string junit_path;
+    bool progress = true; ///< a progress line on stderr when it is a terminal
+};
+int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err);
+
+struct BlessCommand {
+    SuiteOptions suite;
+    int jobs = 0;
+};
+int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err);
+
+struct DiffCommand {
+    std::string a, b; ///< two hash files, two trajectory CSVs, or a scenario and a hash file
+    bool allow_outside = false;
+};
+int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err);
+
+int list_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
+int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
+
+} // namespace fx::harness

@@ -1,0 +1,100 @@
+#include "harness/atomic_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iterator>
+#include <system_error>
+
+#ifdef _WIN32
+#include <process.h>
+#define FX_GETPID _getpid
+#else
+#include <unistd.h>
+#define FX_GETPID getpid
+#endif
+
+namespace fx::harness {
+
+std::string temp_path_for(const std::string& path) {
+    return path + ".tmp." + std::to_string(static_cast<long long>(FX_GETPID()));
+}
+
+AtomicFile::~AtomicFile() { abandon(); }
+
+bool AtomicFile::open(const std::string& path, std::string* err) {
+    if (out_.is_open()) {
+        *err = "cannot open '" + path + "': writer already open for '" + path_ + "'";
+        return false;
+    }
+    path_ = path;
+    temp_ = temp_path_for(path);
+    errno = 0;
+    out_.open(temp_, std::ios::binary | std::ios::trunc);
+    if (!out_.is_open()) {
+        const int e = errno;
+        *err = "cannot create '" + temp_ + "'" + (e != 0 ? std::string(": ") + std::strerror(e) : "");
+        temp_.clear();
+        return false;
+    }
+    return true;
+}
+
+bool AtomicFile::commit(std::string* err) {
+    if (!out_.is_open()) {
+        *err = "cannot commit '" + path_ + "': not open";
+        return false;
+    }
+    out_.flush();
+    const bool written = static_cast<bool>(out_);
+    out_.close();
+    if (!written || out_.fail()) {
+        *err = "cannot write '" + temp_ + "'";
+        abandon();
+        return false;
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp_, path_, ec);
+    if (ec) {
+        *err = "cannot rename '" + temp_ + "' to '" + path_ + "': " + ec.message();
+        abandon();
+        return false;
+    }
+    temp_.clear(); // committed: nothing to clean up
+    return true;
+}
+
+void AtomicFile::abandon() {
+    if (out_.is_open()) out_.close();
+    if (!temp_.empty()) {
+        std::error_code ec; // best effort: nothing useful to do if removal fails
+        std::filesystem::remove(temp_, ec);
+        temp_.clear();
+    }
+}
+
+bool write_file_atomic(const std::string& path, std::string_view content, std::string* err) {
+    AtomicFile f;
+    if (!f.open(path, err)) return false;
+    f.stream().write(content.data(), static_cast<std::streamsize>(content.size()));
+    return f.commit(err);
+}
+
+bool read_file(const std::string& path, std::string* out, std::string* err) {
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in.is_open()) {
+        const int e = errno;
+        *err = "cannot read '" + path + "'" + (e != 0 ? std::string(": ") + std::strerror(e) : "");
+        return false;
+    }
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+        *err = "cannot read '" + path + "': read error";
+        return false;
+    }
+    *out = std::move(content);
+    return true;
+}
+
+} // namespace fx::harness

@@ -1,0 +1,274 @@
+// run, diff, list and validate.
+#include "harness/commands.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "harness/atomic_file.h"
+#include "harness/trace_writer.h"
+#include "suite_common.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+namespace {
+
+bool load_single(const std::string& path, bool allow_outside, Scenario* sc, std::string* error) {
+    SuiteOptions suite;
+    suite.allow_outside = allow_outside;
+    suite.scenarios_dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().generic_string();
+    // A scenario inside the default scenarios tree may reference anything in that tree.
+    std::error_code ec;
+    const std::string tree = fs::weakly_canonical("scenarios", ec).generic_string();
+    const std::string file = fs::weakly_canonical(path, ec).generic_string();
+    if (!ec && !tree.empty() && file.compare(0, tree.size() + 1, tree + "/") == 0) suite.scenarios_dir = "scenarios";
+    return load_for_suite(suite, path, sc, error);
+}
+
+// Streams a run to the outputs `run` asked for.
+class RunOutputs final : public RunSink {
+public:
+    HashFileWriter* hashes = nullptr;
+    std::ostream* hashes_stream = nullptr; // "-": text to stdout
+    TrajectoryWriter* csv = nullptr;
+    TickHasher hasher;
+    TickHashes current;
+    uint64_t last_world = 0;
+    int64_t ticks = 0;
+    HashFile stdout_file; // header only, for stdout formatting
+
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override {
+        hasher.hash_into(tick, chars, platforms, &current);
+        last_world = current.world;
+        ++ticks;
+        if (hashes != nullptr && !hashes->write(current, error)) return false;
+        if (hashes_stream != nullptr) {
+            *hashes_stream << current.tick << ' ' << hex16(current.world);
+            for (uint64_t h : current.entities) *hashes_stream << ' ' << hex16(h);
+            *hashes_stream << '\n';
+        }
+        if (csv != nullptr) {
+            for (size_t i = 0; i < chars.size(); ++i) {
+                if (!csv->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
+            }
+        }
+        return true;
+    }
+};
+
+enum class FileKind { kHashes, kTrajectory, kScenario, kUnknown };
+
+FileKind sniff(const std::string& path) {
+    const std::string ext = fs::path(path).extension().string();
+    if (ext == ".yaml" || ext == ".yml") return FileKind::kScenario;
+    std::ifstream in(path, std::ios::binary);
+    std::string first;
+    std::getline(in, first);
+    if (first.rfind("fxkcc-hashes", 0) == 0) return FileKind::kHashes;
+    if (first.rfind("# fxkcc-trajectory", 0) == 0) return FileKind::kTrajectory;
+    return FileKind::kUnknown;
+}
+
+} // namespace
+
+int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
+    Scenario sc;
+    std::string error;
+    if (!load_single(cmd.scenario, cmd.allow_outside, &sc, &error)) {
+        err << error << "\n";
+        return kExitBadInput;
+    }
+    RunOutputs sink;
+    HashFileWriter hashes;
+    TrajectoryWriter csv;
+    std::ofstream trace_file;
+    std::unique_ptr<TraceWriter> trace;
+    const HashFileHeader header = header_for(sc);
+    // Output folders are created on demand, like the goldens' folders.
+    for (const std::string* path : {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path}) {
+        if (path->empty() || *path == "-") continue;
+        const fs::path parent = fs::path(*path).parent_path();
+        std::error_code ec;
+        if (!parent.empty()) fs::create_directories(parent, ec);
+        if (ec) {
+            err << "fxkcc run: cannot create folder '" << parent.generic_string() << "': " << ec.message() << "\n";
+            return kExitCannotTest;
+        }
+    }
+    if (cmd.hashes_path == "-") {
+        HashFile h;
+        h.header = header;
+        const std::string text = hash_file_text(h); // header and trailer of an empty run
+        out << text.substr(0, text.rfind("end "));
+        sink.hashes_stream = &out;
+    } else if (!cmd.hashes_path.empty()) {
+        if (!hashes.open(cmd.hashes_path, header, &error)) {
+            err << "fxkcc run: " << error << "\n";
+            return kExitCannotTest;
+        }
+        sink.hashes = &hashes;
+    }
+    if (!cmd.csv_path.empty()) {
+        if (cmd.csv_path == "-" ? !csv.open(out, !sc.frames.empty(), &error)
+                                : !csv.open(cmd.csv_path, !sc.frames.empty(), &error)) {
+            err << "fxkcc run: " << error << "\n";
+            return kExitCannotTest;
+        }
+        sink.csv = &csv;
+    }
+    RunOptions opts;
+    if (!cmd.trace_path.empty()) {
+        std::ostream* trace_out = &out;
+        if (cmd.trace_path != "-") {
+            trace_file.open(cmd.trace_path, std::ios::binary | std::ios::trunc);
+            if (!trace_file) {
+                err << "fxkcc run: cannot write trace file '" << cmd.trace_path << "'\n";
+                return kExitCannotTest;
+            }
+            trace_out = &trace_file;
+        }
+        trace = std::make_unique<TraceWriter>(*trace_out);
+        opts.trace = trace.get();
+        opts.trace_from = cmd.trace_from;
+        opts.trace_to = cmd.trace_to < 0 ? sc.ticks - 1 : cmd.trace_to;
+    }
+    if (!run_scenario(sc, sink, opts, &error)) {
+        err << "fxkcc run: " << sc.path << ": " << error << "\n";
+        return kExitBadInput;
+    }
+    if (sink.hashes_stream != nullptr) out << "end " << sink.ticks << "\n";
+    if (sink.hashes != nullptr && !hashes.commit(&error)) {
+        err << "fxkcc run: " << error << "\n";
+        return kExitCannotTest;
+    }
+    if (sink.csv != nullptr && !csv.commit(&error)) {
+        err << "fxkcc run: " << error << "\n";
+        return kExitCannotTest;
+    }
+    // The summary goes to stderr when stdout carries data.
+    std::ostream& summary = (cmd.hashes_path == "-" || cmd.csv_path == "-" || cmd.trace_path == "-") ? err : out;
+    summary << sc.name << ": " << sink.ticks << " ticks, " << sc.characters.size() << " characters, final hash "
+            << hex16(sink.last_world) << "\n";
+    return kExitOk;
+}
+
+int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
+    const FileKind ka = sniff(cmd.a), kb = sniff(cmd.b);
+    std::string error;
+    if (ka == FileKind::kTrajectory && kb == FileKind::kTrajectory) {
+        std::vector<TrajectoryRow> a, b;
+        bool ra = false, rb = false;
+        if (!read_trajectory(cmd.a, &a, &ra, &error) || !read_trajectory(cmd.b, &b, &rb, &error)) {
+            err << "fxkcc diff: " << error << "\n";
+            return kExitBadInput;
+        }
+        const CsvDivergence d = first_divergence(a, b);
+        if (!d.diverged) {
+            out << "identical: " << a.size() << " rows\n";
+            return kExitOk;
+        }
+        out << "first divergent tick " << d.tick << ", character " << d.character;
+        if (!d.reason.empty()) out << ": " << d.reason;
+        out << "\n" << format_field_diffs({EntityKind::kCharacter, d.character}, d.fields);
+        return kExitMismatch;
+    }
+    HashFile a, b;
+    Scenario sc;
+    bool have_scenario = false;
+    auto load_side = [&](const std::string& path, FileKind kind, HashFile* hf) -> int {
+        if (kind == FileKind::kHashes) return read_hash_file(path, hf, &error) ? kExitOk : kExitBadInput;
+        if (kind == FileKind::kScenario) {
+            if (!load_single(path, cmd.allow_outside, &sc, &error)) return kExitBadInput;
+            have_scenario = true;
+            return run_to_hash_file(sc, hf, &error) ? kExitOk : kExitBadInput;
+        }
+        error = "'" + path + "' is neither a scenario (.yaml), an fxkcc hash file nor an fxkcc trajectory CSV";
+        return kExitBadInput;
+    };
+    if (int rc = load_side(cmd.a, ka, &a); rc != kExitOk) {
+        err << "fxkcc diff: " << error << "\n";
+        return rc;
+    }
+    if (int rc = load_side(cmd.b, kb, &b); rc != kExitOk) {
+        err << "fxkcc diff: " << error << "\n";
+        return rc;
+    }
+    const HashDivergence d = first_divergence(a, b);
+    if (!d.diverged) {
+        out << "identical: " << a.ticks.size() << " ticks\n";
+        return kExitOk;
+    }
+    if (have_scenario) {
+        // Field-level detail: the golden's trajectory beside a hash file, when there is one.
+        const std::string other = ka == FileKind::kScenario ? cmd.b : cmd.a;
+        const std::string csv = (fs::path(other).parent_path() / (fs::path(other).stem().string() + ".csv")).generic_string();
+        out << explain_divergence(sc, d, csv);
+    } else {
+        out << "first divergent tick " << d.tick;
+        if (d.tick > 0) out << " (last matching tick " << d.tick - 1 << ")";
+        if (!d.reason.empty()) out << ": " << d.reason;
+        out << "\n";
+        if (!d.entities.empty()) out << "  entities whose hash differs: " << entity_labels(d.entities) << "\n";
+        if (d.tick >= 0 && static_cast<size_t>(d.tick) < a.ticks.size() && static_cast<size_t>(d.tick) < b.ticks.size()) {
+            out << "  " << cmd.a << ": " << hex16(a.ticks[static_cast<size_t>(d.tick)].world) << "\n";
+            out << "  " << cmd.b << ": " << hex16(b.ticks[static_cast<size_t>(d.tick)].world) << "\n";
+        }
+    }
+    return kExitMismatch;
+}
+
+int list_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(suite, &paths, &error)) {
+        err << "fxkcc list: " << error << "\n";
+        return kExitBadInput;
+    }
+    int code = kExitOk;
+    for (const std::string& p : paths) {
+        Scenario sc;
+        if (!load_for_suite(suite, p, &sc, &error)) {
+            err << error << "\n";
+            code = kExitBadInput;
+            continue;
+        }
+        if (!suite.filter.empty() && sc.name.find(suite.filter) == std::string::npos) continue;
+        out << sc.name << "\t" << sc.ticks << " ticks\t" << sc.characters.size() << " characters\t" << p << "\t"
+            << sc.description << "\n";
+    }
+    return code;
+}
+
+int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(suite, &paths, &error)) {
+        err << "fxkcc validate: " << error << "\n";
+        return kExitBadInput;
+    }
+    int bad = 0;
+    for (const std::string& p : paths) {
+        Scenario sc;
+        if (!load_for_suite(suite, p, &sc, &error)) {
+            err << error << "\n";
+            ++bad;
+            continue;
+        }
+        // Geometry that loads may still fail to build (e.g. a scene-level check).
+        kcc::World world;
+        if (!build_world(sc, &world, &error)) {
+            err << p << ": " << error << "\n";
+            ++bad;
+            continue;
+        }
+        out << "ok  " << sc.name << "  (" << p << ")\n";
+    }
+    out << paths.size() - static_cast<size_t>(bad) << " valid, " << bad << " invalid\n";
+    return bad == 0 ? kExitOk : kExitBadInput;
+}
+
+} // namespace fx::harness

@@ -1,0 +1,423 @@
+// verify and bless: a suite of scenarios against the goldens of one target, in parallel.
+// Each scenario runs single-threaded on one worker; results are reported in path order, so
+// the output does not depend on scheduling.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "harness/atomic_file.h"
+#include "harness/build_info.h"
+#include "suite_common.h"
+
+#ifdef _WIN32
+#include <io.h>
+#define FX_ISATTY(fd) _isatty(fd)
+#else
+#include <unistd.h>
+#define FX_ISATTY(fd) isatty(fd)
+#endif
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+namespace {
+
+enum class Status { kPass, kMismatch, kStale, kMissing, kBadInput, kCannotTest };
+
+const char* status_name(Status s) {
+    switch (s) {
+    case Status::kPass: return "pass";
+    case Status::kMismatch: return "MISMATCH";
+    case Status::kStale: return "STALE";
+    case Status::kMissing: return "MISSING";
+    case Status::kBadInput: return "ERROR";
+    case Status::kCannotTest: return "CANNOT-TEST";
+    }
+    return "?";
+}
+
+struct Outcome {
+    std::string path;
+    std::string name;
+    Status status = Status::kPass;
+    std::string summary; ///< one line
+    std::string detail;  ///< the full report, may be multi-line
+    int64_t ticks = 0;
+    int64_t millis = 0;
+};
+
+int exit_code_of(const std::vector<Outcome>& outcomes) {
+    int code = kExitOk;
+    for (const Outcome& o : outcomes) {
+        int c = kExitOk;
+        switch (o.status) {
+        case Status::kPass: c = kExitOk; break;
+        case Status::kMismatch:
+        case Status::kStale:
+        case Status::kMissing: c = kExitMismatch; break;
+        case Status::kBadInput: c = kExitBadInput; break;
+        case Status::kCannotTest: c = kExitCannotTest; break;
+        }
+        // Precedence: cannot test > bad input > mismatch > ok.
+        auto rank = [](int x) { return x == kExitCannotTest ? 3 : (x == kExitBadInput ? 2 : (x == kExitMismatch ? 1 : 0)); };
+        if (rank(c) > rank(code)) code = c;
+    }
+    return code;
+}
+
+// Compares a run with a golden tick by tick and stops at the first divergence.
+class VerifySink final : public RunSink {
+public:
+    explicit VerifySink(const HashFile& golden) : golden_(golden) {}
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3>, std::string* error) override {
+        hasher_.hash_into(tick, chars, platforms, &current_);
+        ++ticks_run_;
+        const size_t i = static_cast<size_t>(tick);
+        if (i >= golden_.ticks.size()) {
+            divergence_.diverged = true;
+            divergence_.tick = tick;
+            divergence_.reason = "the golden has only " + std::to_string(golden_.ticks.size()) + " ticks";
+            *error = "diverged";
+            return false;
+        }
+        const TickHashes& g = golden_.ticks[i];
+        if (g.world == current_.world && g.entities == current_.entities) return true;
+        divergence_.diverged = true;
+        divergence_.tick = tick;
+        for (size_t k = 0; k < current_.entities.size() && k < golden_.header.entities.size(); ++k) {
+            if (k >= g.entities.size() || g.entities[k] != current_.entities[k]) {
+                divergence_.entities.push_back(golden_.header.entities[k]);
+            }
+        }
+        *error = "diverged";
+        return false;
+    }
+    const HashDivergence& divergence() const { return divergence_; }
+    int64_t ticks_run() const { return ticks_run_; }
+
+private:
+    const HashFile& golden_;
+    TickHasher hasher_;
+    TickHashes current_;
+    HashDivergence divergence_;
+    int64_t ticks_run_ = 0;
+};
+
+Outcome verify_one(const SuiteOptions& suite, const std::string& path) {
+    Outcome o;
+    o.path = path;
+    Scenario sc;
+    std::string error;
+    if (!load_for_suite(suite, path, &sc, &error)) {
+        o.status = Status::kBadInput;
+        o.summary = error;
+        return o;
+    }
+    o.name = sc.name;
+    o.ticks = sc.ticks;
+    const std::string golden_path = golden_hashes_path(suite, sc.name);
+    std::error_code ec;
+    if (!fs::exists(golden_path, ec)) {
+        o.status = Status::kMissing;
+        o.summary = "no golden at " + golden_path + " (run: fxkcc bless " + path + ")";
+        return o;
+    }
+    HashFile golden;
+    if (!read_hash_file(golden_path, &golden, &error)) {
+        o.status = Status::kBadInput;
+        o.summary = error;
+        return o;
+    }
+    if (golden.header.digest != sc.digest || golden.header.scenario != sc.name) {
+        o.status = Status::kStale;
+        o.summary = "golden is stale: blessed for scenario '" + golden.header.scenario + "' digest " +
+                    golden.header.digest + ", the scenario now has digest " + sc.digest +
+                    " (it changed since; re-bless if the change is intended)";
+        return o;
+    }
+    if (golden.header.behaviour != kBehaviourVersion) {
+        o.status = Status::kStale;
+        o.summary = "golden is stale: blessed with behaviour " + std::to_string(golden.header.behaviour) +
+                    ", this build is behaviour " + std::to_string(kBehaviourVersion);
+        return o;
+    }
+    const std::vector<EntityRef> entities = entities_of(sc);
+    if (golden.header.entities != entities) {
+        o.status = Status::kMismatch;
+        o.summary = "entities differ: golden " + entity_labels(golden.header.entities) + ", run " + entity_labels(entities);
+        return o;
+    }
+    VerifySink sink(golden);
+    const bool ok = run_scenario(sc, sink, RunOptions{}, &error);
+    HashDivergence d = sink.divergence();
+    if (!ok && !d.diverged) {
+        o.status = Status::kBadInput;
+        o.summary = error;
+        return o;
+    }
+    if (!d.diverged && golden.ticks.size() != static_cast<size_t>(sink.ticks_run())) {
+        d.diverged = true;
+        d.tick = sink.ticks_run();
+        d.reason = "the golden has " + std::to_string(golden.ticks.size()) + " ticks, the run " +
+                   std::to_string(sink.ticks_run());
+    }
+    if (d.diverged) {
+        o.status = Status::kMismatch;
+        o.summary = "desync at tick " + std::to_string(d.tick) + " (" + entity_labels(d.entities) + ")";
+        o.detail = explain_divergence(sc, d, golden_csv_path(suite, sc.name));
+        return o;
+    }
+    o.summary = std::to_string(sc.ticks) + " ticks identical";
+    return o;
+}
+
+// Runs `work` over every path on `jobs` threads; results in path order.
+template <class Work>
+std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, int jobs, bool progress, std::ostream& err,
+                                  Work work) {
+    std::vector<Outcome> out(paths.size());
+    std::atomic<size_t> next{0};
+    std::atomic<size_t> done{0};
+    std::mutex print;
+    auto worker = [&] {
+        for (size_t i = next++; i < paths.size(); i = next++) {
+            const auto start = std::chrono::steady_clock::now();
+            out[i] = work(paths[i]);
+            out[i].millis = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+            const size_t n = ++done;
+            if (progress) {
+                std::lock_guard<std::mutex> lock(print);
+                err << "\r\x1b[2K[" << n << "/" << paths.size() << "] " << (out[i].name.empty() ? out[i].path : out[i].name)
+                    << std::flush;
+            }
+        }
+    };
+    int n = jobs > 0 ? jobs : static_cast<int>(std::thread::hardware_concurrency());
+    n = std::max(1, std::min<int>(n, static_cast<int>(std::max<size_t>(paths.size(), 1))));
+    std::vector<std::thread> threads;
+    for (int t = 1; t < n; ++t) threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads) t.join();
+    if (progress) err << "\r\x1b[2K" << std::flush;
+    return out;
+}
+
+std::string xml_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        switch (c) {
+        case '&': o += "&amp;"; break;
+        case '<': o += "&lt;"; break;
+        case '>': o += "&gt;"; break;
+        case '"': o += "&quot;"; break;
+        default: o += c;
+        }
+    }
+    return o;
+}
+
+std::string seconds_text(int64_t millis) {
+    std::string frac = std::to_string(millis % 1000);
+    return std::to_string(millis / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
+}
+
+std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& target) {
+    int failures = 0, errors = 0;
+    int64_t total = 0;
+    for (const Outcome& o : outcomes) {
+        if (o.status == Status::kMismatch || o.status == Status::kStale || o.status == Status::kMissing) ++failures;
+        if (o.status == Status::kBadInput || o.status == Status::kCannotTest) ++errors;
+        total += o.millis;
+    }
+    std::ostringstream x;
+    x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    x << "<testsuites>\n<testsuite name=\"fxkcc verify " << xml_escape(target) << "\" tests=\"" << outcomes.size()
+      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\"" << seconds_text(total) << "\">\n";
+    for (const Outcome& o : outcomes) {
+        x << "  <testcase classname=\"fxkcc." << xml_escape(target) << "\" name=\""
+          << xml_escape(o.name.empty() ? o.path : o.name) << "\" file=\"" << xml_escape(o.path) << "\" time=\""
+          << seconds_text(o.millis) << "\"";
+        if (o.status == Status::kPass) {
+            x << "/>\n";
+            continue;
+        }
+        const bool error = o.status == Status::kBadInput || o.status == Status::kCannotTest;
+        x << ">\n    <" << (error ? "error" : "failure") << " type=\"" << status_name(o.status) << "\" message=\""
+          << xml_escape(o.summary) << "\">" << xml_escape(o.detail) << "</" << (error ? "error" : "failure") << ">\n";
+        x << "  </testcase>\n";
+    }
+    x << "</testsuite>\n</testsuites>\n";
+    return x.str();
+}
+
+void print_table(const std::vector<Outcome>& outcomes, std::ostream& out) {
+    size_t w = 8;
+    for (const Outcome& o : outcomes) w = std::max(w, (o.name.empty() ? o.path : o.name).size());
+    for (const Outcome& o : outcomes) {
+        const std::string name = o.name.empty() ? o.path : o.name;
+        out << status_name(o.status) << std::string(12 - std::string(status_name(o.status)).size(), ' ') << name
+            << std::string(w + 2 - name.size(), ' ') << o.summary << "\n";
+        if (!o.detail.empty()) {
+            std::istringstream lines(o.detail);
+            for (std::string line; std::getline(lines, line);) out << "            " << line << "\n";
+        }
+    }
+}
+
+bool check_unique_names(const std::vector<Outcome>& outcomes, std::ostream& err) {
+    std::set<std::string> seen;
+    for (const Outcome& o : outcomes) {
+        if (o.name.empty()) continue;
+        if (!seen.insert(o.name).second) {
+            err << "fxkcc: two scenarios are named '" << o.name << "' (names must be unique: they name the goldens)\n";
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(cmd.suite, &paths, &error)) {
+        err << "fxkcc verify: " << error << "\n";
+        return kExitBadInput;
+    }
+    if (paths.empty()) {
+        err << "fxkcc verify: no scenarios selected\n";
+        return kExitBadInput;
+    }
+    const bool progress = cmd.progress && FX_ISATTY(2);
+    std::vector<Outcome> outcomes =
+        run_parallel(paths, cmd.jobs, progress, err, [&](const std::string& p) { return verify_one(cmd.suite, p); });
+    if (!cmd.suite.filter.empty()) {
+        std::erase_if(outcomes, [&](const Outcome& o) {
+            return o.status != Status::kBadInput && o.name.find(cmd.suite.filter) == std::string::npos;
+        });
+    }
+    if (!check_unique_names(outcomes, err)) return kExitBadInput;
+    print_table(outcomes, out);
+    int counts[6] = {0, 0, 0, 0, 0, 0};
+    for (const Outcome& o : outcomes) ++counts[static_cast<int>(o.status)];
+    out << "\n" << outcomes.size() << " scenarios on " << suite_target(cmd.suite) << ": " << counts[0] << " passed, "
+        << counts[1] << " mismatched, " << counts[2] << " stale, " << counts[3] << " missing, " << counts[4]
+        << " errors\n";
+    if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml(outcomes, suite_target(cmd.suite)), &error)) {
+        err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
+        return kExitCannotTest;
+    }
+    return exit_code_of(outcomes);
+}
+
+int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err) {
+    if (const char* ci = std::getenv("CI"); ci != nullptr && *ci != '\0') {
+        err << "fxkcc bless: refusing to regenerate goldens because CI is set (CI=" << ci
+            << "); goldens change only by a deliberate, reviewed commit\n";
+        return kExitBadInput;
+    }
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(cmd.suite, &paths, &error)) {
+        err << "fxkcc bless: " << error << "\n";
+        return kExitBadInput;
+    }
+    // Names first (cheap) so that nothing is written when two scenarios collide or one is bad.
+    std::vector<Outcome> loaded = run_parallel(paths, cmd.jobs, false, err, [&](const std::string& p) {
+        Outcome o;
+        o.path = p;
+        Scenario sc;
+        std::string e;
+        if (!load_for_suite(cmd.suite, p, &sc, &e)) {
+            o.status = Status::kBadInput;
+            o.summary = e;
+        }
+        o.name = sc.name;
+        return o;
+    });
+    if (!check_unique_names(loaded, err)) return kExitBadInput;
+    for (const Outcome& o : loaded) {
+        if (o.status == Status::kBadInput) {
+            err << "fxkcc bless: " << o.summary << "\n";
+            return kExitBadInput;
+        }
+    }
+    std::vector<std::string> selected;
+    for (const Outcome& o : loaded) {
+        if (cmd.suite.filter.empty() || o.name.find(cmd.suite.filter) != std::string::npos) selected.push_back(o.path);
+    }
+    std::vector<Outcome> outcomes = run_parallel(selected, cmd.jobs, FX_ISATTY(2), err, [&](const std::string& p) {
+        Outcome o;
+        o.path = p;
+        Scenario sc;
+        std::string e;
+        if (!load_for_suite(cmd.suite, p, &sc, &e)) {
+            o.status = Status::kBadInput;
+            o.summary = e;
+            return o;
+        }
+        o.name = sc.name;
+        HashFile old;
+        std::error_code ec;
+        const bool had = fs::exists(golden_hashes_path(cmd.suite, sc.name), ec);
+        std::string old_error;
+        const bool old_ok = had && read_hash_file(golden_hashes_path(cmd.suite, sc.name), &old, &old_error);
+        HashFile fresh;
+        if (!write_goldens(cmd.suite, sc, &fresh, &e)) {
+            o.status = Status::kCannotTest;
+            o.summary = e;
+            return o;
+        }
+        if (!had) {
+            o.summary = "new: " + std::to_string(sc.ticks) + " ticks";
+        } else if (!old_ok) {
+            o.summary = "replaced an unreadable golden (" + old_error + ")";
+        } else {
+            const HashDivergence d = first_divergence(old, fresh);
+            const bool digest_changed = old.header.digest != fresh.header.digest;
+            if (!d.diverged) {
+                o.summary = digest_changed ? "unchanged results; scenario digest updated" : "unchanged";
+            } else {
+                o.summary = "changed: first changed tick " + std::to_string(d.tick) +
+                            (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
+                            (d.reason.empty() ? "" : ": " + d.reason);
+            }
+        }
+        return o;
+    });
+    for (const Outcome& o : outcomes) {
+        out << (o.status == Status::kPass ? "blessed" : status_name(o.status)) << "  "
+            << (o.name.empty() ? o.path : o.name) << ": " << o.summary << "\n";
+    }
+    // Goldens of this target that belong to no scenario (only meaningful for the whole suite).
+    if (cmd.suite.inputs.empty() && cmd.suite.filter.empty() && cmd.suite.shard_count == 0) {
+        std::set<std::string> names;
+        for (const Outcome& o : loaded) names.insert(o.name);
+        const fs::path dir = fs::path(cmd.suite.golden_dir) / suite_target(cmd.suite);
+        std::error_code ec;
+        std::vector<fs::path> stale;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const fs::path p = it->path();
+            if ((p.extension() == ".hashes" || p.extension() == ".csv") && names.count(p.stem().string()) == 0) {
+                stale.push_back(p);
+            }
+        }
+        std::sort(stale.begin(), stale.end());
+        for (const fs::path& p : stale) {
+            fs::remove(p, ec);
+            out << "removed  " << p.generic_string() << " (no scenario named '" << p.stem().string() << "')\n";
+        }
+    }
+    return exit_code_of(outcomes);
+}
+
+} // namespace fx::harness

@@ -1,0 +1,234 @@
+#include "suite_common.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "harness/atomic_file.h"
+#include "harness/build_info.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+
+bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* paths, std::string* error) {
+    std::vector<std::string> found;
+    auto is_scenario = [](const fs::path& p) { return p.extension() == ".yaml" || p.extension() == ".yml"; };
+    auto scan = [&](const fs::path& dir) {
+        std::error_code ec;
+        for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            if (it->is_regular_file(ec) && is_scenario(it->path())) found.push_back(it->path().generic_string());
+        }
+        if (ec) {
+            *error = "cannot read folder '" + dir.generic_string() + "': " + ec.message();
+            return false;
+        }
+        return true;
+    };
+    std::vector<std::string> inputs = suite.inputs;
+    if (inputs.empty()) inputs.push_back(suite.scenarios_dir);
+    for (const std::string& in : inputs) {
+        std::error_code ec;
+        const fs::file_status st = fs::status(in, ec);
+        if (fs::is_directory(st)) {
+            if (!scan(in)) return false;
+        } else if (fs::is_regular_file(st)) {
+            found.push_back(fs::path(in).generic_string());
+        } else {
+            *error = "no such scenario file or folder: '" + in + "'";
+            return false;
+        }
+    }
+    // A total order on paths (byte-wise), duplicates removed, so shards are stable everywhere.
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    paths->clear();
+    for (size_t i = 0; i < found.size(); ++i) {
+        if (suite.shard_count > 0 && static_cast<int>(i % static_cast<size_t>(suite.shard_count)) != suite.shard_index - 1) {
+            continue;
+        }
+        paths->push_back(found[i]);
+    }
+    return true;
+}
+
+std::string suite_target(const SuiteOptions& suite) {
+    return suite.target.empty() ? build_info().target : suite.target;
+}
+
+std::string golden_hashes_path(const SuiteOptions& suite, const std::string& name) {
+    return (fs::path(suite.golden_dir) / suite_target(suite) / (name + ".hashes")).generic_string();
+}
+
+std::string golden_csv_path(const SuiteOptions& suite, const std::string& name) {
+    return (fs::path(suite.golden_dir) / suite_target(suite) / (name + ".csv")).generic_string();
+}
+
+bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc, std::string* error) {
+    LoadOptions opts;
+    opts.allow_outside = suite.allow_outside;
+    std::error_code ec;
+    // Referenced files must stay inside the scenarios tree, when the scenario is inside it.
+    const fs::path root = fs::weakly_canonical(suite.scenarios_dir, ec);
+    const fs::path file = fs::weakly_canonical(path, ec);
+    const std::string r = root.generic_string(), f = file.generic_string();
+    if (!ec && f.compare(0, r.size(), r) == 0) opts.root = r;
+    LoadError err;
+    if (!load_scenario(path, opts, sc, &err)) {
+        *error = err.to_string();
+        return false;
+    }
+    return true;
+}
+
+std::vector<EntityRef> entities_of(const Scenario& sc) {
+    std::vector<EntityRef> out;
+    for (const CharacterDef& c : sc.characters) out.push_back({EntityKind::kCharacter, c.id});
+    std::vector<EntityRef> plats;
+    for (const PlatformDef& p : sc.platforms) plats.push_back({EntityKind::kPlatform, p.id});
+    std::sort(plats.begin(), plats.end()); // ids are unique: a total order
+    out.insert(out.end(), plats.begin(), plats.end());
+    return out;
+}
+
+HashFileHeader header_for(const Scenario& sc) {
+    HashFileHeader h;
+    h.engine = kEngine;
+    h.behaviour = kBehaviourVersion;
+    h.scenario = sc.name;
+    h.digest = sc.digest;
+    const BuildInfo& b = build_info();
+    h.provenance = {b.target, b.compiler, b.flags, b.wide};
+    h.ticks = sc.ticks;
+    h.entities = entities_of(sc);
+    return h;
+}
+
+bool CollectSink::on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                          std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3>, std::string*) {
+    out_->ticks.push_back(hasher_.hash(tick, chars, platforms));
+    return true;
+}
+
+bool run_to_hash_file(const Scenario& sc, HashFile* out, std::string* error) {
+    out->header = header_for(sc);
+    out->ticks.clear();
+    out->ticks.reserve(static_cast<size_t>(sc.ticks));
+    CollectSink sink(out);
+    return run_scenario(sc, sink, RunOptions{}, error);
+}
+
+namespace {
+
+class StatesAtSink final : public RunSink {
+public:
+    StatesAtSink(int64_t tick, std::vector<kcc::CharacterState>* out) : tick_(tick), out_(out) {}
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
+                 std::span<const Vec3>, std::string*) override {
+        if (tick == tick_) out_->assign(chars.begin(), chars.end());
+        return true;
+    }
+
+private:
+    int64_t tick_;
+    std::vector<kcc::CharacterState>* out_;
+};
+
+// Streams the trajectory CSV of a run and collects its hashes, in one pass.
+class GoldenSink final : public RunSink {
+public:
+    GoldenSink(TrajectoryWriter* w, HashFile* hashes) : w_(w), collect_(hashes) {}
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override {
+        for (size_t i = 0; i < chars.size(); ++i) {
+            if (!w_->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
+        }
+        return collect_.on_tick(tick, chars, platforms, render, error);
+    }
+
+private:
+    TrajectoryWriter* w_;
+    CollectSink collect_;
+};
+
+} // namespace
+
+bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState>* out, std::string* error) {
+    StatesAtSink sink(tick, out);
+    RunOptions opts;
+    opts.stop_after = tick;
+    return run_scenario(sc, sink, opts, error);
+}
+
+bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes, std::string* error) {
+    std::error_code ec;
+    fs::create_directories(fs::path(golden_hashes_path(suite, sc.name)).parent_path(), ec);
+    if (ec) {
+        *error = "cannot create '" + fs::path(golden_hashes_path(suite, sc.name)).parent_path().generic_string() +
+                 "': " + ec.message();
+        return false;
+    }
+    // The trajectory first, then the hashes: a reader that sees the new hashes finds the new CSV.
+    TrajectoryWriter csv;
+    if (!csv.open(golden_csv_path(suite, sc.name), !sc.frames.empty(), error)) return false;
+    hashes->header = header_for(sc);
+    hashes->ticks.clear();
+    GoldenSink sink(&csv, hashes);
+    if (!run_scenario(sc, sink, RunOptions{}, error)) return false;
+    if (!csv.commit(error)) return false;
+    return write_file_atomic(golden_hashes_path(suite, sc.name), hash_file_text(*hashes), error);
+}
+
+std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv) {
+    std::ostringstream o;
+    if (d.tick > 0) {
+        o << "first divergent tick " << d.tick << " (last matching tick " << d.tick - 1 << ")";
+    } else {
+        o << "first divergent tick " << d.tick << " (no tick matched)";
+    }
+    if (!d.reason.empty()) o << ": " << d.reason;
+    o << "\n";
+    std::vector<TrajectoryRow> rows;
+    bool with_render = false;
+    std::string csv_error;
+    const bool have_csv = read_trajectory(golden_csv, &rows, &with_render, &csv_error);
+    std::vector<kcc::CharacterState> actual;
+    std::string run_error;
+    const bool have_actual = d.tick >= 0 && d.tick < sc.ticks && states_at(sc, d.tick, &actual, &run_error);
+    for (const EntityRef& e : d.entities) {
+        if (e.kind != EntityKind::kCharacter) {
+            o << "  " << e.label() << ": platform state hash differs\n";
+            continue;
+        }
+        const kcc::CharacterState* a = nullptr;
+        for (const auto& s : actual) {
+            if (s.id == e.id) a = &s;
+        }
+        const TrajectoryRow* x = nullptr;
+        for (const auto& r : rows) {
+            if (r.tick == d.tick && r.state.id == e.id) x = &r;
+        }
+        if (a == nullptr || x == nullptr) {
+            o << "  " << e.label() << ": state hash differs";
+            if (!have_csv) o << " (golden trajectory unavailable: " << csv_error << ")";
+            if (!have_actual && !run_error.empty()) o << " (re-run failed: " << run_error << ")";
+            o << "\n";
+            continue;
+        }
+        // The CSV does not carry the previous pose; compare what it has.
+        kcc::CharacterState expected = x->state;
+        expected.previous_position = a->previous_position;
+        expected.previous_facing = a->previous_facing;
+        const std::vector<FieldDiff> diffs = diff_states(expected, *a);
+        if (diffs.empty()) {
+            o << "  " << e.label() << ": state hash differs in fields the trajectory does not record "
+              << "(previous pose)\n";
+        } else {
+            o << format_field_diffs(e, diffs);
+        }
+    }
+    return o.str();
+}
+
+} // namespace fx::harness

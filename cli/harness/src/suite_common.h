@@ -1,0 +1,62 @@
+// Pieces shared by the commands: scenario discovery, golden paths, sinks that hash, write or
+// compare a run tick by tick.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/commands.h"
+#include "harness/compare.h"
+#include "harness/golden.h"
+#include "harness/loader.h"
+#include "harness/records.h"
+#include "harness/runner.h"
+#include "harness/trajectory.h"
+
+namespace fx::harness {
+
+/// Scenario files selected by the suite options: the inputs (files, or folders searched
+/// recursively for *.yaml / *.yml), or all of scenarios_dir; sorted by path; then the shard
+/// (every N-th starting at K-1). Fails on an input that does not exist.
+bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* paths, std::string* error);
+
+std::string suite_target(const SuiteOptions& suite);
+std::string golden_hashes_path(const SuiteOptions& suite, const std::string& name);
+std::string golden_csv_path(const SuiteOptions& suite, const std::string& name);
+
+/// Loads with the suite's root and options.
+bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc, std::string* error);
+
+/// The header a run of this build writes for a scenario.
+HashFileHeader header_for(const Scenario& sc);
+std::vector<EntityRef> entities_of(const Scenario& sc);
+
+/// Collects the hashes of a run in memory (for bless and diff).
+class CollectSink final : public RunSink {
+public:
+    explicit CollectSink(HashFile* out) : out_(out) {}
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override;
+
+private:
+    HashFile* out_;
+    TickHasher hasher_;
+};
+
+/// Runs a scenario and returns its hash file (in memory).
+bool run_to_hash_file(const Scenario& sc, HashFile* out, std::string* error);
+
+/// Runs a scenario to `tick` and returns every character's state there.
+bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState>* out, std::string* error);
+
+/// Runs the scenario once and writes its goldens (trajectory CSV, then hashes) atomically;
+/// *hashes receives the new hash file.
+bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes, std::string* error);
+
+/// The detailed report of a divergence: first tick, entities, and for characters the fields
+/// that differ, expected from the golden trajectory CSV when readable, actual from a re-run.
+std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv);
+
+} // namespace fx::harness

@@ -1,0 +1,142 @@
+// fxkcc: the command line. A thin layer: CLI11 parses, harness/commands.h does the work.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <string>
+
+#include "harness/build_info.h"
+#include "harness/commands.h"
+
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
+
+namespace h = fx::harness;
+
+namespace {
+
+const char* kExitCodes = "Exit codes (as git bisect run reads them):\n"
+                         "  0    everything matched\n"
+                         "  1    a golden mismatch, a stale or a missing golden\n"
+                         "  2    bad usage or bad input (scenario, golden or CSV file)\n"
+                         "  125  cannot test (cannot write an output, setup failure)\n";
+
+void add_suite_options(CLI::App* app, h::SuiteOptions* s) {
+    app->add_option("scenarios", s->inputs, "Scenario files or folders (default: all of --scenarios-dir)");
+    app->add_option("--scenarios-dir", s->scenarios_dir, "The scenarios tree")->capture_default_str();
+    app->add_option("--golden-dir", s->golden_dir, "Where goldens live (golden/<target>/)")->capture_default_str();
+    app->add_option("--target", s->target, "Golden target folder (default: this build's target)");
+    app->add_option("-k,--filter", s->filter, "Only scenarios whose name contains this text");
+    app->add_flag("--allow-outside", s->allow_outside, "Let scenarios reference files outside the scenarios tree");
+    app->add_option_function<std::string>(
+           "--shard",
+           [s](const std::string& v) {
+               const auto slash = v.find('/');
+               int k = 0, n = 0;
+               try {
+                   k = std::stoi(v.substr(0, slash));
+                   n = slash == std::string::npos ? 0 : std::stoi(v.substr(slash + 1));
+               } catch (const std::exception&) {
+                   n = 0;
+               }
+               if (slash == std::string::npos || n < 1 || k < 1 || k > n) {
+                   throw CLI::ValidationError("--shard", "expected K/N with 1 <= K <= N, found '" + v + "'");
+               }
+               s->shard_index = k;
+               s->shard_count = n;
+           },
+           "Run the K-th of N shards of the suite (K/N, 1-based)")
+        ->type_name("K/N");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+#ifdef _WIN32
+    // Byte-exact output on Windows: no CRLF translation of hashes, CSVs and reports.
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+#endif
+    CLI::App app{"fxkcc: deterministic replay and conformance harness for a fixed-point kinematic character "
+                 "controller"};
+    app.footer(kExitCodes);
+    app.require_subcommand(0, 1);
+    bool version = false;
+    app.add_flag("--version", version, "Print the target, compiler, numeric format, engine and hash versions");
+
+    h::RunCommand run;
+    std::string trace_ticks;
+    CLI::App* run_app = app.add_subcommand("run", "Run one scenario: summary, and optionally hashes, CSV, trace");
+    run_app->add_option("scenario", run.scenario, "Scenario file")->required();
+    run_app->add_option("--hashes", run.hashes_path, "Write per-tick hashes to this file ('-': stdout)");
+    run_app->add_option("--csv", run.csv_path, "Write the trajectory CSV to this file ('-': stdout)");
+    run_app->add_option("--trace", run.trace_path, "Write the solver trace to this file ('-': stdout)");
+    run_app->add_option("--trace-ticks", trace_ticks, "Tick range of the trace, A:B inclusive (default: all)");
+    run_app->add_flag("--allow-outside", run.allow_outside, "Let the scenario reference files outside its tree");
+
+    h::VerifyCommand verify;
+    bool no_progress = false;
+    CLI::App* verify_app = app.add_subcommand("verify", "Verify scenarios against this target's goldens");
+    add_suite_options(verify_app, &verify.suite);
+    verify_app->add_option("-j,--jobs", verify.jobs, "Scenarios run in parallel (default: all cores)");
+    verify_app->add_option("--junit", verify.junit_path, "Write a JUnit XML report");
+    verify_app->add_flag("--no-progress", no_progress, "No progress line on a terminal");
+
+    h::BlessCommand bless;
+    CLI::App* bless_app = app.add_subcommand("bless", "Regenerate goldens for this target (refused when CI is set)");
+    add_suite_options(bless_app, &bless.suite);
+    bless_app->add_option("-j,--jobs", bless.jobs, "Scenarios run in parallel (default: all cores)");
+
+    h::DiffCommand diff;
+    CLI::App* diff_app = app.add_subcommand(
+        "diff", "First divergence between two hash files, two trajectory CSVs, or a scenario's run and a hash file");
+    diff_app->add_option("a", diff.a, "First file")->required();
+    diff_app->add_option("b", diff.b, "Second file")->required();
+    diff_app->add_flag("--allow-outside", diff.allow_outside, "Let a scenario reference files outside its tree");
+
+    h::SuiteOptions list;
+    CLI::App* list_app = app.add_subcommand("list", "List scenarios: name, ticks, characters, path, description");
+    add_suite_options(list_app, &list);
+    h::SuiteOptions validate;
+    CLI::App* validate_app = app.add_subcommand("validate", "Load and check scenarios without running them");
+    add_suite_options(validate_app, &validate);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? h::kExitOk : h::kExitBadInput;
+    }
+    if (version) {
+        std::cout << h::version_text();
+        return h::kExitOk;
+    }
+    if (*run_app) {
+        if (!trace_ticks.empty()) {
+            const auto colon = trace_ticks.find(':');
+            try {
+                run.trace_from = std::stoll(trace_ticks.substr(0, colon));
+                run.trace_to = colon == std::string::npos ? run.trace_from : std::stoll(trace_ticks.substr(colon + 1));
+            } catch (const std::exception&) {
+                run.trace_from = -1;
+            }
+            if (run.trace_from < 0 || run.trace_to < run.trace_from) {
+                std::cerr << "fxkcc run: --trace-ticks: expected A:B with 0 <= A <= B, found '" << trace_ticks << "'\n";
+                return h::kExitBadInput;
+            }
+            if (run.trace_path.empty()) run.trace_path = "-";
+        }
+        return h::run_command(run, std::cout, std::cerr);
+    }
+    if (*verify_app) {
+        verify.progress = !no_progress;
+        return h::verify_command(verify, std::cout, std::cerr);
+    }
+    if (*bless_app) return h::bless_command(bless, std::cout, std::cerr);
+    if (*diff_app) return h::diff_command(diff, std::cout, std::cerr);
+    if (*list_app) return h::list_command(list, std::cout, std::cerr);
+    if (*validate_app) return h::validate_command(validate, std::cout, std::cerr);
+    std::cout << app.help();
+    return h::kExitBadInput;
+}

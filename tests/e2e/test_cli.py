@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the fxkcc binary on real files: every command, every exit code, bad
+input with its exact message, bless refused under CI, an altered golden found at its tick.
+
+    python3 tests/e2e/test_cli.py --binary build/cli/fxkcc [unittest args]
+
+Each test works in a fresh temporary folder holding a copy of tests/e2e/scenarios/ as
+scenarios/ and an empty golden/, with the binary run from that folder.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BINARY = None
+
+
+def fxkcc(args, cwd, env_extra=None, ci=False):
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    if ci:
+        env["CI"] = "1"
+    if env_extra:
+        env.update(env_extra)
+    p = subprocess.run([BINARY] + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="\n") as f:
+        f.write(text)
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return f.read()
+
+
+class Workspace(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="fxkcc-e2e-")
+        shutil.copytree(os.path.join(HERE, "scenarios"), os.path.join(self.tmp, "scenarios"))
+        os.makedirs(os.path.join(self.tmp, "golden"))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_ok(self, args, **kw):
+        rc, out, err = fxkcc(args, self.tmp, **kw)
+        self.assertEqual(rc, 0, f"fxkcc {' '.join(args)} exited {rc}\nstdout:\n{out}\nstderr:\n{err}")
+        return out, err
+
+    def p(self, *parts):
+        return os.path.join(self.tmp, *parts)
+
+    def golden_files(self):
+        out = []
+        for root, _, files in os.walk(self.p("golden")):
+            out += [os.path.relpath(os.path.join(root, f), self.tmp) for f in files]
+        return sorted(out)
+
+    def target(self):
+        out, _ = self.run_ok(["--version"])
+        return re.search(r"^target:\s+(\S+)", out, re.M).group(1)
+
+
+class VersionAndUsage(Workspace):
+    def test_version_names_target_compiler_numeric_and_hash(self):
+        out, _ = self.run_ok(["--version"])
+        self.assertRegex(out, r"^fxkcc \d+\.\d+\.\d+ \(behaviour \d+\)")
+        self.assertRegex(out, r"(?m)^target:\s+\w+-\w+")
+        self.assertRegex(out, r"(?m)^compiler:\s+(gcc|clang|msvc)-")
+        self.assertIn("Q31.32", out)
+        self.assertIn("xxh3-64", out)
+
+    def test_help_documents_exit_codes(self):
+        out, _ = self.run_ok(["--help"])
+        for code in ("0 ", "1 ", "2 ", "125"):
+            self.assertIn(code, out)
+        for cmd in ("run", "verify", "bless", "diff", "list", "validate"):
+            self.assertIn(cmd, out)
+
+    def test_bad_usage_exits_2(self):
+        rc, _, err = fxkcc(["frobnicate"], self.tmp)
+        self.assertEqual(rc, 2)
+        rc, _, err = fxkcc(["verify", "--shard", "3/2"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("expected K/N with 1 <= K <= N, found '3/2'", err)
+        rc, _, err = fxkcc(["run"], self.tmp)
+        self.assertEqual(rc, 2)
+
+
+class Run(Workspace):
+    def test_run_prints_a_summary_and_writes_hashes_and_csv(self):
+        out, _ = self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "out/w.hashes", "--csv", "out/w.csv"])
+        self.assertRegex(out, r"^walk-wall: 120 ticks, 2 characters, final hash [0-9a-f]{16}$")
+        hashes = read(self.p("out", "w.hashes")).splitlines()
+        self.assertEqual(hashes[0], "fxkcc-hashes 1")
+        self.assertEqual(hashes[-1], "end 120")
+        tick_lines = [l for l in hashes if re.match(r"^\d+ ", l)]
+        self.assertEqual(len(tick_lines), 120)
+        self.assertTrue(all(len(l.split()) == 4 for l in tick_lines))  # tick, world, c1, c7
+        final = out.split()[-1]
+        self.assertEqual(tick_lines[-1].split()[1], final)
+        csv = read(self.p("out", "w.csv")).splitlines()
+        self.assertTrue(csv[0].startswith("# fxkcc-trajectory 1"))
+        self.assertTrue(csv[1].startswith("tick,character,x,y,z,vx,vy,vz,facing,grounded"))
+        self.assertEqual(len(csv), 2 + 240)
+
+    def test_runs_are_repeatable_bit_for_bit(self):
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "a.hashes"])
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "b.hashes"])
+        self.assertEqual(read(self.p("a.hashes")), read(self.p("b.hashes")))
+
+    def test_hashes_to_stdout(self):
+        out, err = self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "-"])
+        self.assertTrue(out.startswith("fxkcc-hashes 1\n"))
+        self.assertTrue(out.endswith("end 120\n"))
+        self.assertIn("walk-wall: 120 ticks", err)
+
+    def test_trace_covers_exactly_the_tick_range(self):
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--trace", "t.txt", "--trace-ticks", "10:12"])
+        lines = read(self.p("t.txt")).splitlines()
+        self.assertEqual(lines[0], "# fxkcc-trace 1")
+        ticks = {int(re.match(r"^t=(\d+) ", l).group(1)) for l in lines[1:]}
+        self.assertEqual(ticks, {10, 11, 12})
+        # Both characters are traced, and values carry raw hex beside the decimal.
+        self.assertTrue(any(" c=1 " in l for l in lines) and any(" c=7 " in l for l in lines))
+        self.assertRegex(lines[1], r"\[0x[0-9a-f]{16}\]")
+
+    def test_frame_clock_run_has_render_columns_and_a_4_tick_hitch(self):
+        self.run_ok(["run", "scenarios/platform.yaml", "--csv", "p.csv"])
+        csv = read(self.p("p.csv")).splitlines()
+        self.assertTrue(csv[1].endswith(",render_x,render_y,render_z"))
+        rows = [r.split(",") for r in csv[2:]]
+        self.assertEqual(len(rows), 90)
+        # Render poses appear only on ticks where a display frame ended.
+        with_render = [int(r[0]) for r in rows if r[-1] != ""]
+        self.assertTrue(0 < len(with_render) < 90)
+
+    def test_bad_trace_range_is_bad_usage(self):
+        rc, _, err = fxkcc(["run", "scenarios/walk-wall.yaml", "--trace-ticks", "9:3"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("--trace-ticks: expected A:B with 0 <= A <= B, found '9:3'", err)
+
+
+class ListAndValidate(Workspace):
+    def test_list(self):
+        out, _ = self.run_ok(["list"])
+        names = [l.split("\t")[0] for l in out.splitlines()]
+        self.assertEqual(names, ["platform-ride", "walk-wall"])
+        self.assertIn("scenarios/walk-wall.yaml", out)
+
+    def test_validate_all_good(self):
+        out, _ = self.run_ok(["validate"])
+        self.assertIn("2 valid, 0 invalid", out)
+
+
+class Bless(Workspace):
+    def test_bless_refused_under_ci_and_writes_nothing(self):
+        rc, out, err = fxkcc(["bless"], self.tmp, ci=True)
+        self.assertEqual(rc, 2)
+        self.assertIn("refusing to regenerate goldens because CI is set", err)
+        self.assertEqual(self.golden_files(), [])
+
+    def test_bless_creates_then_reports_unchanged_then_changed(self):
+        out, _ = self.run_ok(["bless"])
+        self.assertRegex(out, r"blessed  walk-wall: new: 120 ticks")
+        t = self.target()
+        self.assertEqual(self.golden_files(), sorted(f"golden/{t}/{n}" for n in
+                         ("walk-wall.hashes", "walk-wall.csv", "platform-ride.hashes", "platform-ride.csv")))
+        out, _ = self.run_ok(["bless"])
+        self.assertIn("blessed  walk-wall: unchanged", out)
+        # An intended behaviour change of the scenario: the jump moves from tick 60 to 70.
+        path = self.p("scenarios", "walk-wall.yaml")
+        write(path, read(path).replace("jumps: [60]", "jumps: [70]"))
+        out, _ = self.run_ok(["bless", "-k", "walk"])
+        self.assertIn("blessed  walk-wall: changed: first changed tick 60 (c1)", out)
+        self.assertNotIn("platform-ride", out)
+
+    def test_bless_removes_goldens_without_a_scenario(self):
+        self.run_ok(["bless"])
+        os.remove(self.p("scenarios", "walk-wall.yaml"))
+        out, _ = self.run_ok(["bless"])
+        t = self.target()
+        self.assertIn(f"removed  golden/{t}/walk-wall.hashes (no scenario named 'walk-wall')", out)
+        self.assertFalse(os.path.exists(self.p("golden", t, "walk-wall.csv")))
+
+
+class Verify(Workspace):
+    def setUp(self):
+        super().setUp()
+        self.run_ok(["bless"])
+        self.t = self.target()
+        self.hashes = self.p("golden", self.t, "walk-wall.hashes")
+        self.csv = self.p("golden", self.t, "walk-wall.csv")
+
+    def test_verify_passes_and_reports_a_summary(self):
+        out, _ = self.run_ok(["verify", "-j", "2"])
+        self.assertIn("2 scenarios on " + self.t + ": 2 passed, 0 mismatched, 0 stale, 0 missing, 0 errors", out)
+
+    def alter_golden(self, tick, x_delta_raw):
+        """Changes character 1 at `tick` in the golden: its hashes and its x in the trajectory."""
+        lines = read(self.hashes).split("\n")
+        for i, l in enumerate(lines):
+            f = l.split(" ")
+            if f[0] == str(tick):
+                f[1] = "%016x" % (int(f[1], 16) ^ 1)
+                f[2] = "%016x" % (int(f[2], 16) ^ 1)
+                lines[i] = " ".join(f)
+        write(self.hashes, "\n".join(lines))
+        rows = read(self.csv).split("\n")
+        header = rows[1].split(",")
+        xi = header.index("x")
+        for i, r in enumerate(rows):
+            f = r.split(",")
+            if f[0] == str(tick) and len(f) > 1 and f[1] == "1":
+                # Shift x by whole raw units, exactly, through its decimal text.
+                from fractions import Fraction
+                raw = round(Fraction(f[xi]) * 2**32) + x_delta_raw
+                f[xi] = exact_decimal(raw)
+                rows[i] = ",".join(f)
+        write(self.csv, "\n".join(rows))
+
+    def test_altered_golden_is_found_at_its_tick_with_the_field(self):
+        self.alter_golden(37, -5)
+        rc, out, _ = fxkcc(["verify"], self.tmp)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("MISMATCH", out)
+        self.assertIn("desync at tick 37 (c1)", out)
+        self.assertIn("first divergent tick 37 (last matching tick 36)", out)
+        # The field that differs, with both raw values and the delta in units of the last place.
+        self.assertRegex(out, r"c1: x expected .*actual .*\+5 ulp")
+        self.assertIn("1 passed, 1 mismatched", out)
+
+    def test_junit_report(self):
+        self.alter_golden(5, 1)
+        rc, _, _ = fxkcc(["verify", "--junit", "report.xml"], self.tmp)
+        self.assertEqual(rc, 1)
+        xml = read(self.p("report.xml"))
+        self.assertIn('tests="2" failures="1" errors="0"', xml)
+        self.assertIn('<failure type="MISMATCH" message="desync at tick 5 (c1)">', xml)
+
+    def test_stale_golden_is_not_a_desync(self):
+        path = self.p("scenarios", "walk-wall.yaml")
+        write(path, read(path).replace("then jump.", "then jump once."))
+        rc, out, _ = fxkcc(["verify"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("STALE", out)
+        self.assertIn("golden is stale", out)
+        self.assertNotIn("desync", out)
+
+    def test_missing_golden_fails(self):
+        os.remove(self.hashes)
+        rc, out, _ = fxkcc(["verify"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("MISSING", out)
+        self.assertIn(f"no golden at golden/{self.t}/walk-wall.hashes", out)
+
+    def test_shards_split_the_suite(self):
+        a, _ = self.run_ok(["verify", "--shard", "1/2"])
+        b, _ = self.run_ok(["verify", "--shard", "2/2"])
+        self.assertIn("1 scenarios on", a)
+        self.assertIn("1 scenarios on", b)
+        self.assertNotEqual("platform-ride" in a, "platform-ride" in b)
+
+    def test_filter_and_single_path(self):
+        out, _ = self.run_ok(["verify", "-k", "platform"])
+        self.assertIn("1 scenarios on", out)
+        out, _ = self.run_ok(["verify", "scenarios/walk-wall.yaml"])
+        self.assertIn("walk-wall", out)
+        self.assertNotIn("platform-ride", out)
+
+    def test_golden_from_the_future_is_refused(self):
+        text = read(self.hashes).replace("fxkcc-hashes 1", "fxkcc-hashes 2", 1)
+        write(self.hashes, text)
+        rc, out, _ = fxkcc(["verify", "-k", "walk"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("newer than this build reads", out)
+
+    def test_truncated_golden_is_refused(self):
+        lines = read(self.hashes).splitlines()
+        write(self.hashes, "\n".join(lines[:50]) + "\n")
+        rc, out, _ = fxkcc(["verify", "-k", "walk"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("ERROR", out)
+
+
+class Diff(Workspace):
+    def test_diff_hash_files(self):
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "a.hashes", "--csv", "a.csv"])
+        out, _ = self.run_ok(["diff", "a.hashes", "a.hashes"])
+        self.assertIn("identical: 120 ticks", out)
+        lines = read(self.p("a.hashes")).split("\n")
+        i = next(k for k, l in enumerate(lines) if l.startswith("44 "))
+        f = lines[i].split(" ")
+        f[1] = "%016x" % (int(f[1], 16) ^ 2)
+        f[3] = "%016x" % (int(f[3], 16) ^ 2)
+        lines[i] = " ".join(f)
+        write(self.p("b.hashes"), "\n".join(lines))
+        rc, out, _ = fxkcc(["diff", "a.hashes", "b.hashes"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("first divergent tick 44 (last matching tick 43)", out)
+        self.assertIn("entities whose hash differs: c7", out)
+
+    def test_diff_trajectories_names_the_field_and_ulps(self):
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--csv", "a.csv"])
+        rows = read(self.p("a.csv")).split("\n")
+        header = rows[1].split(",")
+        vz = header.index("vz")
+        for i, r in enumerate(rows):
+            f = r.split(",")
+            if f[0] == "20" and f[1] == "7":
+                from fractions import Fraction
+                f[vz] = exact_decimal(round(Fraction(f[vz]) * 2**32) + 3)
+                rows[i] = ",".join(f)
+        write(self.p("b.csv"), "\n".join(rows))
+        rc, out, _ = fxkcc(["diff", "a.csv", "b.csv"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("first divergent tick 20, character 7", out)
+        self.assertRegex(out, r"vz expected .*actual .*\+3 ulp")
+
+    def test_diff_scenario_against_its_golden(self):
+        self.run_ok(["bless"])
+        t = self.target()
+        out, _ = self.run_ok(["diff", "scenarios/walk-wall.yaml", f"golden/{t}/walk-wall.hashes"])
+        self.assertIn("identical: 120 ticks", out)
+
+    def test_diff_of_an_unknown_file_is_bad_input(self):
+        write(self.p("x.txt"), "hello\n")
+        rc, _, err = fxkcc(["diff", "x.txt", "x.txt"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("'x.txt' is neither a scenario (.yaml), an fxkcc hash file nor an fxkcc trajectory CSV", err)
+
+
+GOOD_HEAD = "format: 1\nname: bad\ndescription: d\nticks: 10\n"
+CHAR = "characters:\n  - {id: 1, spawn: [0, 0.015, 0]}\n"
+
+
+class BadInput(Workspace):
+    """Each class of bad input: one clear error naming file:line:column, exit 2, no output."""
+
+    CASES = [
+        ("syntax", GOOD_HEAD.replace("ticks: 10", "ticks: [1") + CHAR,
+         "scenarios/bad.yaml:5:11: YAML syntax error: end of sequence flow not found"),
+        ("unknown key", GOOD_HEAD + "tick_rat: 50\n" + CHAR,
+         "scenarios/bad.yaml:5:1: unknown key 'tick_rat', did you mean 'tick_rate'?"),
+        ("negative size", GOOD_HEAD + "world:\n  - box: {id: 1, center: [0, 0, 0], half_extents: [1, -1, 1]}\n" + CHAR,
+         "scenarios/bad.yaml:6:55: world[0].box.half_extents[1]: expected a positive number of metres, found '-1'"),
+        ("settings out of range", GOOD_HEAD + "characters:\n  - {id: 1, spawn: [0, 0, 0], settings: {radius: 0}}\n",
+         "scenarios/bad.yaml:6:31: characters[0].settings: radius: must be > 0"),
+        ("missing file", GOOD_HEAD + "characters:\n  - {id: 1, spawn: [0, 0, 0], input: {csv: nope.csv}}\n",
+         "scenarios/bad.yaml:6:44: characters[0].input.csv: cannot read 'nope.csv'"),
+        ("escaping path", GOOD_HEAD + "world:\n  - mesh: {id: 1, obj: ../outside.obj}\n" + CHAR,
+         "scenarios/bad.yaml:6:24: world[0].mesh.obj: '../outside.obj' resolves outside the scenarios tree"),
+        ("NaN", GOOD_HEAD + "characters:\n  - {id: 1, spawn: [0, nan, 0]}\n",
+         "scenarios/bad.yaml:6:24: characters[0].spawn[1]: expected a number, found 'nan': NaN is not a number the "
+         "simulation accepts\n"),
+    ]
+
+    def test_every_class_exits_2_with_its_message_and_writes_nothing(self):
+        write(self.p("outside.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n")
+        for label, text, message in self.CASES:
+            with self.subTest(label):
+                write(self.p("scenarios", "bad.yaml"), text)
+                rc, out, err = fxkcc(["run", "scenarios/bad.yaml", "--hashes", "o/h.hashes", "--csv", "o/t.csv"], self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertTrue(err.startswith(message), f"\nexpected: {message}\nactual:   {err}")
+                self.assertEqual(err.count("\n"), 1, "exactly one error line")
+                self.assertFalse(os.path.exists(self.p("o")), "nothing half-written")
+                rc, _, err2 = fxkcc(["validate", "scenarios/bad.yaml"], self.tmp)
+                self.assertEqual(rc, 2)
+                self.assertTrue(err2.startswith(message))
+                rc, out, _ = fxkcc(["verify"], self.tmp)
+                self.assertEqual(rc, 2)
+                self.assertIn("ERROR", out)
+
+    def test_allow_outside_permits_an_escaping_path(self):
+        write(self.p("outside.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n")
+        write(self.p("scenarios", "bad.yaml"), GOOD_HEAD + "world:\n  - mesh: {id: 1, obj: ../outside.obj}\n" + CHAR)
+        self.run_ok(["run", "scenarios/bad.yaml", "--allow-outside"])
+
+    def test_bless_writes_nothing_when_one_scenario_is_bad(self):
+        write(self.p("scenarios", "bad.yaml"), GOOD_HEAD + "tick_rat: 50\n" + CHAR)
+        rc, _, err = fxkcc(["bless"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("unknown key 'tick_rat'", err)
+        self.assertEqual(self.golden_files(), [])
+
+
+def exact_decimal(raw):
+    """The exact decimal text of raw / 2^32 (what the CSV's reader parses back exactly)."""
+    neg = raw < 0
+    a = abs(raw)
+    ip, frac = divmod(a, 2**32)
+    s = str(ip)
+    if frac:
+        s += "." + str(frac * 10**32 // 2**32).rjust(32, "0").rstrip("0")
+    return ("-" if neg else "") + s
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if "--binary" in args:
+        i = args.index("--binary")
+        BINARY = os.path.abspath(args[i + 1])
+        del args[i:i + 2]
+    if not BINARY or not os.path.exists(BINARY):
+        sys.exit("usage: test_cli.py --binary PATH [unittest args]")
+    unittest.main(argv=[sys.argv[0]] + args, verbosity=2)

@@ -1,0 +1,688 @@
+// File formats and comparisons of the harness: hash files, trajectory CSV, atomic writes, tick
+// hashes and first-divergence reports. Determinism tests: everything is compared bit for bit.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fx/decimal.h"
+#include "harness/atomic_file.h"
+#include "harness/compare.h"
+#include "harness/golden.h"
+#include "harness/records.h"
+#include "harness/trajectory.h"
+#include "kcc/state_bytes.h"
+#include "test_support.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace fs = std::filesystem;
+using namespace fx;
+using namespace fx::harness;
+
+namespace {
+
+/// A fresh, empty directory per test case, removed afterwards.
+class TempDir {
+public:
+    explicit TempDir(const std::string& name) {
+        path_ = fs::temp_directory_path() / ("fxkcc_formats_" + name + "_" +
+                                             std::to_string(fxtest::Rng(
+                                                 reinterpret_cast<uintptr_t>(this)).next() & 0xffffff));
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+    std::vector<std::string> entries() const {
+        std::vector<std::string> out;
+        for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename().string());
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+private:
+    fs::path path_;
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void spit(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+Scalar rs(fxtest::Rng& rng) { return Scalar::from_raw(rng.spread_i64()); }
+Vec3 rv(fxtest::Rng& rng) { return {rs(rng), rs(rng), rs(rng)}; }
+uint32_t rid(fxtest::Rng& rng) {
+    return rng.next() % 4 == 0 ? kcc::kNoId : static_cast<uint32_t>(rng.next() % 100000);
+}
+
+kcc::CharacterState random_state(fxtest::Rng& rng, uint32_t id) {
+    kcc::CharacterState s;
+    s.id = id;
+    s.position = rv(rng);
+    s.velocity = rv(rng);
+    s.facing = rs(rng);
+    s.grounded = (rng.next() & 1) != 0;
+    s.ground_normal = rv(rng);
+    s.ground_shape = rid(rng);
+    s.platform = rid(rng);
+    s.previous_position = rv(rng);
+    s.previous_facing = rs(rng);
+    return s;
+}
+
+bool same_state(const kcc::CharacterState& a, const kcc::CharacterState& b) {
+    return kcc::serialize_state(a) == kcc::serialize_state(b);
+}
+
+HashFileHeader sample_header(int64_t ticks) {
+    HashFileHeader h;
+    h.scenario = "walk ramp";
+    h.digest = "0123456789abcdef";
+    h.provenance = {"x86_64-linux-gnu", "GNU 12.2.0", "-O2 -DNDEBUG", "int128"};
+    h.ticks = ticks;
+    h.entities = {{EntityKind::kCharacter, 1}, {EntityKind::kCharacter, 2},
+                  {EntityKind::kPlatform, 50}};
+    return h;
+}
+
+HashFile random_hash_file(fxtest::Rng& rng, int64_t ticks) {
+    HashFile f;
+    f.header = sample_header(ticks);
+    for (int64_t t = 0; t < ticks; ++t) {
+        TickHashes th;
+        th.tick = t;
+        th.world = rng.next();
+        for (size_t i = 0; i < f.header.entities.size(); ++i) th.entities.push_back(rng.next());
+        f.ticks.push_back(th);
+    }
+    return f;
+}
+
+std::string parse_error(const std::string& text) {
+    HashFile f;
+    std::string err;
+    if (parse_hash_file(text, "g.hashes", &f, &err)) return "(parsed)";
+    return err;
+}
+
+std::string replace_line(const std::string& text, int line, const std::string& with) {
+    std::istringstream in(text);
+    std::string out, l;
+    for (int n = 1; std::getline(in, l); ++n) out += (n == line ? with : l) + "\n";
+    return out;
+}
+
+const char* kSmallFile = "fxkcc-hashes 1\n"
+                         "hash xxh3-64\n"
+                         "state-bytes 1\n"
+                         "platform-bytes 1\n"
+                         "engine fxkcc 0.1.0\n"
+                         "behaviour 1\n"
+                         "scenario walk ramp\n"
+                         "digest 0123456789abcdef\n"
+                         "target x86_64-linux-gnu\n"
+                         "compiler GNU 12.2.0\n"
+                         "flags -O2 -DNDEBUG\n"
+                         "wide int128\n"
+                         "ticks 2\n"
+                         "entities c1 p50\n"
+                         "0 00000000000000aa 00000000000000bb 00000000000000cc\n"
+                         "1 00000000000000dd 00000000000000ee 00000000000000ff\n"
+                         "end 2\n";
+
+} // namespace
+
+TEST_CASE("formats: entity labels and order") {
+    const EntityRef c1{EntityKind::kCharacter, 1}, c10{EntityKind::kCharacter, 10},
+        p2{EntityKind::kPlatform, 2};
+    CHECK(c1.label() == "c1");
+    CHECK(p2.label() == "p2");
+    CHECK(c1 < c10);
+    CHECK(c10 < p2);
+    EntityRef e;
+    CHECK(parse_entity_label("p4294967295", &e));
+    CHECK(e == EntityRef{EntityKind::kPlatform, 4294967295u});
+    for (const char* bad : {"", "c", "x1", "c01", "c-1", "c4294967296", "c1 "}) {
+        CHECK_FALSE(parse_entity_label(bad, &e));
+    }
+    const std::vector<EntityRef> list{c1, c10, p2};
+    CHECK(entity_labels(list) == "c1 c10 p2");
+}
+
+TEST_CASE("formats: platform bytes are version, id, centre little-endian") {
+    const auto b = serialize_platform(0x01020304u, {Scalar::from_raw(0x1122334455667788),
+                                                    Scalar::from_raw(-1), Scalar::from_raw(0)});
+    const std::array<uint8_t, kPlatformBytes> want = {
+        1,    0x04, 0x03, 0x02, 0x01, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0,    0,    0,    0,    0,    0,    0,    0};
+    CHECK(b == want);
+}
+
+TEST_CASE("formats: xxh3 is XXH3-64 with seed 0") {
+    CHECK(xxh3({}) == 0x2d06800538d394c2ull); // published XXH3_64bits("") value
+}
+
+TEST_CASE("formats: tick hashes are xxh3 of the canonical bytes") {
+    fxtest::Rng rng(11);
+    std::vector<kcc::CharacterState> chars = {random_state(rng, 1), random_state(rng, 2),
+                                              random_state(rng, 7)};
+    std::vector<std::pair<uint32_t, Vec3>> plats = {{50, rv(rng)}, {51, rv(rng)}};
+    TickHasher hasher;
+    const TickHashes h = hasher.hash(42, chars, plats);
+    CHECK(h.tick == 42);
+    REQUIRE(h.entities.size() == 5);
+    std::vector<uint8_t> all;
+    for (size_t i = 0; i < chars.size(); ++i) {
+        const auto b = kcc::serialize_state(chars[i]);
+        CHECK(h.entities[i] == XXH3_64bits(b.data(), b.size()));
+        all.insert(all.end(), b.begin(), b.end());
+    }
+    for (size_t i = 0; i < plats.size(); ++i) {
+        const auto b = serialize_platform(plats[i].first, plats[i].second);
+        CHECK(h.entities[3 + i] == XXH3_64bits(b.data(), b.size()));
+        all.insert(all.end(), b.begin(), b.end());
+    }
+    CHECK(h.world == XXH3_64bits(all.data(), all.size()));
+
+    // hash_into into a reused record gives the same result.
+    TickHashes again;
+    hasher.hash_into(42, chars, plats, &again);
+    hasher.hash_into(42, chars, plats, &again);
+    CHECK(again == h);
+
+    const std::vector<EntityRef> ents = entity_list(chars, plats);
+    CHECK(entity_labels(ents) == "c1 c2 c7 p50 p51");
+}
+
+TEST_CASE("formats: one flipped bit changes exactly that entity's hash and the world hash") {
+    fxtest::Rng rng(12);
+    std::vector<kcc::CharacterState> chars = {random_state(rng, 3), random_state(rng, 4)};
+    std::vector<std::pair<uint32_t, Vec3>> plats = {{9, rv(rng)}};
+    TickHasher hasher;
+    const TickHashes base = hasher.hash(0, chars, plats);
+    for (int trial = 0; trial < 300; ++trial) {
+        auto c = chars;
+        auto p = plats;
+        const size_t entity = rng.next() % 3;
+        if (entity < 2) {
+            auto bytes = kcc::serialize_state(c[entity]);
+            // Any bit after the version byte, except the unused bits of the flags byte (61)
+            // and the id (bytes 1..4: the id is the entity's identity, not a field).
+            size_t byte = 0;
+            int bit = 0;
+            do {
+                byte = 5 + rng.next() % (kcc::kStateBytes - 5);
+                bit = static_cast<int>(rng.next() % 8);
+            } while (byte == 61 && bit != 0);
+            bytes[byte] ^= static_cast<uint8_t>(1u << bit);
+            REQUIRE(kcc::deserialize_state(bytes, &c[entity]));
+        } else {
+            const int comp = static_cast<int>(rng.next() % 3);
+            Scalar* s = comp == 0 ? &p[0].second.x : comp == 1 ? &p[0].second.y : &p[0].second.z;
+            *s = Scalar::from_raw(static_cast<int64_t>(static_cast<uint64_t>(s->raw()) ^
+                                                       (1ull << (rng.next() % 64))));
+        }
+        const TickHashes h = hasher.hash(0, c, p);
+        CHECK(h.world != base.world);
+        for (size_t i = 0; i < 3; ++i) {
+            CHECK((h.entities[i] != base.entities[i]) == (i == entity));
+        }
+    }
+}
+
+TEST_CASE("formats: hash file round trip, writer text equals hash_file_text") {
+    TempDir dir("roundtrip");
+    fxtest::Rng rng(21);
+    for (const int64_t n : {0, 1, 7, 300}) {
+        const HashFile f = random_hash_file(rng, n);
+        const std::string path = dir.file("run.hashes");
+        HashFileWriter w;
+        std::string err;
+        REQUIRE(w.open(path, f.header, &err));
+        for (const TickHashes& t : f.ticks) REQUIRE(w.write(t, &err));
+        REQUIRE(w.commit(&err));
+        CHECK(slurp(path) == hash_file_text(f));
+        HashFile back;
+        REQUIRE(read_hash_file(path, &back, &err));
+        CHECK(back == f);
+        CHECK(dir.entries() == std::vector<std::string>{"run.hashes"});
+    }
+}
+
+TEST_CASE("formats: hash file text layout") {
+    HashFile f;
+    f.header = sample_header(2);
+    f.header.entities = {{EntityKind::kCharacter, 1}, {EntityKind::kPlatform, 50}};
+    f.ticks = {{0, 0xaa, {0xbb, 0xcc}}, {1, 0xdd, {0xee, 0xff}}};
+    CHECK(hash_file_text(f) == kSmallFile);
+    HashFile back;
+    std::string err;
+    REQUIRE(parse_hash_file(kSmallFile, "g.hashes", &back, &err));
+    CHECK(back == f);
+    // CRLF checkouts read the same.
+    std::string crlf;
+    for (const char ch : std::string(kSmallFile)) crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+    REQUIRE(parse_hash_file(crlf, "g.hashes", &back, &err));
+    CHECK(back == f);
+    // An empty provenance value is written as the bare key and reads back empty.
+    f.header.provenance.flags.clear();
+    REQUIRE(parse_hash_file(hash_file_text(f), "g.hashes", &back, &err));
+    CHECK(back == f);
+}
+
+TEST_CASE("formats: hash file reader refusals") {
+    const std::string t = kSmallFile;
+    CHECK(parse_error("hello\n") == "g.hashes:1: not an fxkcc hash file (first line 'hello')");
+    CHECK(parse_error("") == "g.hashes:1: not an fxkcc hash file (first line '')");
+    CHECK(parse_error(replace_line(t, 1, "fxkcc-hashes 2")) ==
+          "g.hashes:1: hash file format 2 is newer than this build reads (1)");
+    CHECK(parse_error(replace_line(t, 1, "fxkcc-hashes 0")) ==
+          "g.hashes:1: hash file format 0 is not one this build reads (1)");
+    CHECK(parse_error(replace_line(t, 1, "fxkcc-hashes x")) ==
+          "g.hashes:1: expected a format version after 'fxkcc-hashes', found 'x'");
+    CHECK(parse_error(replace_line(t, 2, "hash xxh3-128")) ==
+          "g.hashes:2: hashed with xxh3-128, this build writes xxh3-64: regenerate the goldens");
+    CHECK(parse_error(replace_line(t, 3, "state-bytes 2")) ==
+          "g.hashes:3: hashed with state-bytes 2, this build writes 1: regenerate the goldens");
+    CHECK(parse_error(replace_line(t, 4, "platform-bytes 3")) ==
+          "g.hashes:4: hashed with platform-bytes 3, this build writes 1: regenerate the goldens");
+    CHECK(parse_error(replace_line(t, 5, "engin fxkcc")) ==
+          "g.hashes:5: expected 'engine', found 'engin fxkcc'");
+    CHECK(parse_error(replace_line(t, 6, "behaviour one")) ==
+          "g.hashes:6: expected an integer after 'behaviour', found 'one'");
+    CHECK(parse_error(replace_line(t, 8, "digest 0123")) ==
+          "g.hashes:8: expected a digest of 16 lowercase hex digits, found '0123'");
+    CHECK(parse_error(replace_line(t, 13, "ticks -1")) ==
+          "g.hashes:13: expected a tick count >= 0, found -1");
+    CHECK(parse_error(replace_line(t, 14, "entities c1 x50")) ==
+          "g.hashes:14: expected an entity label (c<id> or p<id>), found 'x50'");
+    CHECK(parse_error(replace_line(t, 14, "entities p50 c1")) ==
+          "g.hashes:14: expected entities in order (characters by ascending id, then platforms "
+          "by ascending id), found 'c1' after 'p50'");
+    CHECK(parse_error(replace_line(t, 14, "entities c1 c1")) ==
+          "g.hashes:14: expected entities in order (characters by ascending id, then platforms "
+          "by ascending id), found 'c1' after 'c1'");
+    // Tick lines.
+    CHECK(parse_error(replace_line(t, 16, "2 00000000000000dd 00000000000000ee 00000000000000ff")) ==
+          "g.hashes:16: expected tick 1, found '2'");
+    CHECK(parse_error(replace_line(t, 16, "1 00000000000000dd 00000000000000ee")) ==
+          "g.hashes:16: expected 3 hashes (world + 2 entities), found 2");
+    CHECK(parse_error(replace_line(t, 16, "1 00000000000000dd 00000000000000ee 00000000000000ff 0000000000000000")) ==
+          "g.hashes:16: expected 3 hashes (world + 2 entities), found 4");
+    CHECK(parse_error(replace_line(t, 16, "1 00000000000000DD 00000000000000ee 00000000000000ff")) ==
+          "g.hashes:16: expected a hash of 16 lowercase hex digits, found '00000000000000DD'");
+    CHECK(parse_error(replace_line(t, 17, "end 3")) == "g.hashes:17: expected 'end 2', found 'end 3'");
+    CHECK(parse_error(t + "extra\n") ==
+          "g.hashes:18: expected end of file after 'end 2', found 'extra'");
+}
+
+TEST_CASE("formats: truncated hash files are detected") {
+    const std::string t = kSmallFile;
+    // Missing trailer.
+    CHECK(parse_error(t.substr(0, t.rfind("end 2"))) ==
+          "g.hashes:17: truncated file: expected 'end 2', found end of file");
+    // Fewer tick lines than the header says, file cut at a line end.
+    const std::string cut = t.substr(0, t.find("1 00000000000000dd"));
+    CHECK(parse_error(cut) == "g.hashes:16: truncated file: expected tick 1 of 2, found end of file");
+    // A trailer written early.
+    CHECK(parse_error(cut + "end 1\n") ==
+          "g.hashes:16: truncated file: expected tick 1 of 2, found 'end 1'");
+    // Cut inside the header.
+    CHECK(parse_error(t.substr(0, t.find("wide"))) ==
+          "g.hashes:12: truncated file: expected 'wide', found end of file");
+    // Cut at every byte: never parses, unless it is the whole file (the final newline is
+    // optional).
+    for (size_t n = 0; n + 1 < t.size(); ++n) {
+        INFO("cut at " << n);
+        CHECK(parse_error(t.substr(0, n)) != "(parsed)");
+    }
+    CHECK(parse_error(t.substr(0, t.size() - 1)) == "(parsed)");
+}
+
+TEST_CASE("formats: hash writer is atomic and checks its input") {
+    TempDir dir("atomic");
+    const std::string path = dir.file("g.hashes");
+    spit(path, "old content\n");
+    fxtest::Rng rng(31);
+    const HashFile f = random_hash_file(rng, 5);
+    std::string err;
+    {
+        HashFileWriter w;
+        REQUIRE(w.open(path, f.header, &err));
+        for (int i = 0; i < 3; ++i) REQUIRE(w.write(f.ticks[static_cast<size_t>(i)], &err));
+        CHECK(dir.entries().size() == 2); // target + temp
+        // destroyed without commit
+    }
+    CHECK(slurp(path) == "old content\n");
+    CHECK(dir.entries() == std::vector<std::string>{"g.hashes"});
+    {
+        HashFileWriter w;
+        REQUIRE(w.open(path, f.header, &err));
+        CHECK_FALSE(w.write(f.ticks[1], &err));
+        CHECK(err == "'" + path + "': expected tick 0, got tick 1");
+        TickHashes bad = f.ticks[0];
+        bad.entities.pop_back();
+        CHECK_FALSE(w.write(bad, &err));
+        CHECK(err == "'" + path + "': tick 0 has 2 entity hashes, the header lists 3");
+        REQUIRE(w.write(f.ticks[0], &err));
+        CHECK_FALSE(w.commit(&err));
+        CHECK(err == "'" + path + "': wrote 1 of 5 ticks; file not written");
+    }
+    CHECK(slurp(path) == "old content\n");
+    CHECK(dir.entries() == std::vector<std::string>{"g.hashes"});
+    {
+        HashFileWriter w;
+        HashFileHeader h = f.header;
+        h.digest = "xyz";
+        CHECK_FALSE(w.open(path, h, &err));
+        CHECK(err == "cannot write '" + path + "': digest must be 16 lowercase hex digits, found 'xyz'");
+        h = f.header;
+        h.provenance.flags = "-O2\n-g";
+        CHECK_FALSE(w.open(path, h, &err));
+        CHECK(err == "cannot write '" + path + "': header value '-O2\n-g' contains a line break");
+    }
+    CHECK(dir.entries() == std::vector<std::string>{"g.hashes"});
+    CHECK(slurp(path) == "old content\n");
+}
+
+TEST_CASE("formats: write_file_atomic replaces the target and leaves no temporary file") {
+    TempDir dir("wfa");
+    const std::string path = dir.file("out.txt");
+    std::string err;
+    REQUIRE(write_file_atomic(path, "one\n", &err));
+    REQUIRE(write_file_atomic(path, "two\n", &err));
+    CHECK(slurp(path) == "two\n");
+    CHECK(dir.entries() == std::vector<std::string>{"out.txt"});
+    CHECK_FALSE(write_file_atomic(dir.file("missing/out.txt"), "x", &err));
+    CHECK(err.rfind("cannot create '" + temp_path_for(dir.file("missing/out.txt")) + "'", 0) == 0);
+    CHECK(dir.entries() == std::vector<std::string>{"out.txt"});
+    std::string content;
+    CHECK_FALSE(read_file(dir.file("nope"), &content, &err));
+    CHECK(err.rfind("cannot read '" + dir.file("nope") + "'", 0) == 0);
+}
+
+TEST_CASE("formats: first hash divergence at injected positions") {
+    fxtest::Rng rng(41);
+    for (int trial = 0; trial < 200; ++trial) {
+        const int64_t n = 1 + static_cast<int64_t>(rng.next() % 50);
+        const HashFile e = random_hash_file(rng, n);
+        CHECK_FALSE(first_divergence(e, e).diverged);
+        HashFile a = e;
+        const auto tick = static_cast<size_t>(rng.next() % static_cast<uint64_t>(n));
+        const size_t ent = rng.next() % e.header.entities.size();
+        a.ticks[tick].entities[ent] ^= 1ull << (rng.next() % 64);
+        a.ticks[tick].world ^= 1;
+        // Later ticks diverge too (a desync persists); they must not matter.
+        for (size_t t = tick + 1; t < a.ticks.size(); ++t) a.ticks[t].entities[0] ^= 2;
+        const HashDivergence d = first_divergence(e, a);
+        CHECK(d.diverged);
+        CHECK(d.tick == static_cast<int64_t>(tick));
+        CHECK(d.entities == std::vector<EntityRef>{e.header.entities[ent]});
+        CHECK(d.reason.empty());
+    }
+}
+
+TEST_CASE("formats: hash divergence of tick counts and entity lists") {
+    fxtest::Rng rng(42);
+    const HashFile e = random_hash_file(rng, 300);
+    HashFile a = e;
+    a.ticks.resize(250);
+    a.header.ticks = 250;
+    HashDivergence d = first_divergence(e, a);
+    CHECK(d.diverged);
+    CHECK(d.tick == 250);
+    CHECK(d.reason == "tick counts differ: 300 vs 250");
+    CHECK(format_hash_divergence(d, e, a) ==
+          "first divergent tick 250 (last matching tick 249)\n  tick counts differ: 300 vs 250\n");
+
+    a = e;
+    a.header.entities.erase(a.header.entities.begin() + 1);
+    for (TickHashes& t : a.ticks) t.entities.erase(t.entities.begin() + 1);
+    d = first_divergence(e, a);
+    CHECK(d.tick == 0);
+    CHECK(d.entities == std::vector<EntityRef>{{EntityKind::kCharacter, 2}});
+    CHECK(d.reason == "entities differ: c1 c2 p50 vs c1 p50");
+
+    a = e;
+    a.ticks[7].entities[2] = 0x1234;
+    d = first_divergence(e, a);
+    CHECK(format_hash_divergence(d, e, a) ==
+          "first divergent tick 7 (last matching tick 6)\n  world: expected " +
+              hex16(e.ticks[7].world) + " actual " + hex16(e.ticks[7].world) +
+              "\n  p50: expected " + hex16(e.ticks[7].entities[2]) +
+              " actual 0000000000001234\n");
+}
+
+TEST_CASE("formats: incomparable headers") {
+    const HashFileHeader e = sample_header(10);
+    HashFileHeader a = e;
+    a.provenance = {"aarch64-linux-gnu", "GNU 12.2.0", "-O2", "portable"};
+    a.ticks = 20;
+    CHECK(incomparable_reason(e, a).empty());
+    a.digest = "fedcba9876543210";
+    CHECK(incomparable_reason(e, a) ==
+          "stale: scenario digest differs: 0123456789abcdef vs fedcba9876543210");
+    a = e;
+    a.behaviour = 2;
+    CHECK(incomparable_reason(e, a) == "behaviour version differs: 1 vs 2");
+}
+
+TEST_CASE("formats: diff_states reports exactly the changed fields") {
+    fxtest::Rng rng(51);
+    for (int trial = 0; trial < 300; ++trial) {
+        const kcc::CharacterState e = random_state(rng, 1);
+        kcc::CharacterState a = e;
+        std::vector<std::string> changed;
+        std::vector<int64_t> deltas;
+        const auto bump = [&](Scalar* s, const char* name) {
+            if (rng.next() % 3 != 0) return;
+            const int64_t d = rng.range(-1000, 1000) | 1; // never 0
+            *s = Scalar::from_raw(static_cast<int64_t>(static_cast<uint64_t>(s->raw()) +
+                                                       static_cast<uint64_t>(d)));
+            changed.push_back(name);
+            deltas.push_back(d);
+        };
+        bump(&a.position.x, "x");
+        bump(&a.position.y, "y");
+        bump(&a.velocity.z, "vz");
+        bump(&a.facing, "facing");
+        if (rng.next() % 4 == 0) {
+            a.grounded = !a.grounded;
+            changed.push_back("grounded");
+            deltas.push_back(0);
+        }
+        bump(&a.ground_normal.y, "normal_y");
+        if (rng.next() % 4 == 0) {
+            a.platform = a.platform == 7 ? 8 : 7;
+            changed.push_back("platform");
+            deltas.push_back(0);
+        }
+        bump(&a.previous_position.z, "previous_z");
+        bump(&a.previous_facing, "previous_facing");
+        const std::vector<FieldDiff> diffs = diff_states(e, a);
+        REQUIRE(diffs.size() == changed.size());
+        for (size_t i = 0; i < diffs.size(); ++i) {
+            CHECK(diffs[i].field == changed[i]);
+            if (diffs[i].is_scalar) {
+                CHECK(static_cast<int64_t>(static_cast<uint64_t>(diffs[i].actual_raw) -
+                                           static_cast<uint64_t>(diffs[i].expected_raw)) ==
+                      deltas[i]);
+            }
+        }
+    }
+}
+
+TEST_CASE("formats: field diff report prints decimal, raw hex and delta") {
+    const std::vector<FieldDiff> diffs = {
+        {"x", 0x0000000140000000, 0x0000000140000003, true},
+        {"vy", INT64_MIN, INT64_MAX, true},
+        {"grounded", 1, 0, false},
+        {"platform", 50, static_cast<int64_t>(kcc::kNoId), false},
+    };
+    CHECK(format_field_diffs({EntityKind::kCharacter, 1}, diffs) ==
+          "  c1: x expected 1.25 (raw 0x0000000140000000) actual 1.2500000007 (raw "
+          "0x0000000140000003) delta +3 ulp\n"
+          "  c1: vy expected -2147483648 (raw 0x8000000000000000) actual 2147483647.9999999998 "
+          "(raw 0x7fffffffffffffff) delta +18446744073709551615 ulp\n"
+          "  c1: grounded expected 1 actual 0\n"
+          "  c1: platform expected 50 actual none\n");
+    CHECK(format_divergent_tick(137) == "first divergent tick 137 (last matching tick 136)");
+    CHECK(format_divergent_tick(0) == "first divergent tick 0 (no tick before it)");
+}
+
+TEST_CASE("formats: trajectory CSV round trip is exact") {
+    TempDir dir("csv");
+    fxtest::Rng rng(61);
+    for (const bool with_render : {false, true}) {
+        const std::string path = dir.file(with_render ? "r.csv" : "t.csv");
+        TrajectoryWriter w;
+        std::ostringstream mem;
+        TrajectoryWriter wm;
+        std::string err;
+        REQUIRE(w.open(path, with_render, &err));
+        REQUIRE(wm.open(mem, with_render, &err));
+        std::vector<TrajectoryRow> rows;
+        for (int64_t tick = 0; tick < 100; ++tick) {
+            for (uint32_t id : {1u, 2u, 9u}) {
+                TrajectoryRow r;
+                r.tick = tick;
+                r.state = random_state(rng, id);
+                r.state.previous_position = {};
+                r.state.previous_facing = {};
+                r.has_render = with_render && tick % 3 != 0;
+                if (r.has_render) r.render = rv(rng);
+                REQUIRE(w.write(tick, r.state, r.has_render ? &r.render : nullptr, &err));
+                REQUIRE(wm.write(tick, r.state, r.has_render ? &r.render : nullptr, &err));
+                rows.push_back(r);
+            }
+        }
+        REQUIRE(w.commit(&err));
+        REQUIRE(wm.commit(&err));
+        CHECK(slurp(path) == mem.str());
+        std::vector<TrajectoryRow> back;
+        bool render = !with_render;
+        REQUIRE(read_trajectory(path, &back, &render, &err));
+        CHECK(render == with_render);
+        REQUIRE(back.size() == rows.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            CHECK(back[i].tick == rows[i].tick);
+            CHECK(same_state(back[i].state, rows[i].state));
+            CHECK(back[i].has_render == rows[i].has_render);
+            CHECK(back[i].render == rows[i].render);
+        }
+        CHECK_FALSE(first_divergence(rows, back).diverged);
+    }
+    CHECK(dir.entries() == std::vector<std::string>{"r.csv", "t.csv"});
+}
+
+TEST_CASE("formats: trajectory CSV layout") {
+    kcc::CharacterState s;
+    s.id = 1;
+    s.position = {Scalar::ratio(5, 4), Scalar::zero(), Scalar::from_raw(-1)};
+    s.velocity = {Scalar::ratio(1, 10), Scalar::from_int(-3), Scalar::zero()};
+    s.grounded = true;
+    s.ground_shape = 10;
+    CHECK(trajectory_columns(false) ==
+          "tick,character,x,y,z,vx,vy,vz,facing,grounded,normal_x,normal_y,normal_z,ground_shape,"
+          "platform");
+    CHECK(trajectory_row_text(4, s, nullptr, false) ==
+          "4,1,1.25,0,-0.0000000002,0.1,-3,0,0,1,0,1,0,10,");
+    CHECK(trajectory_row_text(4, s, nullptr, true) ==
+          "4,1,1.25,0,-0.0000000002,0.1,-3,0,0,1,0,1,0,10,,,,");
+    const Vec3 r{Scalar::one(), Scalar::half(), Scalar::zero()};
+    CHECK(trajectory_row_text(4, s, &r, true) ==
+          "4,1,1.25,0,-0.0000000002,0.1,-3,0,0,1,0,1,0,10,,1,0.5,0");
+}
+
+TEST_CASE("formats: trajectory CSV reader refusals") {
+    const std::string head = "# fxkcc-trajectory 1\n" + trajectory_columns(false) + "\n";
+    const std::string row = "4,1,1.25,0,0,0.1,-3,0,0,1,0,1,0,10,";
+    const auto error = [](const std::string& text) {
+        std::vector<TrajectoryRow> rows;
+        bool render = false;
+        std::string err;
+        if (parse_trajectory(text, "t.csv", &rows, &render, &err)) return std::string("(parsed)");
+        return err;
+    };
+    CHECK(error(head + row + "\n") == "(parsed)");
+    CHECK(error("tick,x\n") == "t.csv:1:1: not an fxkcc trajectory file (first line 'tick,x')");
+    CHECK(error("# fxkcc-trajectory 2\n") ==
+          "t.csv:1:20: trajectory format 2 is newer than this build reads (1)");
+    CHECK(error("# fxkcc-trajectory 1\ntick,character,x,y,z,vy\n") ==
+          "t.csv:2:22: expected column 'vx', found 'vy'");
+    CHECK(error("# fxkcc-trajectory 1\ntick,character\n") ==
+          "t.csv:2:15: expected column 'x', found end of line");
+    CHECK(error("# fxkcc-trajectory 1\n" + trajectory_columns(false) + ",render\n") ==
+          "t.csv:2:96: expected column 'render_x' or end of line, found 'render'");
+    CHECK(error(head + "4,1,1.2a5,0,0,0.1,-3,0,0,1,0,1,0,10,\n") ==
+          "t.csv:3:8: x: unexpected 'a' after the number, expected end of text");
+    CHECK(error(head + "4,1,1.25,0,0,0.1,-3,0,0,2,0,1,0,10,\n") ==
+          "t.csv:3:25: grounded: expected 0 or 1, found '2'");
+    CHECK(error(head + "4,1,1.25,0,0,0.1,-3,0,0,1,0,1,0,10\n") ==
+          "t.csv:3:35: expected 15 cells, found 14 (missing 'platform')");
+    CHECK(error(head + row + ",7\n") == "t.csv:3:36: expected 15 cells, found 16");
+    CHECK(error(head + "4,1,1.25,0,0,0.1,-3,0,0,1,0,1,0,x,\n") ==
+          "t.csv:3:33: ground_shape: expected an id (0 to 4294967294) or an empty cell for none, "
+          "found 'x'");
+    CHECK(error(head + "-4,1,1.25,0,0,0.1,-3,0,0,1,0,1,0,10,\n") ==
+          "t.csv:3:1: tick: expected a tick number, found '-4'");
+    CHECK(error(head + row + "\n" + row + "\n") ==
+          "t.csv:4:1: expected rows ordered by tick then character, found tick 4 character 1 "
+          "after tick 4 character 1");
+    const std::string rhead = "# fxkcc-trajectory 1\n" + trajectory_columns(true) + "\n";
+    CHECK(error(rhead + row + ",1,,2\n") ==
+          "t.csv:3:39: render_y: expected a number (render cells are all empty or all set), "
+          "found an empty cell");
+    CHECK(error(rhead + row + ",,,\n") == "(parsed)");
+}
+
+TEST_CASE("formats: first CSV divergence") {
+    fxtest::Rng rng(71);
+    std::vector<TrajectoryRow> e;
+    for (int64_t t = 0; t < 40; ++t) {
+        for (uint32_t id : {1u, 2u}) {
+            TrajectoryRow r;
+            r.tick = t;
+            r.state = random_state(rng, id);
+            r.state.previous_position = {};
+            r.state.previous_facing = {};
+            e.push_back(r);
+        }
+    }
+    for (int trial = 0; trial < 100; ++trial) {
+        auto a = e;
+        const size_t i = rng.next() % e.size();
+        a[i].state.velocity.y = a[i].state.velocity.y == Scalar::zero() ? Scalar::one() : Scalar::zero();
+        if (i + 1 < a.size()) a[i + 1].state.position.x = Scalar::from_raw(12345);
+        const CsvDivergence d = first_divergence(e, a);
+        CHECK(d.diverged);
+        CHECK(d.tick == e[i].tick);
+        CHECK(d.character == e[i].state.id);
+        REQUIRE(d.fields.size() == 1);
+        CHECK(d.fields[0].field == "vy");
+    }
+    auto a = e;
+    a.resize(70);
+    CsvDivergence d = first_divergence(e, a);
+    CHECK(d.tick == 35);
+    CHECK(d.character == 1);
+    CHECK(d.reason == "row counts differ: 80 vs 70");
+    CHECK(format_csv_divergence(d) ==
+          "first divergent tick 35 (last matching tick 34)\n  c1: row counts differ: 80 vs 70\n");
+    a = e;
+    a[5].state.position.x = a[5].state.position.x + Scalar::epsilon();
+    d = first_divergence(e, a);
+    CHECK(format_csv_divergence(d) ==
+          format_divergent_tick(2) + "\n" + format_field_diffs({EntityKind::kCharacter, 2}, d.fields));
+}

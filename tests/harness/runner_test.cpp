@@ -1,0 +1,97 @@
+// The runner: input streams read tick by tick, tick numbering, early stop, the frame clock.
+#include <catch2/catch.hpp>
+
+#include "harness/runner.h"
+
+using namespace fx;
+using namespace fx::harness;
+
+namespace {
+Scalar I(int64_t v) { return Scalar::from_int(v); }
+
+Scenario flat_scenario(int64_t ticks) {
+    Scenario sc;
+    sc.name = "t";
+    sc.ticks = ticks;
+    sc.planes.push_back({1, Vec3::unit_y(), Scalar{}});
+    CharacterDef c;
+    c.id = 4;
+    c.spawn = {Scalar{}, Scalar::ratio(15, 1000), Scalar{}};
+    c.input.sticks.push_back({0, 10, Scalar{}, Scalar::one()});
+    sc.characters.push_back(c);
+    return sc;
+}
+
+struct Recorder final : RunSink {
+    std::vector<int64_t> ticks;
+    std::vector<int64_t> render_ticks;
+    std::vector<kcc::CharacterState> last;
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
+                 std::span<const Vec3> render, std::string*) override {
+        ticks.push_back(tick);
+        if (!render.empty()) render_ticks.push_back(tick);
+        last.assign(chars.begin(), chars.end());
+        return true;
+    }
+};
+} // namespace
+
+TEST_CASE("runner: input cursor plays segments, jumps and summed impulses", "[runner]") {
+    InputStream s;
+    s.sticks = {{0, 3, I(1), Scalar{}}, {5, 6, Scalar{}, -Scalar::half()}};
+    s.jumps = {2, 5};
+    s.impulses = {{5, {I(1), Scalar{}, Scalar{}}}, {5, {I(2), I(3), Scalar{}}}, {7, {Scalar{}, I(1), Scalar{}}}};
+    InputCursor c(s);
+    const kcc::Input t0 = c.at(0);
+    CHECK(t0.stick_x == I(1));
+    CHECK_FALSE(t0.jump);
+    CHECK(c.at(2).jump);
+    const kcc::Input t3 = c.at(3);
+    CHECK(t3.stick_x == Scalar{}); // segment [0, 3) is over: idle
+    const kcc::Input t5 = c.at(5);
+    CHECK(t5.stick_y == -Scalar::half());
+    CHECK(t5.jump);
+    CHECK(t5.impulse == Vec3{I(3), I(3), Scalar{}});
+    CHECK(c.at(6).impulse == Vec3::zero());
+    CHECK(c.at(7).impulse == Vec3{Scalar{}, I(1), Scalar{}});
+    CHECK(c.at(100).stick_x == Scalar{});
+}
+
+TEST_CASE("runner: ticks are reported 0..N-1 in order, and a run can stop early", "[runner]") {
+    Scenario sc = flat_scenario(25);
+    Recorder r;
+    std::string error;
+    REQUIRE(run_scenario(sc, r, RunOptions{}, &error));
+    REQUIRE(r.ticks.size() == 25);
+    for (size_t i = 0; i < r.ticks.size(); ++i) CHECK(r.ticks[i] == static_cast<int64_t>(i));
+    CHECK(r.render_ticks.empty());
+    // The stick pushed +z for ticks 0..9: the body moved forward.
+    CHECK(r.last[0].position.z > Scalar::half());
+    Recorder early;
+    RunOptions stop;
+    stop.stop_after = 6;
+    REQUIRE(run_scenario(sc, early, stop, &error));
+    CHECK(early.ticks.back() == 6);
+}
+
+TEST_CASE("runner: a 1 s display hitch runs 4 ticks, not 50", "[runner][clock]") {
+    Scenario sc = flat_scenario(12);
+    // 20 ms frames (one tick each), then one 1000 ms frame, then 20 ms frames again.
+    sc.frames = {{20000000, 3}, {1000000000, 1}, {20000000, 100}};
+    Recorder r;
+    std::string error;
+    REQUIRE(run_scenario(sc, r, RunOptions{}, &error));
+    REQUIRE(r.ticks.size() == 12);
+    // A render pose ends every frame: ticks 0, 1, 2 (one per frame), then the hitch's 4 ticks
+    // 3..6 end at tick 6, then one per frame again.
+    CHECK(r.render_ticks == std::vector<int64_t>{0, 1, 2, 6, 7, 8, 9, 10, 11});
+}
+
+TEST_CASE("runner: a world that cannot be built is an error naming the shape", "[runner]") {
+    Scenario sc = flat_scenario(5);
+    sc.meshes.push_back({9, {Vec3::zero(), Vec3::unit_x(), Vec3::unit_x() * I(2)}, {0, 1, 2}});
+    Recorder r;
+    std::string error;
+    CHECK_FALSE(run_scenario(sc, r, RunOptions{}, &error));
+    CHECK(error.rfind("mesh 9: triangle 0: degenerate", 0) == 0);
+}
