@@ -128,6 +128,43 @@ TEST_CASE("walking down stairs never leaves the ground", "[ground][snap][step]")
     CHECK(ld(s.st().position.y) < -1.0L); // went down several steps
 }
 
+TEST_CASE("walking up 0.2 m stairs never leaves the ground", "[ground][snap][step]") {
+    // Regression: the snap sweep used to stop at its first hit, the steep front edge of the next
+    // step 1-2 mm above the walkable edge of the current one, and left the body airborne.
+    Solo s([](World& w) {
+        add_floor(w);
+        for (int k = 0; k < 8; ++k) {
+            add_aabb(w, static_cast<fx::geo::ShapeId>(10 + k), v3(2 + k * 0.3L, 0, -3), v3(30, (k + 1) * 0.2L, 3));
+        }
+    }, v3(0, rest_height(), 0));
+    s.settle();
+    for (int i = 0; i < 60; ++i) {
+        s.tick(stick(1, 0));
+        INFO("tick " << i << " x " << ld(s.st().position.x) << " y " << ld(s.st().position.y));
+        CHECK(s.st().grounded);
+    }
+    CHECK(ld(s.st().position.y) == Approx(1.6L + rest_height()).margin(0.01)); // at the top
+}
+
+TEST_CASE("a body pushed into contact with a wall stays grounded", "[ground][snap]") {
+    // Regression: depenetration leaves the body exactly touching the wall; the wall then was the
+    // snap sweep's first hit (a start overlap, not walkable), so a body standing on flat floor
+    // was reported airborne.
+    Solo s([](World& w) {
+        add_floor(w);
+        add_aabb(w, 2, v3(1, 0, -3), v3(2, 2, 3));
+    }, v3(0.65L, rest_height(), 0)); // 5 cm into the wall
+    for (int i = 0; i < 20; ++i) {
+        s.tick(fx::kcc::Input{});
+        if (i >= 2) {
+            INFO("tick " << i << " x " << ld(s.st().position.x));
+            CHECK(s.st().grounded);
+            CHECK(s.st().ground_shape == 1u);
+        }
+    }
+    CHECK(ld(s.st().position.x) == Approx(0.6L).margin(1e-6)); // pushed out to contact
+}
+
 TEST_CASE("a 0.2 m step is climbed without losing more than 10% speed", "[step]") {
     Solo flat([](World& w) { add_floor(w); }, v3(0, rest_height(), 0));
     Solo stepped([](World& w) { step_level(w, 0.2L); }, v3(0, rest_height(), 0));
@@ -193,4 +230,42 @@ TEST_CASE("no step-up in the air", "[step]") {
     for (int i = 0; i < 10; ++i) s.tick(stick(1, 0), &count);
     CHECK(count.airborne_ticks >= 5);
     CHECK(count.airborne_attempts == 0);
+}
+
+TEST_CASE("select_snap: side contacts are ignored, a steep edge blocks only what lies past it", "[snap]") {
+    const fx::kcc::Params p = fx::kcc::make_params(kDefaults);
+    auto hit = [](long double d, const Vec3& n, fx::geo::ShapeId id, bool start = false) {
+        fx::geo::Hit h;
+        h.distance = sc(d);
+        h.normal = n;
+        h.shape = id;
+        h.start_overlap = start;
+        return h;
+    };
+    const Vec3 up = Vec3::unit_y();
+    const Vec3 wall = Vec3::unit_x();
+    const Vec3 edge = fx::normalize(v3(-1, 0.3L, 0)); // steep, faces up a little: opposes moving down
+    // A wall touched at the side comes first; the floor below is still the landing.
+    const fx::geo::Hit a[] = {hit(0, wall, 2, true), hit(0.1L, up, 1)};
+    fx::kcc::SnapLanding l = fx::kcc::select_snap(a, p);
+    CHECK(l.landed);
+    CHECK(l.ground.shape == 1u);
+    CHECK(l.drop == sc(0.1L) - kDefaults.skin);
+    // A steep edge 1.3 mm above a walkable one: the body stops a skin short of the walkable
+    // one, not past the steep one.
+    const fx::geo::Hit b[] = {hit(0.0500L, edge, 11), hit(0.0513L, up, 10)};
+    l = fx::kcc::select_snap(b, p);
+    CHECK(l.landed);
+    CHECK(l.ground.shape == 10u);
+    // A steep surface 10 cm above the ground blocks the snap.
+    const fx::geo::Hit c[] = {hit(0.05L, edge, 11), hit(0.25L, up, 10)};
+    CHECK_FALSE(fx::kcc::select_snap(c, p).landed);
+    // Already touching walkable ground: no drop.
+    const fx::geo::Hit d[] = {hit(0, up, 1, true)};
+    l = fx::kcc::select_snap(d, p);
+    CHECK(l.landed);
+    CHECK(l.drop == Scalar{});
+    // Nothing walkable.
+    const fx::geo::Hit e[] = {hit(0.05L, edge, 11)};
+    CHECK_FALSE(fx::kcc::select_snap(e, p).landed);
 }

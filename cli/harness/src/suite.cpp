@@ -383,9 +383,14 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err)
             o.summary = "replaced an unreadable golden (" + old_error + ")";
         } else {
             const HashDivergence d = first_divergence(old, fresh);
-            const bool digest_changed = old.header.digest != fresh.header.digest;
+            std::string note;
+            if (old.header.digest != fresh.header.digest) note += "; scenario digest updated";
+            if (old.header.behaviour != fresh.header.behaviour) {
+                note += "; behaviour " + std::to_string(old.header.behaviour) + " -> " +
+                        std::to_string(fresh.header.behaviour);
+            }
             if (!d.diverged) {
-                o.summary = digest_changed ? "unchanged results; scenario digest updated" : "unchanged";
+                o.summary = note.empty() ? "unchanged" : "unchanged results" + note;
             } else {
                 o.summary = "changed: first changed tick " + std::to_string(d.tick) +
                             (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +

@@ -276,16 +276,15 @@ Snap snap_to_ground(const geo::StaticScene& scene, const Vec3& feet, const Param
                     const Tracer& t) {
     Snap out;
     out.position = feet;
-    geo::Hit h;
-    if (scene.cast(capsule_at(feet, p), kDown, p.s.snap_distance + p.s.skin, &h) &&
-        h.normal.y >= p.cos_stay) {
+    std::array<geo::Hit, kMaxProbeHits> hits;
+    const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.snap_distance + p.s.skin, hits);
+    const size_t n = found < hits.size() ? found : hits.size();
+    const SnapLanding landing = select_snap(std::span<const geo::Hit>(hits.data(), n), p);
+    if (landing.landed) {
         out.landed = true;
-        out.drop = h.start_overlap ? Scalar{} : max(h.distance - p.s.skin, Scalar{});
+        out.drop = landing.drop;
         out.position = feet - Vec3{Scalar{}, out.drop, Scalar{}};
-        out.ground.grounded = true;
-        out.ground.normal = h.normal;
-        out.ground.shape = h.shape;
-        out.ground.distance = h.distance;
+        out.ground = landing.ground;
     }
     if (t.on()) {
         TraceEvent e;

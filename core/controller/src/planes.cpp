@@ -76,6 +76,32 @@ Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_g
     return g;
 }
 
+SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
+    SnapLanding out;
+    // The nearest steep surface that opposes the downward motion, if any (hits are sorted).
+    const geo::Hit* blocker = nullptr;
+    for (const geo::Hit& h : hits) {
+        if (h.normal.y.raw() <= 0) continue; // a side contact: moving down does not approach it
+        if (h.normal.y < p.cos_stay) {
+            if (blocker == nullptr) blocker = &h;
+            continue;
+        }
+        const Scalar drop = h.start_overlap ? Scalar{} : max(h.distance - p.s.skin, Scalar{});
+        if (blocker != nullptr) {
+            const Scalar limit = blocker->start_overlap ? Scalar{} : blocker->distance;
+            if (drop > limit) return out; // the steep surface is in the way
+        }
+        out.landed = true;
+        out.drop = drop;
+        out.ground.grounded = true;
+        out.ground.normal = h.normal;
+        out.ground.shape = h.shape;
+        out.ground.distance = h.start_overlap ? Scalar{} : h.distance;
+        return out;
+    }
+    return out;
+}
+
 Vec3 ground_plane_motion(const Vec3& horizontal, const Vec3& n) {
     const Vec3 h{horizontal.x, Scalar{}, horizontal.z};
     const Scalar len = length(h);

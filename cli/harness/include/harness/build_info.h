@@ -19,7 +19,7 @@ const BuildInfo& build_info();
 
 /// Engine name and version; behaviour version (bumped with every intended change of results).
 inline constexpr const char* kEngine = "fxkcc 0.1.0";
-inline constexpr int kBehaviourVersion = 1;
+inline constexpr int kBehaviourVersion = 2;
 
 /// The text of --version.
 std::string version_text();

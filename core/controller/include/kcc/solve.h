@@ -77,6 +77,20 @@ Vec3 clip_into(const Vec3& v, const Vec3& n);
 /// steepest (least normal.y) wins, ties to the earlier hit. None: airborne.
 Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded);
 
+/// Where a downward snap sweep lands, from its hits (hit_less order). The landing is the first
+/// hit walkable by the stay limit (normal.y >= cos_stay); the body is placed `skin` above it
+/// (drop = distance - skin, 0 for a start overlap). Hits that do not oppose a downward motion
+/// (normal.y <= 0: a wall touched at the side) are ignored. A steep hit that does oppose it
+/// (a step's front edge) blocks the landing only if the drop would carry the body past it:
+/// a walkable edge a millimetre beyond a steep one is still reached, since the body stops a
+/// skin short of it. landed = false: no reachable walkable ground.
+struct SnapLanding {
+    bool landed = false;
+    Scalar drop;
+    Ground ground;
+};
+SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p);
+
 /// Turns a horizontal motion into motion along the ground plane (unit normal n, n.y > 0) whose
 /// length equals the horizontal length, uphill and downhill alike.
 Vec3 ground_plane_motion(const Vec3& horizontal, const Vec3& n);
