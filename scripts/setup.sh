@@ -13,7 +13,6 @@ declare -A NEED=(
   [catch2]=/usr/lib/cmake/Catch2/Catch2Config.cmake
   [libcli11-dev]=/usr/include/CLI/CLI.hpp
   [libyaml-cpp-dev]=/usr/include/yaml-cpp/yaml.h
-  [libfmt-dev]=/usr/include/fmt/format.h
   [libxxhash-dev]=/usr/include/xxhash.h
   [g++-aarch64-linux-gnu]=/usr/bin/aarch64-linux-gnu-g++
   [python3]=/usr/bin/python3

@@ -3,6 +3,8 @@
 // is returned; the walk order is the schema's, not the document's.
 #include "harness/loader.h"
 
+#include "harness/golden.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -11,7 +13,6 @@
 #include <system_error>
 #include <utility>
 
-#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #define XXH_INLINE_ALL
@@ -59,7 +60,7 @@ public:
         XXH3_64bits_reset(&state_);
     }
     void update(const std::string& bytes) { XXH3_64bits_update(&state_, bytes.data(), bytes.size()); }
-    std::string hex() const { return fmt::format("{:016x}", XXH3_64bits_digest(&state_)); }
+    std::string hex() const { return hex16(XXH3_64bits_digest(&state_)); }
 
 private:
     XXH3_state_t state_;
