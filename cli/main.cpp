@@ -95,6 +95,13 @@ int main(int argc, char** argv) {
     diff_app->add_option("b", diff.b, "Second file")->required();
     diff_app->add_flag("--allow-outside", diff.allow_outside, "Let a scenario reference files outside its tree");
 
+    h::CompareGoldensCommand compare;
+    CLI::App* compare_app = app.add_subcommand(
+        "compare-goldens", "Prove every target captured identical goldens (golden/<target>/), naming any difference");
+    compare_app->add_option("--golden-dir", compare.golden_dir, "Where goldens live")->capture_default_str();
+    compare_app->add_option("--targets", compare.targets, "Target folders to compare (default: all)")->delimiter(',');
+    compare_app->add_option("--reference", compare.reference, "Reference target (default: x86_64-linux)");
+
     h::SuiteOptions list;
     CLI::App* list_app = app.add_subcommand("list", "List scenarios: name, ticks, characters, path, description");
     add_suite_options(list_app, &list);
@@ -135,6 +142,7 @@ int main(int argc, char** argv) {
     }
     if (*bless_app) return h::bless_command(bless, std::cout, std::cerr);
     if (*diff_app) return h::diff_command(diff, std::cout, std::cerr);
+    if (*compare_app) return h::compare_goldens_command(compare, std::cout, std::cerr);
     if (*list_app) return h::list_command(list, std::cout, std::cerr);
     if (*validate_app) return h::validate_command(validate, std::cout, std::cerr);
     std::cout << app.help();

@@ -17,6 +17,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = None
+EMULATOR = []  # prefix that runs the binary (qemu-aarch64, node, wine) in cross builds
 
 
 def fxkcc(args, cwd, env_extra=None, ci=False):
@@ -25,7 +26,7 @@ def fxkcc(args, cwd, env_extra=None, ci=False):
         env["CI"] = "1"
     if env_extra:
         env.update(env_extra)
-    p = subprocess.run([BINARY] + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    p = subprocess.run(EMULATOR + [BINARY] + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -337,6 +338,60 @@ class Diff(Workspace):
         self.assertIn("'x.txt' is neither a scenario (.yaml), an fxkcc hash file nor an fxkcc trajectory CSV", err)
 
 
+class CompareGoldens(Workspace):
+    """Every target's goldens against the reference's; any difference names scenario, target, tick."""
+
+    def setUp(self):
+        super().setUp()
+        self.run_ok(["bless"])
+        self.t = self.target()
+        # A second target's capture: same results, its own provenance lines.
+        other = self.p("golden", "other-target")
+        shutil.copytree(self.p("golden", self.t), other)
+        for f in os.listdir(other):
+            if f.endswith(".hashes"):
+                path = os.path.join(other, f)
+                write(path, re.sub(r"(?m)^target .*$", "target other-target", read(path)))
+
+    def test_identical_targets_pass(self):
+        out, _ = self.run_ok(["compare-goldens"])
+        self.assertIn("identical walk-wall (120 ticks on 2 targets)", out)
+        self.assertIn("2 scenarios, 2 targets", out)
+        self.assertIn("2 identical, 0 different", out)
+
+    def test_an_altered_golden_on_one_target_is_named_with_its_tick(self):
+        path = self.p("golden", "other-target", "walk-wall.hashes")
+        lines = read(path).split("\n")
+        i = next(k for k, l in enumerate(lines) if l.startswith("73 "))
+        f = lines[i].split(" ")
+        f[1] = "%016x" % (int(f[1], 16) ^ 8)
+        f[3] = "%016x" % (int(f[3], 16) ^ 8)
+        lines[i] = " ".join(f)
+        write(path, "\n".join(lines))
+        rc, out, _ = fxkcc(["compare-goldens"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("DIFFERENT walk-wall (reference " + self.t + ")", out)
+        self.assertIn("other-target: first divergent tick 73 (c7)", out)
+        self.assertIn("1 identical, 1 different", out)
+
+    def test_a_missing_capture_and_a_differing_csv_fail(self):
+        os.remove(self.p("golden", "other-target", "platform-ride.hashes"))
+        path = self.p("golden", "other-target", "walk-wall.csv")
+        rows = read(path).split("\n")
+        rows[5] = rows[5] + "0"
+        write(path, "\n".join(rows))
+        rc, out, _ = fxkcc(["compare-goldens"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("other-target: missing", out)
+        self.assertIn("other-target: trajectory CSV differs from " + self.t + "'s", out)
+
+    def test_needs_two_targets(self):
+        shutil.rmtree(self.p("golden", "other-target"))
+        rc, _, err = fxkcc(["compare-goldens"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("need goldens of at least two targets", err)
+
+
 GOOD_HEAD = "format: 1\nname: bad\ndescription: d\nticks: 10\n"
 CHAR = "characters:\n  - {id: 1, spawn: [0, 0.015, 0]}\n"
 
@@ -409,6 +464,10 @@ if __name__ == "__main__":
         i = args.index("--binary")
         BINARY = os.path.abspath(args[i + 1])
         del args[i:i + 2]
+    for a in list(args):
+        if a.startswith("--emulator="):
+            EMULATOR = [x for x in a[len("--emulator="):].split(";") if x]
+            args.remove(a)
     if not BINARY or not os.path.exists(BINARY):
         sys.exit("usage: test_cli.py --binary PATH [unittest args]")
     unittest.main(argv=[sys.argv[0]] + args, verbosity=2)

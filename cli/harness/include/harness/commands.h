@@ -60,6 +60,14 @@ struct DiffCommand {
 };
 int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err);
 
+/// Compares every target's goldens with a reference target's (golden/<target>/).
+struct CompareGoldensCommand {
+    std::string golden_dir = "golden";
+    std::vector<std::string> targets; ///< empty: every folder under golden_dir
+    std::string reference;            ///< empty: x86_64-linux if present, else the first
+};
+int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out, std::ostream& err);
+
 int list_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
 int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
 
