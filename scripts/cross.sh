@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# One job of one target of the cross-target proof (docs/determinism.md):
+#   scripts/cross.sh TARGET JOB [args...]
+# TARGET: a file scripts/targets/TARGET.sh (x86_64-linux, aarch64-linux, wasm32-emscripten,
+#         i686-linux, s390x-linux, x86_64-windows, and native variants such as x86_64-linux-clang).
+# JOB:    setup   install the target's toolchain and libraries (idempotent)
+#         build   configure and build into build-TARGET/
+#         test    run the unit, known-answer and end-to-end tests there (ctest, under the emulator)
+#         verify  fxkcc verify of every bundled scenario against golden/<golden target>/
+#         bless   capture that target's goldens (fxkcc refuses when CI is set)
+#         all     setup, build, test, verify
+#         quick   setup, build fxkcc only, verify (for build variants: -O0, -O2, clang)
+# Exit codes: 0 good, 1 a test or verification failed, 125 setup or build failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+TARGET=${1:-}
+JOB=${2:-}
+shift 2 2>/dev/null || true
+if [ -z "$TARGET" ] || [ -z "$JOB" ] || [ ! -f "scripts/targets/$TARGET.sh" ]; then
+  echo "usage: scripts/cross.sh TARGET setup|build|test|verify|bless|all [args]" >&2
+  echo "targets: $(cd scripts/targets && ls *.sh | sed 's/\.sh$//' | tr '\n' ' ')" >&2
+  exit 2
+fi
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+BUILD="build-$TARGET"
+# What each target file defines (defaults for a native build):
+TARGET_GOLDEN=""          # golden folder (fxkcc --version's target); default: the binary's own
+TARGET_CMAKE_ARGS=()      # toolchain file and options
+TARGET_RUN=()             # prefix to run a target binary (emulator), empty when native
+TARGET_CTEST_ARGS=()      # extra ctest arguments (e.g. -E patterns the target cannot run)
+target_setup() { :; }
+# shellcheck source=/dev/null
+source "scripts/targets/$TARGET.sh"
+
+job_setup() { bash scripts/setup.sh >/dev/null && target_setup || { echo "cross: setup of $TARGET failed" >&2; return 125; }; }
+job_configure() {
+  mkdir -p "$BUILD"
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFX_WERROR=ON -DFX_BUILD_BENCH=OFF \
+    "${TARGET_CMAKE_ARGS[@]}" >"$BUILD/configure.log" 2>&1 ||
+    { cat "$BUILD/configure.log" >&2; echo "cross: configure of $TARGET failed" >&2; return 125; }
+}
+# job_build [cmake --build args]: everything, or e.g. --target fxkcc.
+job_build() {
+  job_configure || return 125
+  cmake --build "$BUILD" -j "$JOBS" "$@" || { echo "cross: build of $TARGET failed" >&2; return 125; }
+}
+job_test() { ctest --test-dir "$BUILD" -j "$JOBS" --output-on-failure "${TARGET_CTEST_ARGS[@]}" || return 1; }
+# Runs the target's fxkcc (fxkcc, fxkcc.js under node, fxkcc.exe under wine).
+fxkcc() {
+  local exe="$BUILD/cli/fxkcc"
+  [ -f "$exe.js" ] && exe="$exe.js"
+  [ -f "$exe.exe" ] && exe="$exe.exe"
+  "${TARGET_RUN[@]}" "$exe" "$@"
+}
+golden_args() { [ -n "$TARGET_GOLDEN" ] && echo "--target $TARGET_GOLDEN"; }
+job_verify() { fxkcc verify --no-progress $(golden_args) "$@"; }
+job_bless() { fxkcc bless $(golden_args) "$@"; }
+
+case "$JOB" in
+  setup) job_setup ;;
+  build) job_build ;;
+  test) job_test ;;
+  verify) job_verify "$@" ;;
+  bless) job_bless "$@" ;;
+  all) job_setup && job_build && job_test && job_verify "$@" ;;
+  quick) job_setup && job_build --target fxkcc && job_verify "$@" ;;
+  *) echo "cross: unknown job '$JOB'" >&2; exit 2 ;;
+esac
