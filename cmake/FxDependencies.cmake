@@ -1,0 +1,49 @@
+# Third-party dependencies of the harness and the tests.
+#
+# Default (FX_FETCH_DEPS=OFF): the system's packages, found the CMake way (Debian: catch2 v2,
+# libcli11-dev, libyaml-cpp-dev, libxxhash-dev; scripts/setup.sh installs them).
+#
+# FX_FETCH_DEPS=ON: download pinned releases with FetchContent instead. For CI runners whose
+# package managers lack these versions (macOS, Windows/MSVC, Ubuntu's Catch2 is v3); never used
+# by the scripts on this project's Debian machines, which have no network beyond packages.
+option(FX_FETCH_DEPS "Download pinned Catch2 v2, CLI11, yaml-cpp and xxHash instead of using system packages" OFF)
+
+if(FX_FETCH_DEPS)
+  include(FetchContent)
+  FetchContent_Declare(fx_catch2 URL https://github.com/catchorg/Catch2/archive/refs/tags/v2.13.10.tar.gz)
+  FetchContent_Declare(fx_cli11 URL https://github.com/CLIUtils/CLI11/archive/refs/tags/v2.1.2.tar.gz)
+  FetchContent_Declare(fx_yaml_cpp URL https://github.com/jbeder/yaml-cpp/archive/refs/tags/yaml-cpp-0.7.0.tar.gz)
+  FetchContent_Declare(fx_xxhash URL https://github.com/Cyan4973/xxHash/archive/refs/tags/v0.8.1.tar.gz)
+  set(YAML_CPP_BUILD_TESTS OFF CACHE BOOL "" FORCE)
+  set(YAML_CPP_BUILD_TOOLS OFF CACHE BOOL "" FORCE)
+  set(YAML_CPP_BUILD_CONTRIB OFF CACHE BOOL "" FORCE)
+  set(CLI11_BUILD_TESTS OFF CACHE BOOL "" FORCE)
+  set(CLI11_BUILD_EXAMPLES OFF CACHE BOOL "" FORCE)
+  FetchContent_MakeAvailable(fx_catch2 fx_cli11 fx_yaml_cpp)
+  FetchContent_GetProperties(fx_xxhash)
+  if(NOT fx_xxhash_POPULATED)
+    FetchContent_Populate(fx_xxhash)
+  endif()
+  set(XXHASH_INCLUDE_DIR ${fx_xxhash_SOURCE_DIR} CACHE PATH "xxhash.h folder" FORCE)
+  list(APPEND CMAKE_MODULE_PATH ${fx_catch2_SOURCE_DIR}/contrib)
+  set(FX_HAVE_DEPS ON)
+else()
+  set(FX_HAVE_DEPS OFF)
+endif()
+
+# fx_find_harness_deps(): yaml-cpp, CLI11 and the xxHash header, from packages or fetched.
+macro(fx_find_harness_deps)
+  if(NOT FX_HAVE_DEPS)
+    find_package(yaml-cpp REQUIRED)
+    find_package(CLI11 CONFIG REQUIRED)
+    # xxHash ships no CMake package; header-only use (XXH_INLINE_ALL) is enough.
+    find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
+  endif()
+endmacro()
+
+# fx_find_test_deps(): Catch2 v2 (our own main; its prebuilt main library is not used).
+macro(fx_find_test_deps)
+  if(NOT FX_HAVE_DEPS)
+    find_package(Catch2 2 REQUIRED)
+  endif()
+endmacro()
