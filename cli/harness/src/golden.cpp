@@ -2,9 +2,15 @@
 
 #include <charconv>
 
+#include "text_util.h"
+
 namespace fx::harness {
 
 namespace {
+
+using text::append_int;
+using text::Lines;
+using text::quote;
 
 constexpr char kHexDigits[] = "0123456789abcdef";
 
@@ -15,12 +21,6 @@ void append_hex16(std::string* s, uint64_t v) {
         v >>= 4;
     }
     s->append(buf, 16);
-}
-
-void append_int(std::string* s, int64_t v) {
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    s->append(buf, r.ptr);
 }
 
 bool parse_hex16(std::string_view t, uint64_t* out) {
@@ -55,12 +55,6 @@ bool parse_int(std::string_view t, int64_t* out) {
 
 bool has_line_break(const std::string& s) {
     return s.find('\n') != std::string::npos || s.find('\r') != std::string::npos;
-}
-
-/// A line as quoted in messages: at most 60 characters.
-std::string quote(std::string_view line) {
-    if (line.size() > 60) return "'" + std::string(line.substr(0, 57)) + "...'";
-    return "'" + std::string(line) + "'";
 }
 
 void append_key(std::string* s, std::string_view key, std::string_view value) {
@@ -105,31 +99,6 @@ void append_tick_line(std::string* s, const TickHashes& t) {
 std::string end_line(int64_t ticks) { return "end " + std::to_string(ticks); }
 
 /// Splits text into lines ('\n'; a trailing '\r' dropped); tracks 1-based line numbers.
-class Lines {
-public:
-    explicit Lines(std::string_view text) : text_(text) {}
-    bool next(std::string_view* line) {
-        if (pos_ >= text_.size()) {
-            ++number_; // the "line" where end of file was met
-            return false;
-        }
-        size_t end = text_.find('\n', pos_);
-        if (end == std::string_view::npos) end = text_.size();
-        std::string_view l = text_.substr(pos_, end - pos_);
-        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-        pos_ = end + 1;
-        ++number_;
-        *line = l;
-        return true;
-    }
-    int number() const { return number_; }
-
-private:
-    std::string_view text_;
-    size_t pos_ = 0;
-    int number_ = 0;
-};
-
 class Parser {
 public:
     Parser(std::string_view text, const std::string& display, std::string* err)

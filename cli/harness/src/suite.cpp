@@ -331,17 +331,14 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err)
         err << "fxkcc bless: " << error << "\n";
         return kExitBadInput;
     }
-    // Names first (cheap) so that nothing is written when two scenarios collide or one is bad.
+    // Load everything first, so that nothing is written when one scenario is bad or two collide.
+    std::vector<Scenario> scenarios(paths.size());
     std::vector<Outcome> loaded = run_parallel(paths, cmd.jobs, false, err, [&](const std::string& p) {
         Outcome o;
         o.path = p;
-        Scenario sc;
-        std::string e;
-        if (!load_for_suite(cmd.suite, p, &sc, &e)) {
-            o.status = Status::kBadInput;
-            o.summary = e;
-        }
-        o.name = sc.name;
+        const size_t i = static_cast<size_t>(std::lower_bound(paths.begin(), paths.end(), p) - paths.begin());
+        if (!load_for_suite(cmd.suite, p, &scenarios[i], &o.summary)) o.status = Status::kBadInput;
+        o.name = scenarios[i].name;
         return o;
     });
     if (!check_unique_names(loaded, err)) return kExitBadInput;
@@ -358,13 +355,8 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err)
     std::vector<Outcome> outcomes = run_parallel(selected, cmd.jobs, FX_ISATTY(2), err, [&](const std::string& p) {
         Outcome o;
         o.path = p;
-        Scenario sc;
+        const Scenario& sc = scenarios[static_cast<size_t>(std::lower_bound(paths.begin(), paths.end(), p) - paths.begin())];
         std::string e;
-        if (!load_for_suite(cmd.suite, p, &sc, &e)) {
-            o.status = Status::kBadInput;
-            o.summary = e;
-            return o;
-        }
         o.name = sc.name;
         HashFile old;
         std::error_code ec;

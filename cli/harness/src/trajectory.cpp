@@ -3,23 +3,23 @@
 #include <array>
 #include <charconv>
 
+#include "text_util.h"
+
 #include "fx/decimal.h"
 
 namespace fx::harness {
 
 namespace {
 
+using text::append_int;
+using text::Lines;
+using text::quote;
+
 constexpr std::array<const char*, 15> kStateColumns = {
     "tick",     "character", "x",        "y",        "z",
     "vx",       "vy",        "vz",       "facing",   "grounded",
     "normal_x", "normal_y",  "normal_z", "ground_shape", "platform"};
 constexpr std::array<const char*, 3> kRenderColumns = {"render_x", "render_y", "render_z"};
-
-void append_int(std::string* s, int64_t v) {
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    s->append(buf, r.ptr);
-}
 
 void append_scalar(std::string* s, Scalar v) { *s += to_string_shortest(v); }
 
@@ -67,33 +67,6 @@ bool parse_uint(std::string_view t, uint64_t max, uint64_t* out) {
     *out = v;
     return true;
 }
-
-std::string quote(std::string_view s) {
-    if (s.size() > 60) return "'" + std::string(s.substr(0, 57)) + "...'";
-    return "'" + std::string(s) + "'";
-}
-
-class Lines {
-public:
-    explicit Lines(std::string_view text) : text_(text) {}
-    bool next(std::string_view* line) {
-        ++number_;
-        if (pos_ >= text_.size()) return false;
-        size_t end = text_.find('\n', pos_);
-        if (end == std::string_view::npos) end = text_.size();
-        std::string_view l = text_.substr(pos_, end - pos_);
-        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-        pos_ = end + 1;
-        *line = l;
-        return true;
-    }
-    int number() const { return number_; }
-
-private:
-    std::string_view text_;
-    size_t pos_ = 0;
-    int number_ = 0;
-};
 
 struct Cell {
     std::string_view text;
