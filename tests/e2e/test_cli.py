@@ -354,7 +354,7 @@ class CompareGoldens(Workspace):
                 write(path, re.sub(r"(?m)^target .*$", "target other-target", read(path)))
 
     def test_identical_targets_pass(self):
-        out, _ = self.run_ok(["compare-goldens"])
+        out, _ = self.run_ok(["compare-goldens", "--reference", self.t])
         self.assertIn("identical walk-wall (120 ticks on 2 targets)", out)
         self.assertIn("2 scenarios, 2 targets", out)
         self.assertIn("2 identical, 0 different", out)
@@ -368,7 +368,7 @@ class CompareGoldens(Workspace):
         f[3] = "%016x" % (int(f[3], 16) ^ 8)
         lines[i] = " ".join(f)
         write(path, "\n".join(lines))
-        rc, out, _ = fxkcc(["compare-goldens"], self.tmp)
+        rc, out, _ = fxkcc(["compare-goldens", "--reference", self.t], self.tmp)
         self.assertEqual(rc, 1)
         self.assertIn("DIFFERENT walk-wall (reference " + self.t + ")", out)
         self.assertIn("other-target: first divergent tick 73 (c7)", out)
@@ -380,14 +380,14 @@ class CompareGoldens(Workspace):
         rows = read(path).split("\n")
         rows[5] = rows[5] + "0"
         write(path, "\n".join(rows))
-        rc, out, _ = fxkcc(["compare-goldens"], self.tmp)
+        rc, out, _ = fxkcc(["compare-goldens", "--reference", self.t], self.tmp)
         self.assertEqual(rc, 1)
         self.assertIn("other-target: missing", out)
         self.assertIn("other-target: trajectory CSV differs from " + self.t + "'s", out)
 
     def test_needs_two_targets(self):
         shutil.rmtree(self.p("golden", "other-target"))
-        rc, _, err = fxkcc(["compare-goldens"], self.tmp)
+        rc, _, err = fxkcc(["compare-goldens", "--reference", self.t], self.tmp)
         self.assertEqual(rc, 2)
         self.assertIn("need goldens of at least two targets", err)
 

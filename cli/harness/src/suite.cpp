@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "harness/atomic_file.h"
@@ -203,7 +204,13 @@ std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, int job
     int n = jobs > 0 ? jobs : static_cast<int>(std::thread::hardware_concurrency());
     n = std::max(1, std::min<int>(n, static_cast<int>(std::max<size_t>(paths.size(), 1))));
     std::vector<std::thread> threads;
-    for (int t = 1; t < n; ++t) threads.emplace_back(worker);
+    for (int t = 1; t < n; ++t) {
+        try {
+            threads.emplace_back(worker);
+        } catch (const std::system_error&) {
+            break; // no threads on this target (wasm without pthreads): fewer workers, same results
+        }
+    }
     worker();
     for (auto& t : threads) t.join();
     if (progress) err << "\r\x1b[2K" << std::flush;

@@ -1,0 +1,31 @@
+# wasm32 under node, with Debian's emscripten (scripts/targets/wasm32-emscripten.sh).
+# Wraps the toolchain file of the emscripten package and adds what the project needs:
+#  - C++ exceptions on (compile and link): the harness reports bad input by exception;
+#  - -sSINGLE_FILE=1: the .wasm is embedded in the .js (node 20's fetch breaks the loader of a
+#    separate .wasm file); -sNODERAWFS=1: the program sees the real file system (scenarios, goldens,
+#    tests/math/kat.txt); -sEXIT_RUNTIME=1: main's return value becomes node's exit code;
+#    -sALLOW_MEMORY_GROWTH=1: large scenarios do not hit the initial heap;
+#  - --pre-js wasm32-emscripten.pre.js: the program sees node's real environment (CI, ...).
+# FXKCC_DEPS_PREFIX (optional): the private prefix of scripts/deps/yaml-cpp-source.sh
+# (static yaml-cpp plus copies of the header-only CLI11, xxHash and Catch2).
+if(DEFINED ENV{EMSCRIPTEN_TOOLCHAIN_FILE})
+  set(_fx_emscripten_toolchain "$ENV{EMSCRIPTEN_TOOLCHAIN_FILE}")
+else()
+  set(_fx_emscripten_toolchain "/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake")
+endif()
+if(NOT EXISTS "${_fx_emscripten_toolchain}")
+  message(FATAL_ERROR "Emscripten toolchain file ${_fx_emscripten_toolchain} not found (apt-get install emscripten, "
+                      "or set EMSCRIPTEN_TOOLCHAIN_FILE)")
+endif()
+include("${_fx_emscripten_toolchain}")
+
+set(CMAKE_C_FLAGS_INIT "-fexceptions")
+set(CMAKE_CXX_FLAGS_INIT "-fexceptions")
+set(CMAKE_EXE_LINKER_FLAGS_INIT
+    "-fexceptions -sSINGLE_FILE=1 -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 --pre-js ${CMAKE_CURRENT_LIST_DIR}/wasm32-emscripten.pre.js")
+
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES FXKCC_DEPS_PREFIX)
+if(FXKCC_DEPS_PREFIX)
+  list(APPEND CMAKE_FIND_ROOT_PATH "${FXKCC_DEPS_PREFIX}")
+  list(APPEND CMAKE_PREFIX_PATH "${FXKCC_DEPS_PREFIX}")
+endif()

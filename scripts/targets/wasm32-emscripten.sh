@@ -1,0 +1,30 @@
+# wasm32 with Debian's emscripten (em++), run under node (sourced by scripts/cross.sh).
+# yaml-cpp is built for wasm from Debian's source package (scripts/deps/yaml-cpp-source.sh) into
+# ${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/wasm32; CLI11, xxHash and Catch2 are header-only copies there.
+# Executables are single-file .js (fxkcc.js) that see the real file system (-sNODERAWFS=1);
+# see cmake/toolchains/wasm32-emscripten.cmake for the flags and why.
+WASM_DEPS="${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/wasm32"
+# emcc's own tools (acorn, ...) come from Debian's node modules.
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+TARGET_GOLDEN=wasm32-emscripten
+TARGET_CMAKE_ARGS=(
+  -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/toolchains/wasm32-emscripten.cmake"
+  -DFXKCC_DEPS_PREFIX="$WASM_DEPS"
+  -DCMAKE_CROSSCOMPILING_EMULATOR=node
+)
+TARGET_RUN=(node)
+target_setup() {
+  local SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  if ! command -v em++ >/dev/null || ! command -v node >/dev/null; then
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+      --no-install-recommends emscripten nodejs || return 1
+  fi
+  bash scripts/deps/yaml-cpp-source.sh cmake/toolchains/wasm32-emscripten.cmake "$WASM_DEPS"
+}
+# Accuracy tests (a long double reference) are skipped here: this platform's long double math is
+# not a trustworthy reference (emscripten's sqrtl/sinl are double precision; MinGW's sinl uses
+# x87 fsin, off by more than a raw unit near 2e9 rad). They run on x86-64 and AArch64, whose
+# long double is exact enough. Everything that proves determinism (known answers, identity of
+# the 128-bit paths, behaviour tests, goldens) still runs.
+TARGET_CTEST_ARGS=(-E "accuracy|against the reference|geometry\\.reference")
