@@ -4,7 +4,13 @@
 #   2. build/           Release, __int128 wide path, warnings as errors: all tests and gates
 #   3. build-portable/  portable two-limb wide path and checked arithmetic (traps on overflow):
 #                       the unit tests again, so both paths and the checked build are exercised
-# Environment: JOBS (default: number of cores).
+#   4. the cross-target proof (docs/determinism.md): every target of FX_TARGETS is set up,
+#      built, tested under its emulator and verified against its goldens
+#      (scripts/cross.sh TARGET all); the -O0, -O2 and clang builds verify against the x86-64
+#      goldens; fxkcc compare-goldens proves all targets' goldens identical
+#   5. the CI workflow in ci/ is checked against the GitHub Actions schema
+# Environment: JOBS (default: number of cores); FX_TARGETS (default: all six targets);
+# FX_SKIP_CROSS=1 skips step 4 (a quick local run; CI never sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -27,4 +33,22 @@ run_suite() { # name build-dir ctest-args... -- cmake-args...
 run_suite "native" build -- -DFX_FORCE_PORTABLE_WIDE=OFF -DFX_CHECKED=OFF
 run_suite "portable+checked" build-portable -E '^gate\.' -- \
   -DFX_FORCE_PORTABLE_WIDE=ON -DFX_CHECKED=ON -DFX_BUILD_BENCH=OFF
+if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
+  for target in ${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows}; do
+    echo "== cross-target proof: $target"
+    start=$SECONDS
+    bash scripts/cross.sh "$target" all
+    echo "== $target: passed in $((SECONDS - start)) s"
+  done
+  for variant in x86_64-linux-O0 x86_64-linux-O2 x86_64-linux-clang; do
+    echo "== build variant: $variant"
+    start=$SECONDS
+    bash scripts/cross.sh "$variant" quick
+    echo "== $variant: passed in $((SECONDS - start)) s"
+  done
+  echo "== every target's goldens agree"
+  build/cli/fxkcc compare-goldens
+fi
+echo "== CI workflow"
+bash scripts/lint-workflow.sh
 echo "== all test suites passed"
