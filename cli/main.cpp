@@ -74,6 +74,8 @@ int main(int argc, char** argv) {
     run_app->add_option("--trace", run.trace_path, "Write the solver trace to this file ('-': stdout)");
     run_app->add_option("--trace-ticks", trace_ticks, "Tick range of the trace, A:B inclusive (default: all)");
     run_app->add_flag("--allow-outside", run.allow_outside, "Let the scenario reference files outside its tree");
+    run_app->add_option("--metrics", run.metrics_path, "Write the feel metrics to this file as CSV or JSON ('-': stdout)");
+    run_app->add_option("--metrics-format", run.metrics_format, "csv or json (default: from the extension, .json: JSON)");
 
     h::VerifyCommand verify;
     bool no_progress = false;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "harness/atomic_file.h"
+#include "harness/checks.h"
 #include "harness/trace_writer.h"
 #include "suite_common.h"
 
@@ -89,7 +90,13 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
     std::unique_ptr<TraceWriter> trace;
     const HashFileHeader header = header_for(sc);
     // Output folders are created on demand, like the goldens' folders.
-    for (const std::string* path : {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path}) {
+    std::string metrics_format = cmd.metrics_format;
+    if (metrics_format.empty()) metrics_format = fs::path(cmd.metrics_path).extension() == ".json" ? "json" : "csv";
+    if (metrics_format != "csv" && metrics_format != "json") {
+        err << "fxkcc run: --metrics-format: expected csv or json, found '" << metrics_format << "'\n";
+        return kExitBadInput;
+    }
+    for (const std::string* path : {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path, &cmd.metrics_path}) {
         if (path->empty() || *path == "-") continue;
         const fs::path parent = fs::path(*path).parent_path();
         std::error_code ec;
@@ -136,7 +143,8 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
         opts.trace_from = cmd.trace_from;
         opts.trace_to = cmd.trace_to < 0 ? sc.ticks - 1 : cmd.trace_to;
     }
-    if (!run_scenario(sc, sink, opts, &error)) {
+    CheckReport report;
+    if (!run_checked(sc, &sink, opts, &report, &error)) {
         err << "fxkcc run: " << sc.path << ": " << error << "\n";
         return kExitBadInput;
     }
@@ -149,11 +157,27 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
         err << "fxkcc run: " << error << "\n";
         return kExitCannotTest;
     }
+    if (!cmd.metrics_path.empty()) {
+        const std::string text = metrics_format == "json" ? metrics_json(sc, report) : metrics_csv(report);
+        if (cmd.metrics_path == "-") {
+            out << text;
+        } else if (!write_file_atomic(cmd.metrics_path, text, &error)) {
+            err << "fxkcc run: " << error << "\n";
+            return kExitCannotTest;
+        }
+    }
     // The summary goes to stderr when stdout carries data.
-    std::ostream& summary = (cmd.hashes_path == "-" || cmd.csv_path == "-" || cmd.trace_path == "-") ? err : out;
+    const bool data_on_stdout =
+        cmd.hashes_path == "-" || cmd.csv_path == "-" || cmd.trace_path == "-" || cmd.metrics_path == "-";
+    std::ostream& summary = data_on_stdout ? err : out;
     summary << sc.name << ": " << sink.ticks << " ticks, " << sc.characters.size() << " characters, final hash "
             << hex16(sink.last_world) << "\n";
-    return kExitOk;
+    const int failed_expectations = report.expectation_failures(), failed_invariants = report.invariant_failures();
+    summary << "checks: " << report.expectations << " expectations, " << failed_expectations << " failed; invariants "
+            << (failed_invariants == 0 ? std::string("hold") : std::to_string(failed_invariants) + " violated") << "\n";
+    summary << format_failures(report, "  ");
+    summary << "metrics:\n" << metrics_table(report);
+    return report.passed() ? kExitOk : kExitMismatch;
 }
 
 int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {

@@ -36,6 +36,17 @@ kcc::Platform to_platform(const PlatformDef& d) {
     return p;
 }
 
+/// Sends every event to two observers, in order.
+class TeeObserver final : public kcc::TraceObserver {
+public:
+    kcc::TraceObserver* first = nullptr;
+    kcc::TraceObserver* second = nullptr;
+    void on_event(const kcc::TraceEvent& e) override {
+        first->on_event(e);
+        second->on_event(e);
+    }
+};
+
 } // namespace
 
 bool build_world(const Scenario& sc, kcc::World* world, std::string* error) {
@@ -80,6 +91,9 @@ bool run_scenario(const Scenario& sc, RunSink& sink, const RunOptions& options, 
     for (const CharacterDef& c : sc.characters) cursors.emplace_back(c.input);
     std::vector<kcc::Input> inputs(sc.characters.size());
     std::vector<Vec3> render;
+    sink.on_start(world);
+    TeeObserver tee;
+    tee.second = options.observer;
 
     const int64_t last = options.stop_after >= 0 && options.stop_after < sc.ticks ? options.stop_after : sc.ticks - 1;
     auto step_once = [&](bool frame_end, Scalar alpha) -> bool {
@@ -87,7 +101,12 @@ bool run_scenario(const Scenario& sc, RunSink& sink, const RunOptions& options, 
         for (size_t i = 0; i < cursors.size(); ++i) inputs[i] = cursors[i].at(t);
         const bool traced = options.trace != nullptr && t >= options.trace_from && t <= options.trace_to;
         if (traced) options.trace->begin_tick(t);
-        world.step(inputs, traced ? options.trace : nullptr);
+        kcc::TraceObserver* observer = options.observer;
+        if (traced) {
+            tee.first = options.trace;
+            observer = options.observer != nullptr ? static_cast<kcc::TraceObserver*>(&tee) : options.trace;
+        }
+        world.step(inputs, observer);
         for (size_t i = 0; i < platforms.size(); ++i) poses[i] = {platforms[i].id, platforms[i].center_at(world.tick())};
         render.clear();
         if (frame_end) {

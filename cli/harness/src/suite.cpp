@@ -15,6 +15,7 @@
 
 #include "harness/atomic_file.h"
 #include "harness/build_info.h"
+#include "harness/checks.h"
 #include "suite_common.h"
 
 #ifdef _WIN32
@@ -30,7 +31,9 @@ namespace fs = std::filesystem;
 namespace fx::harness {
 namespace {
 
-enum class Status { kPass, kMismatch, kStale, kMissing, kBadInput, kCannotTest };
+/// A golden status; kFailed: the golden matched (or could not be compared) but an expectation
+/// or invariant failed.
+enum class Status { kPass, kMismatch, kStale, kMissing, kBadInput, kCannotTest, kFailed };
 
 const char* status_name(Status s) {
     switch (s) {
@@ -40,6 +43,7 @@ const char* status_name(Status s) {
     case Status::kMissing: return "MISSING";
     case Status::kBadInput: return "ERROR";
     case Status::kCannotTest: return "CANNOT-TEST";
+    case Status::kFailed: return "FAILED";
     }
     return "?";
 }
@@ -52,6 +56,7 @@ struct Outcome {
     std::string detail;  ///< the full report, may be multi-line
     int64_t ticks = 0;
     int64_t millis = 0;
+    bool checks_failed = false; ///< an expectation or invariant failed (whatever the golden status)
 };
 
 int exit_code_of(const std::vector<Outcome>& outcomes) {
@@ -62,7 +67,8 @@ int exit_code_of(const std::vector<Outcome>& outcomes) {
         case Status::kPass: c = kExitOk; break;
         case Status::kMismatch:
         case Status::kStale:
-        case Status::kMissing: c = kExitMismatch; break;
+        case Status::kMissing:
+        case Status::kFailed: c = kExitMismatch; break;
         case Status::kBadInput: c = kExitBadInput; break;
         case Status::kCannotTest: c = kExitCannotTest; break;
         }
@@ -81,13 +87,14 @@ public:
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3>, std::string* error) override {
         hasher_.hash_into(tick, chars, platforms, &current_);
         ++ticks_run_;
+        (void)error;
+        if (divergence_.diverged) return true; // only the first divergence is reported; the run goes on for the checks
         const size_t i = static_cast<size_t>(tick);
         if (i >= golden_.ticks.size()) {
             divergence_.diverged = true;
             divergence_.tick = tick;
             divergence_.reason = "the golden has only " + std::to_string(golden_.ticks.size()) + " ticks";
-            *error = "diverged";
-            return false;
+            return true;
         }
         const TickHashes& g = golden_.ticks[i];
         if (g.world == current_.world && g.entities == current_.entities) return true;
@@ -98,8 +105,7 @@ public:
                 divergence_.entities.push_back(golden_.header.entities[k]);
             }
         }
-        *error = "diverged";
-        return false;
+        return true;
     }
     const HashDivergence& divergence() const { return divergence_; }
     int64_t ticks_run() const { return ticks_run_; }
@@ -111,6 +117,51 @@ private:
     HashDivergence divergence_;
     int64_t ticks_run_ = 0;
 };
+
+// The golden side of verify_one: kPass with *golden filled when the run can be compared.
+Status golden_status(const SuiteOptions& suite, const Scenario& sc, const std::string& path, HashFile* golden,
+                     std::string* summary) {
+    const std::string golden_path = golden_hashes_path(suite, sc.name);
+    std::error_code ec;
+    if (!fs::exists(golden_path, ec)) {
+        *summary = "no golden at " + golden_path + " (run: fxkcc bless " + path + ")";
+        return Status::kMissing;
+    }
+    std::string error;
+    if (!read_hash_file(golden_path, golden, &error)) {
+        *summary = error;
+        return Status::kBadInput;
+    }
+    if (golden->header.digest != sc.digest || golden->header.scenario != sc.name) {
+        *summary = "golden is stale: blessed for scenario '" + golden->header.scenario + "' digest " +
+                   golden->header.digest + ", the scenario now has digest " + sc.digest +
+                   " (it changed since; re-bless if the change is intended)";
+        return Status::kStale;
+    }
+    if (golden->header.behaviour != kBehaviourVersion) {
+        *summary = "golden is stale: blessed with behaviour " + std::to_string(golden->header.behaviour) +
+                   ", this build is behaviour " + std::to_string(kBehaviourVersion);
+        return Status::kStale;
+    }
+    const std::vector<EntityRef> entities = entities_of(sc);
+    if (golden->header.entities != entities) {
+        *summary = "entities differ: golden " + entity_labels(golden->header.entities) + ", run " + entity_labels(entities);
+        return Status::kMismatch;
+    }
+    return Status::kPass;
+}
+
+std::string checks_summary(const CheckReport& r) {
+    const int e = r.expectation_failures(), i = r.invariant_failures();
+    if (e == 0 && i == 0) {
+        return r.expectations == 0 ? "invariants hold (no expectations)"
+                                   : std::to_string(r.expectations) + " expectations and the invariants hold";
+    }
+    std::string s;
+    if (e > 0) s = std::to_string(e) + " expectation" + (e == 1 ? "" : "s") + " failed";
+    if (i > 0) s += (s.empty() ? "" : ", ") + std::to_string(i) + " invariant" + (i == 1 ? "" : "s") + " violated";
+    return s;
+}
 
 Outcome verify_one(const SuiteOptions& suite, const std::string& path) {
     Outcome o;
@@ -124,46 +175,30 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path) {
     }
     o.name = sc.name;
     o.ticks = sc.ticks;
-    const std::string golden_path = golden_hashes_path(suite, sc.name);
-    std::error_code ec;
-    if (!fs::exists(golden_path, ec)) {
-        o.status = Status::kMissing;
-        o.summary = "no golden at " + golden_path + " (run: fxkcc bless " + path + ")";
-        return o;
-    }
     HashFile golden;
-    if (!read_hash_file(golden_path, &golden, &error)) {
-        o.status = Status::kBadInput;
-        o.summary = error;
+    std::string golden_summary;
+    o.status = golden_status(suite, sc, path, &golden, &golden_summary);
+    if (o.status == Status::kBadInput) {
+        o.summary = golden_summary;
         return o;
     }
-    if (golden.header.digest != sc.digest || golden.header.scenario != sc.name) {
-        o.status = Status::kStale;
-        o.summary = "golden is stale: blessed for scenario '" + golden.header.scenario + "' digest " +
-                    golden.header.digest + ", the scenario now has digest " + sc.digest +
-                    " (it changed since; re-bless if the change is intended)";
-        return o;
-    }
-    if (golden.header.behaviour != kBehaviourVersion) {
-        o.status = Status::kStale;
-        o.summary = "golden is stale: blessed with behaviour " + std::to_string(golden.header.behaviour) +
-                    ", this build is behaviour " + std::to_string(kBehaviourVersion);
-        return o;
-    }
-    const std::vector<EntityRef> entities = entities_of(sc);
-    if (golden.header.entities != entities) {
-        o.status = Status::kMismatch;
-        o.summary = "entities differ: golden " + entity_labels(golden.header.entities) + ", run " + entity_labels(entities);
-        return o;
-    }
+    // The run always happens: expectations and invariants are checked whatever the golden says.
     VerifySink sink(golden);
-    const bool ok = run_scenario(sc, sink, RunOptions{}, &error);
-    HashDivergence d = sink.divergence();
-    if (!ok && !d.diverged) {
+    CheckReport report;
+    if (!run_checked(sc, o.status == Status::kPass ? &sink : nullptr, RunOptions{}, &report, &error)) {
         o.status = Status::kBadInput;
         o.summary = error;
         return o;
     }
+    o.checks_failed = !report.passed();
+    const std::string checks = checks_summary(report);
+    const std::string failures = format_failures(report, "");
+    if (o.status != Status::kPass) {
+        o.summary = golden_summary + "; " + checks;
+        o.detail = failures;
+        return o;
+    }
+    HashDivergence d = sink.divergence();
     if (!d.diverged && golden.ticks.size() != static_cast<size_t>(sink.ticks_run())) {
         d.diverged = true;
         d.tick = sink.ticks_run();
@@ -172,11 +207,13 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path) {
     }
     if (d.diverged) {
         o.status = Status::kMismatch;
-        o.summary = "desync at tick " + std::to_string(d.tick) + " (" + entity_labels(d.entities) + ")";
-        o.detail = explain_divergence(sc, d, golden_csv_path(suite, sc.name));
+        o.summary = "desync at tick " + std::to_string(d.tick) + " (" + entity_labels(d.entities) + "); " + checks;
+        o.detail = explain_divergence(sc, d, golden_csv_path(suite, sc.name)) + failures;
         return o;
     }
-    o.summary = std::to_string(sc.ticks) + " ticks identical";
+    if (o.checks_failed) o.status = Status::kFailed;
+    o.summary = std::to_string(sc.ticks) + " ticks identical; " + checks;
+    o.detail = failures;
     return o;
 }
 
@@ -240,7 +277,10 @@ std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& t
     int failures = 0, errors = 0;
     int64_t total = 0;
     for (const Outcome& o : outcomes) {
-        if (o.status == Status::kMismatch || o.status == Status::kStale || o.status == Status::kMissing) ++failures;
+        if (o.status == Status::kMismatch || o.status == Status::kStale || o.status == Status::kMissing ||
+            o.status == Status::kFailed) {
+            ++failures;
+        }
         if (o.status == Status::kBadInput || o.status == Status::kCannotTest) ++errors;
         total += o.millis;
     }
@@ -314,11 +354,15 @@ int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& er
     }
     if (!check_unique_names(outcomes, err)) return kExitBadInput;
     print_table(outcomes, out);
-    int counts[6] = {0, 0, 0, 0, 0, 0};
-    for (const Outcome& o : outcomes) ++counts[static_cast<int>(o.status)];
+    int counts[7] = {0, 0, 0, 0, 0, 0, 0};
+    int checks_failed = 0;
+    for (const Outcome& o : outcomes) {
+        ++counts[static_cast<int>(o.status)];
+        if (o.checks_failed) ++checks_failed;
+    }
     out << "\n" << outcomes.size() << " scenarios on " << suite_target(cmd.suite) << ": " << counts[0] << " passed, "
         << counts[1] << " mismatched, " << counts[2] << " stale, " << counts[3] << " missing, " << counts[4]
-        << " errors\n";
+        << " errors; " << checks_failed << " failed expectations or invariants\n";
     if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml(outcomes, suite_target(cmd.suite)), &error)) {
         err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
         return kExitCannotTest;

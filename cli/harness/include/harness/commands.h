@@ -37,7 +37,10 @@ struct RunCommand {
     std::string trace_path;
     int64_t trace_from = 0, trace_to = -1;
     bool allow_outside = false;
+    std::string metrics_path;   ///< the feel metrics as CSV or JSON ("-": stdout); empty: none
+    std::string metrics_format; ///< "csv" or "json"; empty: from the extension (.json: JSON)
 };
+/// Exit 1 when an expectation or invariant fails (the outputs are still written).
 int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err);
 
 struct VerifyCommand {

@@ -32,6 +32,9 @@ public:
     virtual bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                          std::span<const std::pair<uint32_t, Vec3>> platforms,
                          std::span<const Vec3> render, std::string* error) = 0;
+    /// Called once, after the world is built and before the first tick. The world outlives
+    /// the run; sinks may query its scene (read-only) in on_tick.
+    virtual void on_start(const kcc::World& world) { (void)world; }
 };
 
 /// Builds the world of a scenario. Fails with a message naming the shape on invalid geometry.
@@ -42,6 +45,8 @@ struct RunOptions {
     TraceWriter* trace = nullptr;
     int64_t trace_from = 0;
     int64_t trace_to = -1;
+    /// Receives every trace event of every tick (the conformance checks). May be null.
+    kcc::TraceObserver* observer = nullptr;
     /// Stop after this tick (inclusive); -1: run all ticks.
     int64_t stop_after = -1;
 };

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fx/vec3.h"
@@ -90,6 +92,53 @@ struct FrameSegment {
     int64_t count = 0;
 };
 
+/// A bound on a value: `value` (exact: min == max), `[min, max]`, `{min: a}`, `{max: b}`.
+struct Check {
+    bool has_min = false, has_max = false;
+    Scalar min, max;
+    bool holds(Scalar v) const { return (!has_min || v >= min) && (!has_max || v <= max); }
+};
+
+/// Fields of a character's state that `expect` can bound (docs/scenarios.md, "Expectations").
+enum class StateField : uint8_t {
+    kX, kY, kZ, kVx, kVy, kVz, kSpeed, kHorizontalSpeed, kSurfaceSpeed, kGroundAngle, kFacing,
+};
+inline constexpr int kStateFieldCount = 11;
+
+/// Where an expectation was written (for messages).
+struct SourceRef {
+    int index = 0; ///< position in `expect`
+    int line = 0;
+};
+
+/// State checks at every tick of [from, to] for one character (or every character).
+struct StateExpectation {
+    SourceRef at;
+    int64_t from = 0, to = 0; ///< inclusive
+    uint32_t character = kcc::kNoId; ///< kNoId: every character
+    int8_t grounded = -1;            ///< -1: not checked, 0 / 1
+    bool check_platform = false;
+    uint32_t platform = kcc::kNoId;  ///< kNoId: none
+    std::vector<std::pair<StateField, Check>> checks; ///< in StateField order
+};
+
+/// Bounds on the feel metrics (harness/checks.h) of one character (or every character).
+struct MetricExpectation {
+    SourceRef at;
+    uint32_t character = kcc::kNoId;
+    std::vector<std::pair<int, Check>> checks; ///< (metric index in metric_info(), bound)
+};
+
+struct Scenario;
+/// Every tick of another scenario must give the same character states, positions shifted by
+/// `offset`.
+struct SameAsExpectation {
+    SourceRef at;
+    std::string path; ///< as written
+    Vec3 offset;
+    std::shared_ptr<const Scenario> other;
+};
+
 struct Scenario {
     std::string path;        ///< as given to the loader
     std::string name;        ///< `name:`; unique within a suite; used for golden file names
@@ -108,6 +157,12 @@ struct Scenario {
     /// Empty: no frame clock (one tick per step). Otherwise frames are played in order until
     /// `ticks` ticks have run (the last segment repeats if they run out).
     std::vector<FrameSegment> frames;
+
+    /// An accepted deviation from KCC-SPEC and why (empty: none).
+    std::string deviation;
+    std::vector<StateExpectation> expect_states;
+    std::vector<MetricExpectation> expect_metrics;
+    std::vector<SameAsExpectation> expect_same_as;
 
     /// XXH3-64 (hex, 16 digits) of the scenario file's bytes followed by every referenced
     /// file's bytes in the order referenced: a golden whose digest differs is stale.

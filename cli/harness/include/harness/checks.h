@@ -1,0 +1,98 @@
+// Conformance checks of a run: the scenario's expectations (`expect`), the invariants every
+// scenario must hold on every tick, and the feel metrics of every character.
+//
+// A Checker sits between the runner and another sink (it forwards every tick), and observes the
+// solver trace. Everything it computes is fixed point, so the metrics, and whether an
+// expectation holds, are the same on every target. Definitions: docs/conformance.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/runner.h"
+#include "harness/scenario.h"
+
+namespace fx::harness {
+
+/// The feel metrics, in the order they are printed.
+enum Metric : int {
+    kStopTimeMs = 0,
+    kSlopeSpeedRatioMin,
+    kSlopeSpeedRatioMax,
+    kFlickerCount,
+    kJitter,
+    kStepAttempts,
+    kStepSuccesses,
+    kMaxDepenetration,
+    kMaxSlideIterations,
+    kTicksAtCap,
+    kMaxHorizontalSpeed,
+    kAirborneTicks,
+    kMaxPenetration,
+    kMetricCount,
+};
+
+struct MetricInfo {
+    const char* name; ///< as written in `expect` and printed
+    const char* unit; ///< "ms", "m", "m/s", "" (a count or a ratio)
+    const char* meaning;
+};
+std::span<const MetricInfo> metric_info();
+/// Index in metric_info(), or -1.
+int find_metric(std::string_view name);
+/// Names of the state fields `expect` can check, in StateField order.
+std::span<const char* const> state_field_names();
+
+/// A metric's value; absent when the run gave it nothing to measure (no release, no slope).
+struct MetricValue {
+    bool present = false;
+    Scalar value;
+};
+struct CharacterMetrics {
+    uint32_t id = 0;
+    std::array<MetricValue, kMetricCount> values{};
+};
+
+struct CheckFailure {
+    enum class Kind : uint8_t { kExpectation, kInvariant };
+    Kind kind = Kind::kExpectation;
+    int64_t tick = -1; ///< -1: a whole-run check (metrics)
+    std::string message; ///< one line, with tick, character, value and bound
+};
+
+struct CheckReport {
+    std::vector<CharacterMetrics> metrics; ///< ascending id
+    std::vector<CheckFailure> failures;    ///< expectations first, then invariants, in order found
+    int64_t expectations = 0;              ///< expectations evaluated (state, metric and same_as items)
+    int64_t ticks = 0;                     ///< ticks checked
+    int expectation_failures() const;
+    int invariant_failures() const;
+    bool passed() const { return failures.empty(); }
+};
+
+/// Invariant thresholds (docs/conformance.md).
+inline constexpr Scalar kPenetrationTolerance = Scalar::ratio(1, 1000); ///< m
+inline constexpr Scalar kGroundTolerance = Scalar::ratio(1, 1000);      ///< m beyond the probe band
+
+class Checker;
+
+/// Runs `sc` with every check on, forwarding each tick to `inner` (may be null). A false
+/// return is an error of the run itself (*error), not a failed check. With options.stop_after
+/// the run is partial: only ticks that ran are checked, metric and same_as items are skipped.
+bool run_checked(const Scenario& sc, RunSink* inner, const RunOptions& options, CheckReport* report,
+                 std::string* error);
+
+/// Metrics as an aligned table (one row per character), CSV or JSON.
+std::string metrics_table(const CheckReport& report);
+std::string metrics_csv(const CheckReport& report);
+std::string metrics_json(const Scenario& sc, const CheckReport& report);
+
+/// The failures, one per line, each prefixed by `indent`.
+std::string format_failures(const CheckReport& report, const std::string& indent);
+
+} // namespace fx::harness
