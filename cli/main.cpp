@@ -107,6 +107,8 @@ int main(int argc, char** argv) {
     h::SuiteOptions list;
     CLI::App* list_app = app.add_subcommand("list", "List scenarios: name, ticks, characters, path, description");
     add_suite_options(list_app, &list);
+    bool list_markdown = false;
+    list_app->add_flag("--markdown", list_markdown, "One Markdown section per scenario (docs/conformance.md)");
     h::SuiteOptions validate;
     CLI::App* validate_app = app.add_subcommand("validate", "Load and check scenarios without running them");
     add_suite_options(validate_app, &validate);
@@ -145,7 +147,7 @@ int main(int argc, char** argv) {
     if (*bless_app) return h::bless_command(bless, std::cout, std::cerr);
     if (*diff_app) return h::diff_command(diff, std::cout, std::cerr);
     if (*compare_app) return h::compare_goldens_command(compare, std::cout, std::cerr);
-    if (*list_app) return h::list_command(list, std::cout, std::cerr);
+    if (*list_app) return h::list_command(list, list_markdown, std::cout, std::cerr);
     if (*validate_app) return h::validate_command(validate, std::cout, std::cerr);
     std::cout << app.help();
     return h::kExitBadInput;

@@ -1,6 +1,7 @@
 #include "harness/checks.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <sstream>
 
@@ -56,6 +57,9 @@ void install_overflow_recorder() {
 }
 
 std::string num(Scalar v) { return to_string_shortest(v); }
+std::string metric_text(const MetricValue& v);
+/// Rounded to 6 decimals, for descriptive numbers (depths, bands) in messages.
+std::string num6(Scalar v) { return metric_text(MetricValue{true, v}); }
 
 std::string check_text(const Check& c) {
     if (c.has_min && c.has_max) {
@@ -257,8 +261,10 @@ public:
                 }
             }
         }
+        // Per-tick failures in tick order, then whole-run ones (tick -1).
+        auto key = [](const CheckFailure& f) { return f.tick < 0 ? INT64_MAX : f.tick; };
         std::stable_sort(expectation_failures_.begin(), expectation_failures_.end(),
-                         [](const CheckFailure& a, const CheckFailure& b) { return a.tick < b.tick; });
+                         [&](const CheckFailure& a, const CheckFailure& b) { return key(a) < key(b); });
         report_->failures = expectation_failures_;
         report_->failures.insert(report_->failures.end(), invariant_failures_.begin(), invariant_failures_.end());
         report_->ticks = ticks_;
@@ -385,8 +391,8 @@ private:
         if (depth > kPenetrationTolerance && depth > before && !touches_platform && !t.depth_failed) {
             t.depth_failed = true;
             invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) +
-                                ": penetrates shape " + std::to_string(deepest) + " by " + num(depth) +
-                                " m (tolerance " + num(kPenetrationTolerance) + " m; " + num(before) +
+                                ": penetrates shape " + std::to_string(deepest) + " by " + num6(depth) +
+                                " m (tolerance " + num6(kPenetrationTolerance) + " m; " + num6(before) +
                                 " m the tick before: the depth grew)");
         }
         t.prev_depth = depth;
@@ -395,7 +401,7 @@ private:
         if (s.grounded && !t.ground_failed) {
             std::string why;
             if (s.ground_normal.y < p.cos_stay) {
-                why = "its ground normal is " + num(rad_to_deg(acos(s.ground_normal.y))) +
+                why = "its ground normal is " + num6(rad_to_deg(acos(s.ground_normal.y))) +
                       " deg from up, steeper than max_slope_stay_deg " + num(p.s.max_slope_stay_deg);
             } else {
                 std::array<geo::Hit, kcc::kMaxProbeHits> hits;
@@ -404,8 +410,8 @@ private:
                 bool found = false;
                 for (size_t k = 0; k < h && !found; ++k) found = hits[k].normal.y >= p.cos_stay;
                 if (!found) {
-                    why = "no walkable ground within " + num(reach) + " m below (" + std::to_string(h) + " hits";
-                    if (h > 0) why += "; nearest shape " + std::to_string(hits[0].shape) + " at " + num(hits[0].distance) + " m";
+                    why = "no walkable ground within " + num6(reach) + " m below (" + std::to_string(h) + " hits";
+                    if (h > 0) why += "; nearest shape " + std::to_string(hits[0].shape) + " at " + num6(hits[0].distance) + " m";
                     why += ")";
                 }
             }
@@ -560,6 +566,32 @@ bool run_checked(const Scenario& sc, RunSink* inner, const RunOptions& options, 
     t_recording = false;
     if (!ok) return false;
     checker.finish(options.stop_after < 0 || options.stop_after >= sc.ticks - 1);
+    return true;
+}
+
+bool check_ticks(const Scenario& sc, std::span<const CheckedTick> ticks, int64_t overflow_at, CheckReport* report,
+                 std::string* error) {
+    *report = CheckReport{};
+    kcc::World world;
+    if (!build_world(sc, &world, error)) return false;
+    Checker checker(sc, nullptr, report);
+    if (!checker.prepare(error)) return false;
+    install_overflow_recorder();
+    t_recording = true;
+    t_overflow_op = nullptr;
+    checker.on_start(world);
+    int64_t tick = 0;
+    for (const CheckedTick& t : ticks) {
+        for (const kcc::TraceEvent& e : t.events) checker.on_event(e);
+        if (tick == overflow_at) report_overflow("test");
+        if (!checker.on_tick(tick, t.states, {}, {}, error)) {
+            t_recording = false;
+            return false;
+        }
+        ++tick;
+    }
+    t_recording = false;
+    checker.finish(tick == sc.ticks);
     return true;
 }
 

@@ -245,7 +245,24 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
     return kExitMismatch;
 }
 
-int list_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err) {
+namespace {
+
+std::string plural(size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+/// One scenario as a Markdown section (docs/conformance.md is generated from these).
+void list_markdown(const Scenario& sc, const std::string& path, std::ostream& out) {
+    const size_t expectations = sc.expect_states.size() + sc.expect_metrics.size() + sc.expect_same_as.size();
+    out << "### " << sc.name << "\n\n`" << path << "`: " << plural(static_cast<size_t>(sc.ticks), "tick") << ", "
+        << plural(sc.characters.size(), "character") << ", " << plural(expectations, "expectation") << "\n\n"
+        << sc.description << "\n\n";
+    if (!sc.deviation.empty()) out << "**Accepted deviation from KCC-SPEC:** " << sc.deviation << "\n\n";
+}
+
+} // namespace
+
+int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, std::ostream& err) {
     std::vector<std::string> paths;
     std::string error;
     if (!discover_scenarios(suite, &paths, &error)) {
@@ -261,6 +278,10 @@ int list_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err
             continue;
         }
         if (!suite.filter.empty() && sc.name.find(suite.filter) == std::string::npos) continue;
+        if (markdown) {
+            list_markdown(sc, p, out);
+            continue;
+        }
         out << sc.name << "\t" << sc.ticks << " ticks\t" << sc.characters.size() << " characters\t" << p << "\t"
             << sc.description << "\n";
     }

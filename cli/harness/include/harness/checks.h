@@ -87,6 +87,16 @@ class Checker;
 bool run_checked(const Scenario& sc, RunSink* inner, const RunOptions& options, CheckReport* report,
                  std::string* error);
 
+/// For tests of the checks themselves: checks hand-made ticks (states and the trace events of
+/// each tick) against the scenario's world as if a run had produced them. `overflow_at` >= 0
+/// reports an arithmetic overflow ("test") during that tick.
+struct CheckedTick {
+    std::vector<kcc::CharacterState> states; ///< ascending id, one per character
+    std::vector<kcc::TraceEvent> events;
+};
+bool check_ticks(const Scenario& sc, std::span<const CheckedTick> ticks, int64_t overflow_at, CheckReport* report,
+                 std::string* error);
+
 /// Metrics as an aligned table (one row per character), CSV or JSON.
 std::string metrics_table(const CheckReport& report);
 std::string metrics_csv(const CheckReport& report);

@@ -71,7 +71,9 @@ struct CompareGoldensCommand {
 };
 int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out, std::ostream& err);
 
-int list_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
+/// Tab-separated lines, or (markdown) one Markdown section per scenario: the generated part of
+/// docs/conformance.md.
+int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, std::ostream& err);
 int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
 
 } // namespace fx::harness
