@@ -98,14 +98,16 @@ class VersionAndUsage(Workspace):
 class Run(Workspace):
     def test_run_prints_a_summary_and_writes_hashes_and_csv(self):
         out, _ = self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "out/w.hashes", "--csv", "out/w.csv"])
-        self.assertRegex(out, r"^walk-wall: 120 ticks, 2 characters, final hash [0-9a-f]{16}$")
+        first = out.splitlines()[0]
+        self.assertRegex(first, r"^walk-wall: 120 ticks, 2 characters, final hash [0-9a-f]{16}$")
+        self.assertIn("checks: 0 expectations, 0 failed; invariants hold\nmetrics:\ncharacter  stop_time_ms", out)
         hashes = read(self.p("out", "w.hashes")).splitlines()
         self.assertEqual(hashes[0], "fxkcc-hashes 1")
         self.assertEqual(hashes[-1], "end 120")
         tick_lines = [l for l in hashes if re.match(r"^\d+ ", l)]
         self.assertEqual(len(tick_lines), 120)
         self.assertTrue(all(len(l.split()) == 4 for l in tick_lines))  # tick, world, c1, c7
-        final = out.split()[-1]
+        final = first.split()[-1]
         self.assertEqual(tick_lines[-1].split()[1], final)
         csv = read(self.p("out", "w.csv")).splitlines()
         self.assertTrue(csv[0].startswith("# fxkcc-trajectory 1"))
@@ -244,7 +246,7 @@ class Verify(Workspace):
         self.assertEqual(rc, 1)
         xml = read(self.p("report.xml"))
         self.assertIn('tests="2" failures="1" errors="0"', xml)
-        self.assertIn('<failure type="MISMATCH" message="desync at tick 5 (c1)">', xml)
+        self.assertIn('<failure type="MISMATCH" message="desync at tick 5 (c1); invariants hold (no expectations)">', xml)
 
     def test_stale_golden_is_not_a_desync(self):
         path = self.p("scenarios", "walk-wall.yaml")

@@ -351,12 +351,14 @@ private:
             t.spell_start = -1;
         }
 
-        // Jitter: a reversal of the displacement while pressed into something with the stick held.
+        // Jitter: a reversal of the horizontal displacement while pressed into something with
+        // the stick held (vertical motion is a jump's or a fall's, not jitter).
         if (held && ev.pressed) {
-            if (t.prev_pressed && dot(disp, t.prev_pressed_disp) < Scalar{}) {
-                raise(t, kJitter, std::min(length(disp), length(t.prev_pressed_disp)));
+            const Vec3 hdisp{disp.x, Scalar{}, disp.z};
+            if (t.prev_pressed && dot(hdisp, t.prev_pressed_disp) < Scalar{}) {
+                raise(t, kJitter, std::min(length(hdisp), length(t.prev_pressed_disp)));
             }
-            t.prev_pressed_disp = disp;
+            t.prev_pressed_disp = hdisp;
             t.prev_pressed = true;
         } else {
             t.prev_pressed = false;

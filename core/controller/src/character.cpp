@@ -49,7 +49,12 @@ void step_character(const geo::StaticScene& scene, const Params& p, CharacterSta
     // 3. Horizontal pass, along the ground plane at full surface speed when grounded.
     Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
     Vec3 motion = horizontal * p.dt;
-    if (on_ground) motion = ground_plane_motion(motion, g.normal);
+    // On an edge (a step's nosing, a ledge) the normal is not the ground's direction: following
+    // it at surface speed would slow the body to cos(angle) of its speed on every stair. Over
+    // a descending edge the body rolls down it at its full horizontal speed; toward a rising
+    // one it moves level and the horizontal pass takes the edge as a step.
+    if (on_ground && !g.edge) motion = ground_plane_motion(motion, g.normal);
+    if (on_ground && g.edge) motion = edge_motion(motion, g.normal);
     if (!motion.is_zero()) {
         SlideRequest r;
         r.position = pos;
@@ -69,13 +74,15 @@ void step_character(const geo::StaticScene& scene, const Params& p, CharacterSta
         SlideRequest r;
         r.position = pos;
         r.motion = Vec3{Scalar{}, vy * p.dt, Scalar{}};
-        r.velocity = Vec3{Scalar{}, vy, Scalar{}};
+        // The whole velocity is clipped by what the vertical motion meets: sliding down a steep
+        // surface, the velocity follows the surface (its part into the surface is removed, once),
+        // so the body neither leaves the surface in hops nor gains speed that gravity did not give.
+        r.velocity = Vec3{horizontal.x, vy, horizontal.z};
         r.pass = Pass::kVertical;
         vertical = collide_and_slide(scene, r, p, t);
         pos = vertical.position;
         vy = vertical.velocity.y;
-        // Sliding down a steep surface turns part of the fall into horizontal speed along it.
-        horizontal += Vec3{vertical.velocity.x, Scalar{}, vertical.velocity.z};
+        horizontal = Vec3{vertical.velocity.x, Scalar{}, vertical.velocity.z};
     }
 
     // 5. Ground state for the next tick: snap a grounded body down; land an airborne one.
@@ -85,6 +92,10 @@ void step_character(const geo::StaticScene& scene, const Params& p, CharacterSta
         if (sn.landed) {
             pos = sn.position;
             end = sn.ground;
+        } else {
+            // Nothing to drop onto (or a steep edge in the way of the drop): the body may
+            // still be touching ground where it stands.
+            end = probe_ground(scene, pos, p, true, t);
         }
     } else if (vertical.landed) {
         end.grounded = true;

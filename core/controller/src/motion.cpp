@@ -20,6 +20,11 @@ constexpr Scalar kSamePlaneDot = Scalar::from_raw(Scalar::kOneRaw - (int64_t{1} 
 /// Rounding allowance of the step rise test: casts stop within kContactTolerance of a surface.
 constexpr Scalar kRiseTolerance = Scalar::from_raw(geo::kContactTolerance.raw() * 4);
 
+/// A contact with an edge or a corner of a shape (its normal is not a face's).
+bool is_edge(const geo::Feature& f) {
+    return f.kind == geo::FeatureKind::kEdge || f.kind == geo::FeatureKind::kVertex;
+}
+
 Vec3 scaled(const Vec3& v, Scalar num, Scalar den) {
     return {mul_div(v.x, num, den), mul_div(v.y, num, den), mul_div(v.z, num, den)};
 }
@@ -202,6 +207,19 @@ SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest&
         bool clips_velocity = true;
         if (r.pass == Pass::kHorizontal) {
             const Scalar limit = r.grounded ? p.cos_stay : p.cos_enter;
+            // The rounded base of the capsule meets a step's edge at a walkable angle (57.5
+            // degrees for a 0.2 m step): climbing that "slope" would cut the motion to half.
+            // An edge or corner is a step first; only when the step fails is it climbed.
+            if (n.y >= limit && r.grounded && !step_tried && is_edge(h.feature)) {
+                step_tried = true;
+                const StepAttempt a = try_step_up(scene, out.position, leftover, p, t);
+                if (a.result == StepResult::kAccepted) {
+                    out.position = a.position;
+                    out.stepped = true;
+                    motion = Vec3::zero();
+                    break;
+                }
+            }
             if (n.y >= limit) {
                 // Walkable: the motion climbs it; the (horizontal) velocity is kept so that
                 // walking onto a ramp costs no speed.

@@ -71,6 +71,7 @@ Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_g
             g.normal = h.normal;
             g.shape = h.shape;
             g.distance = d;
+            g.edge = h.feature.kind == geo::FeatureKind::kEdge || h.feature.kind == geo::FeatureKind::kVertex;
         }
     }
     return g;
@@ -97,6 +98,7 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
         out.ground.normal = h.normal;
         out.ground.shape = h.shape;
         out.ground.distance = h.start_overlap ? Scalar{} : h.distance;
+        out.ground.edge = h.feature.kind == geo::FeatureKind::kEdge || h.feature.kind == geo::FeatureKind::kVertex;
         return out;
     }
     return out;
@@ -110,6 +112,14 @@ Vec3 ground_plane_motion(const Vec3& horizontal, const Vec3& n) {
     const Vec3 d{h.x, -((n.x * h.x + n.z * h.z) / n.y), h.z};
     const Scalar dl = length(d);
     return {mul_div(d.x, len, dl), mul_div(d.y, len, dl), mul_div(d.z, len, dl)};
+}
+
+Vec3 edge_motion(const Vec3& horizontal, const Vec3& n) {
+    const Vec3 h{horizontal.x, Scalar{}, horizontal.z};
+    if (n.y.raw() <= 0) return h;
+    const Scalar y = -((n.x * h.x + n.z * h.z) / n.y);
+    if (y.raw() >= 0) return h;
+    return {h.x, y, h.z};
 }
 
 Vec3 horizontal_normal(const Vec3& n) {

@@ -83,6 +83,18 @@ bool World::build(std::string* error) {
     std::sort(platforms_.begin(), platforms_.end(),
               [](const Platform& a, const Platform& b) { return a.id < b.id; });
     platform_shift_.assign(platforms_.size(), Vec3::zero());
+    // A body starts on whatever ground is under its spawn (enter limit: it was not grounded
+    // before), so one spawned on a moving platform is carried from the first tick.
+    for (size_t i = 0; i < states_.size(); ++i) {
+        CharacterState& st = states_[i];
+        const Ground g = probe_ground(scene_, st.position, params_[i], false, Tracer{});
+        st.grounded = g.grounded;
+        st.ground_normal = g.normal;
+        st.ground_shape = g.shape;
+        const bool on_platform = std::any_of(platforms_.begin(), platforms_.end(),
+                                             [&](const Platform& pl) { return g.grounded && pl.id == g.shape; });
+        st.platform = on_platform ? g.shape : kNoId;
+    }
     built_ = true;
     return true;
 }

@@ -94,6 +94,10 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p);
 /// Turns a horizontal motion into motion along the ground plane (unit normal n, n.y > 0) whose
 /// length equals the horizontal length, uphill and downhill alike.
 Vec3 ground_plane_motion(const Vec3& horizontal, const Vec3& n);
+/// Motion over ground that is an edge (Ground::edge) with contact normal n: the horizontal
+/// motion unchanged, plus the drop of n's plane below it when that plane descends along the
+/// motion (rolling over a step's nosing at full horizontal speed); level otherwise.
+Vec3 edge_motion(const Vec3& horizontal, const Vec3& n);
 
 /// Horizontal part of a normal, normalised (walls for the horizontal pass). Zero if vertical.
 Vec3 horizontal_normal(const Vec3& n);

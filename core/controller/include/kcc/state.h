@@ -28,6 +28,9 @@ struct Ground {
     Vec3 normal = Vec3::unit_y(); ///< unit; (0,1,0) when airborne
     geo::ShapeId shape = kNoId;
     Scalar distance; ///< probe distance to the chosen hit
+    /// The chosen hit is on an edge or corner (a step's or a ledge's), not a face: its normal
+    /// says how the capsule's round base rests on it, not which way the ground runs.
+    bool edge = false;
 };
 
 /// Everything that carries over from one tick to the next. Serialised by state_bytes.h.
