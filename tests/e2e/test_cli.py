@@ -398,6 +398,110 @@ GOOD_HEAD = "format: 1\nname: bad\ndescription: d\nticks: 10\n"
 CHAR = "characters:\n  - {id: 1, spawn: [0, 0.015, 0]}\n"
 
 
+class Conformance(Workspace):
+    """Expectations, invariants and metrics through the real binary: a failed expectation is
+    reported apart from the golden (FAILED, exit 1) with its tick, value and bound."""
+
+    SCENARIO = """format: 1
+name: stop
+description: Runs at full speed and lets go.
+ticks: 80
+world:
+  - box: {id: 1, center: [0, -0.5, 0], half_extents: [50, 0.5, 50]}
+characters:
+  - id: 1
+    spawn: [0, 0.015, 0]
+    input: {segments: [{ticks: 40, stick: [0, 1]}, {ticks: 40}]}
+expect:
+  - {tick: 39, horizontal_speed: 6.2, grounded: true}
+  - character: 1
+    metrics: {stop_time_ms: %s, flicker_count: 0}
+"""
+
+    def write_scenario(self, stop_bound):
+        write(self.p("scenarios", "stop.yaml"), self.SCENARIO % stop_bound)
+
+    def test_run_prints_checks_and_metrics_and_exits_1_on_a_failed_expectation(self):
+        # 6.2 m/s braked at 60 m/s^2: 1.2 m/s per 50 Hz tick, at rest on the 6th tick: 120 ms.
+        self.write_scenario("120")
+        out, _ = self.run_ok(["run", "scenarios/stop.yaml"])
+        self.assertIn("checks: 2 expectations, 0 failed; invariants hold", out)
+        rows = out.split("metrics:\n")[1].splitlines()
+        head, row = rows[0].split(), rows[1].split()
+        self.assertEqual(row[head.index("stop_time_ms")], "120")
+        self.assertEqual(row[head.index("max_horizontal_speed")], "6.2")
+        self.write_scenario("[80, 100]")
+        rc, out, _ = fxkcc(["run", "scenarios/stop.yaml"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("checks: 2 expectations, 1 failed; invariants hold\n"
+                      "  expectation failed: expect[1] (line 13): character 1: stop_time_ms = 120, expected [80, 100]\n",
+                      out)
+
+    def test_metrics_as_json_and_csv(self):
+        self.write_scenario("120")
+        self.run_ok(["run", "scenarios/stop.yaml", "--metrics", "m.json"])
+        import json
+        doc = json.loads(read(self.p("m.json")))
+        self.assertEqual(doc["scenario"], "stop")
+        self.assertEqual(doc["ticks"], 80)
+        self.assertEqual(doc["characters"][0]["id"], 1)
+        self.assertEqual(doc["characters"][0]["stop_time_ms"], 120)
+        self.assertIsNone(doc["characters"][0]["slope_speed_ratio_min"])  # flat ground only
+        self.assertEqual(doc["failures"], [])
+        out, err = self.run_ok(["run", "scenarios/stop.yaml", "--metrics", "-", "--metrics-format", "csv"])
+        lines = out.splitlines()
+        self.assertTrue(lines[0].startswith("character,stop_time_ms,slope_speed_ratio_min,"))
+        self.assertTrue(lines[1].startswith("1,120,,"))
+        self.assertIn("checks: 2 expectations", err)  # the summary moves to stderr
+        rc, _, err = fxkcc(["run", "scenarios/stop.yaml", "--metrics", "m.txt", "--metrics-format", "xml"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("--metrics-format: expected csv or json, found 'xml'", err)
+
+    def test_verify_reports_failed_expectations_apart_from_the_golden(self):
+        self.write_scenario("[80, 100]")
+        self.run_ok(["bless", "scenarios/stop.yaml"])
+        rc, out, _ = fxkcc(["verify", "scenarios/stop.yaml"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"(?m)^FAILED +stop +80 ticks identical; 1 expectation failed$")
+        self.assertIn("expectation failed: expect[1] (line 13): character 1: stop_time_ms = 120, expected [80, 100]", out)
+        self.assertIn("1 scenarios on " + self.target() + ": 0 passed, 0 mismatched, 0 stale, 0 missing, 0 errors; "
+                      "1 failed expectations or invariants", out)
+        # Fixed expectation: the golden is now stale (the file changed) but the checks pass.
+        self.write_scenario("120")
+        rc, out, _ = fxkcc(["verify", "scenarios/stop.yaml"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("2 expectations and the invariants hold", out)
+        self.assertRegex(out, r"(?m)^STALE ")
+        self.run_ok(["bless", "scenarios/stop.yaml"])
+        out, _ = self.run_ok(["verify", "scenarios/stop.yaml"])
+        self.assertRegex(out, r"(?m)^pass +stop +80 ticks identical; 2 expectations and the invariants hold$")
+
+    def test_same_as_catches_a_level_that_is_not_a_shifted_copy(self):
+        self.write_scenario("120")
+        shifted = self.SCENARIO.replace("center: [0, -0.5, 0]", "center: [100000, -0.5, 0]").replace(
+            "spawn: [0, 0.015, 0]", "spawn: [100000, 0.015, 0]").replace("name: stop", "name: stop-far")
+        shifted = shifted.replace("stop_time_ms: %s", "stop_time_ms: 120")
+        write(self.p("scenarios", "far.yaml"), shifted + "  - {same_as: stop.yaml, offset: [100000, 0, 0]}\n")
+        out, _ = self.run_ok(["run", "scenarios/far.yaml"])
+        self.assertIn("checks: 3 expectations, 0 failed", out)
+        write(self.p("scenarios", "far.yaml"), shifted + "  - {same_as: stop.yaml, offset: [100000, 0, 1]}\n")
+        rc, out, _ = fxkcc(["run", "scenarios/far.yaml"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("expect[2] (line 15): same_as 'stop.yaml': tick 0: character 1: position (100000, 0.015, 0", out)
+
+    def test_expect_errors_exit_2_with_position(self):
+        write(self.p("scenarios", "bad.yaml"), (self.SCENARIO % "120").replace("horizontal_speed", "horizontal_sped"))
+        rc, _, err = fxkcc(["validate", "scenarios/bad.yaml"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("scenarios/bad.yaml:12:16: expect[0]: unknown key 'horizontal_sped', did you mean 'horizontal_speed'?", err)
+
+    def test_list_markdown_documents_each_scenario(self):
+        self.write_scenario("120")
+        out, _ = self.run_ok(["list", "--markdown", "scenarios/stop.yaml"])
+        self.assertEqual(out, "### stop\n\n`scenarios/stop.yaml`: 80 ticks, 1 character, 2 expectations\n\n"
+                              "Runs at full speed and lets go.\n\n")
+
+
 class BadInput(Workspace):
     """Each class of bad input: one clear error naming file:line:column, exit 2, no output."""
 
