@@ -33,6 +33,7 @@ struct TriCore {
     Scalar cross_len;
     Vec3 n;        ///< unit normal
     uint32_t index; ///< triangle index within its mesh (0 for a lone triangle)
+    uint8_t inactive = 0; ///< MeshTriangle::inactive (0 for a lone triangle: all active)
 };
 struct PlaneCore {
     Vec3 n;

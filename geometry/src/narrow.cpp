@@ -17,6 +17,34 @@ Vec3 contact_normal(const Closest& c, const Vec3& fallback) {
     return try_normalize(c.on_seg - c.on_core, &n) ? n : fallback;
 }
 
+/// Inactive mesh edges and vertices (TriangleMesh::build): the triangle's neighbours across
+/// them continue its plane (within kInactiveEdgeCos), so touching one is touching the
+/// surface, not a ridge. The contact becomes a contact with the triangle's face: feature
+/// (triangle, face), normal +-n and depth from the separating-axis push along n alone: out of
+/// the plane along +n (r - least signed distance of the segment's ends) or along -n
+/// (r + greatest), the smaller, ties to +n. That push separates the capsule from the plane,
+/// hence from the triangle; at a seam between coplanar triangles it is exactly the
+/// neighbour's face push. Lone triangles (inactive == 0) and other cores are left alone.
+bool resolve_inactive(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Feature* feature, Vec3* normal,
+                      Scalar* depth) {
+    if (tri.inactive == 0) return false;
+    const Feature& f = *feature;
+    const bool inactive = (f.kind == FeatureKind::kEdge && ((tri.inactive >> f.index) & 1u) != 0) ||
+                          (f.kind == FeatureKind::kVertex && ((tri.inactive >> (3 + f.index)) & 1u) != 0);
+    if (!inactive) return false;
+    const Scalar sa = plane_distance(a, tri), sb = plane_distance(b, tri);
+    const Scalar up = r - min(sa, sb);
+    const Scalar down = r + max(sa, sb);
+    *feature = Feature{tri.index, FeatureKind::kFace, 0};
+    *normal = up <= down ? tri.n : -tri.n;
+    *depth = up <= down ? up : down;
+    return true;
+}
+template <class Core>
+bool resolve_inactive(const Vec3&, const Vec3&, Scalar, const Core&, Feature*, Vec3*, Scalar*) {
+    return false;
+}
+
 template <class Core>
 void fill_contact(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, const Closest& cl,
                   Contact* out) {
@@ -29,7 +57,9 @@ void fill_contact(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const C
     } else {
         sat(a, b, r, core, &n, &depth);
     }
-    out->feature = cl.feature;
+    Feature feature = cl.feature;
+    resolve_inactive(a, b, r, core, &feature, &n, &depth);
+    out->feature = feature;
     out->normal = n;
     out->depth = depth;
     out->point = cl.on_core + n * core_radius(core) + o;
@@ -88,10 +118,17 @@ bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3
         n = contact_normal(cl, n);
         if (sep <= kContactTolerance) break;
     }
+    // On an inactive mesh edge or vertex only the reported feature and normal change: the
+    // advancement above followed the true gap, and the point stays where the capsule touches.
+    Feature feature = cl.feature;
+    const Vec3 off = dir * t;
+    Scalar unused_depth;
+    Vec3 normal = n;
+    resolve_inactive(a + off, b + off, r, core, &feature, &normal, &unused_depth);
     out->distance = t;
-    out->normal = n;
+    out->normal = normal;
     out->point = cl.on_core + n * core_radius(core) + o;
-    out->feature = cl.feature;
+    out->feature = feature;
     out->start_overlap = false;
     out->depth = Scalar{};
     return true;

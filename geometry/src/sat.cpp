@@ -140,6 +140,7 @@ TriCore make_core(const TriangleMesh& m, uint32_t tri, const Vec3& o) {
     c.cross_len = mt.cross_length;
     c.n = mt.normal;
     c.index = tri;
+    c.inactive = mt.inactive;
     return c;
 }
 

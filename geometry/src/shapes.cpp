@@ -32,6 +32,98 @@ Aabb Box::bounds() const {
     return {center - ev, center + ev};
 }
 
+namespace {
+
+/// One triangle's edge k between canonical vertices lo < hi; fwd: the triangle runs lo -> hi.
+struct EdgeUse {
+    uint32_t lo, hi, tri;
+    uint8_t k;
+    bool fwd;
+};
+/// One triangle's corner k at canonical vertex v.
+struct CornerUse {
+    uint32_t v, tri;
+    uint8_t k;
+};
+
+/// Marks inactive (internal) edges and vertices (TriangleMesh::build's contract). Every sort
+/// key is unique (the index or (triangle, corner) ends it), so the orders are total and no
+/// result depends on std::sort's handling of ties.
+void mark_inactive(const std::vector<Vec3>& vertices, std::vector<MeshTriangle>& tris) {
+    // Vertices at exactly the same position are one vertex: canonical = least such index.
+    std::vector<uint32_t> order(vertices.size());
+    for (uint32_t v = 0; v < order.size(); ++v) order[v] = v;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const Vec3 &p = vertices[a], &q = vertices[b];
+        if (p.x != q.x) return p.x < q.x;
+        if (p.y != q.y) return p.y < q.y;
+        if (p.z != q.z) return p.z < q.z;
+        return a < b;
+    });
+    std::vector<uint32_t> canon(vertices.size());
+    for (size_t k = 0; k < order.size(); ++k)
+        canon[order[k]] = k > 0 && vertices[order[k]] == vertices[order[k - 1]] ? canon[order[k - 1]] : order[k];
+
+    // Edges: shared by exactly two triangles and (consistently oriented) within the angle.
+    std::vector<EdgeUse> edges;
+    edges.reserve(tris.size() * 3);
+    for (uint32_t t = 0; t < tris.size(); ++t)
+        for (uint8_t k = 0; k < 3; ++k) {
+            const uint32_t a = canon[tris[t].i[k]], b = canon[tris[t].i[(k + 1) % 3]];
+            edges.push_back({a < b ? a : b, a < b ? b : a, t, k, a < b});
+        }
+    std::sort(edges.begin(), edges.end(), [](const EdgeUse& a, const EdgeUse& b) {
+        if (a.lo != b.lo) return a.lo < b.lo;
+        if (a.hi != b.hi) return a.hi < b.hi;
+        if (a.tri != b.tri) return a.tri < b.tri;
+        return a.k < b.k;
+    });
+    for (size_t s = 0; s < edges.size();) {
+        size_t e = s + 1;
+        while (e < edges.size() && edges[e].lo == edges[s].lo && edges[e].hi == edges[s].hi) ++e;
+        if (e - s == 2) {
+            const EdgeUse &u = edges[s], &w = edges[s + 1];
+            // Consistent winding runs a shared edge in opposite directions; otherwise one
+            // triangle's normal is flipped to compare the surface's two sides like for like.
+            const Scalar d = dot(tris[u.tri].normal, tris[w.tri].normal);
+            if ((u.fwd != w.fwd ? d : -d) >= kInactiveEdgeCos) {
+                tris[u.tri].inactive |= static_cast<uint8_t>(1u << u.k);
+                tris[w.tri].inactive |= static_cast<uint8_t>(1u << w.k);
+            }
+        }
+        s = e;
+    }
+
+    // Vertices: every edge at the vertex inactive (so its triangles close into fans) and
+    // every pair of its triangles within the angle (no cone tip of many small bends).
+    std::vector<CornerUse> corners;
+    corners.reserve(tris.size() * 3);
+    for (uint32_t t = 0; t < tris.size(); ++t)
+        for (uint8_t k = 0; k < 3; ++k) corners.push_back({canon[tris[t].i[k]], t, k});
+    std::sort(corners.begin(), corners.end(), [](const CornerUse& a, const CornerUse& b) {
+        if (a.v != b.v) return a.v < b.v;
+        if (a.tri != b.tri) return a.tri < b.tri;
+        return a.k < b.k;
+    });
+    for (size_t s = 0; s < corners.size();) {
+        size_t e = s + 1;
+        while (e < corners.size() && corners[e].v == corners[s].v) ++e;
+        bool flat = true;
+        for (size_t c = s; c < e && flat; ++c) {
+            const MeshTriangle& m = tris[corners[c].tri];
+            flat = m.edge_inactive(corners[c].k) && m.edge_inactive((corners[c].k + 2) % 3);
+        }
+        for (size_t c = s; c < e && flat; ++c)
+            for (size_t d = c + 1; d < e && flat; ++d)
+                flat = abs(dot(tris[corners[c].tri].normal, tris[corners[d].tri].normal)) >= kInactiveEdgeCos;
+        if (flat)
+            for (size_t c = s; c < e; ++c) tris[corners[c].tri].inactive |= static_cast<uint8_t>(1u << (3 + corners[c].k));
+        s = e;
+    }
+}
+
+} // namespace
+
 bool TriangleMesh::build(std::vector<Vec3> vertices, const std::vector<uint32_t>& indices, TriangleMesh* out,
                          std::string* error) {
     auto fail = [&](const std::string& msg) {
@@ -65,6 +157,7 @@ bool TriangleMesh::build(std::vector<Vec3> vertices, const std::vector<uint32_t>
         boxes[t] = {fx::min(v0, fx::min(v1, v2)), fx::max(v0, fx::max(v1, v2))};
         keys[t] = static_cast<uint32_t>(t);
     }
+    mark_inactive(vertices, tris);
     TriangleMesh mesh;
     mesh.bounds_ = boxes.empty() ? Aabb{} : boxes[0];
     for (const Aabb& b : boxes) mesh.bounds_ = mesh.bounds_.merged(b);

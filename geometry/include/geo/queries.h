@@ -108,6 +108,11 @@ bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const Tr
 /// overlap() writes up to out.size() contacts in contact_less order (the least ones) and
 /// returns how many triangles overlap in all. cast() reports the least hit (hit_less);
 /// cast_all() writes the least out.size() hits and returns how many triangles were hit.
+/// A result whose closest feature is an inactive edge or vertex (TriangleMesh::build: inside
+/// a flat or nearly flat patch) is reported as a contact with that triangle's face: feature
+/// (triangle, kFace, 0), normal +-face normal (the side of the capsule), and for contacts and
+/// start overlaps the depth of the push out of the face's plane along it; a cast's distance
+/// and point are unchanged. The same holds for meshes in a StaticScene.
 size_t overlap(const Capsule& c, const TriangleMesh& m, Scalar margin, std::span<Contact> out);
 bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const TriangleMesh& m, Hit* out);
 size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, const TriangleMesh& m,

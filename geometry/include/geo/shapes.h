@@ -93,12 +93,21 @@ struct Feature {
 };
 
 /// Precomputed per-triangle data of a mesh: indices, the exact-ish unnormalised normal
-/// cross(v1 - v0, v2 - v0) (each component rounded once), its length and the unit normal.
+/// cross(v1 - v0, v2 - v0) (each component rounded once), its length, the unit normal, and
+/// which of its edges and vertices are inactive (internal to a flat or nearly flat surface).
 struct MeshTriangle {
     uint32_t i[3];
     Vec3 cross;
     Scalar cross_length;
     Vec3 normal;
+    /// Bit k (0..2): edge k = (v[k], v[(k+1)%3]) is inactive. Bit 3 + k: vertex k is inactive.
+    /// Set by TriangleMesh::build (see there); a hit or contact on an inactive feature is
+    /// reported as one on the face (feature and normal; geo/queries.h). 0 (every feature
+    /// active) for triangles with only boundary, non-manifold, folded or bent edges.
+    uint8_t inactive = 0;
+
+    bool edge_inactive(int k) const { return ((inactive >> k) & 1u) != 0; }
+    bool vertex_inactive(int k) const { return ((inactive >> (3 + k)) & 1u) != 0; }
 };
 
 /// A triangle mesh with its own bounding-volume tree over triangles. Immutable once built.
@@ -111,6 +120,16 @@ public:
     ///   "triangle 4: index 12 out of range (9 vertices)"
     ///   "triangle 2: degenerate (repeated vertex: indices 3, 3, 5)"
     ///   "triangle 7: degenerate (zero area: indices 1, 2, 3)"
+    ///
+    /// Edge activity (once, here; integer and fixed-point arithmetic, total orders only):
+    /// vertices at exactly the same position are one vertex (whatever their indices). An edge
+    /// shared by exactly two triangles is inactive when their normals, oriented consistently
+    /// across the edge (one flipped when both triangles run along the edge the same way), have
+    /// dot >= kInactiveEdgeCos (coplanar, or bent by less than about 5 deg either way; both
+    /// sides of a triangle collide, so a valley is a ridge seen from below). Boundary edges,
+    /// edges of 3 or more triangles and folds stay active. A vertex is inactive when every
+    /// edge touching it is inactive and the normals of all its triangles agree pairwise
+    /// (|dot| >= kInactiveEdgeCos): a vertex inside a flat patch, never a corner or a cone tip.
     static bool build(std::vector<Vec3> vertices, const std::vector<uint32_t>& indices, TriangleMesh* out,
                       std::string* error);
 

@@ -39,6 +39,14 @@ inline constexpr int kMaxCastIterations = 48;
 /// Degenerate triangles (repeated vertices, collinear) have 0 and are rejected at build time.
 inline constexpr Scalar kMinTriangleDoubleArea = Scalar::from_raw(int64_t{1} << 12);
 
+/// 1 - 2^-8 (0.99609375 = cos 5.07 deg): two mesh triangles sharing an edge whose (consistently
+/// oriented) normals have a cosine at least this are "the same surface" for contacts: the
+/// edge is inactive (internal), and so is a vertex all of whose triangles agree pairwise
+/// within it. A hit on an inactive edge or vertex reports the triangle's face normal, never
+/// the edge or vertex normal (docs/geometry.md, "Inactive mesh edges"). Coplanar seams have
+/// a cosine of 1 minus a few raw units, far above; Jolt's default is cos 5 deg (0.9962).
+inline constexpr Scalar kInactiveEdgeCos = Scalar::from_raw(Scalar::kOneRaw - (int64_t{1} << 24));
+
 /// 2^-16 m: smallest half extent of a box, and smallest sphere/capsule radius that a scene
 /// accepts (0 is allowed for capsules used as rays). A 1 mm thin box is 64x above this.
 inline constexpr Scalar kMinHalfExtent = Scalar::from_raw(int64_t{1} << 16);
