@@ -260,6 +260,42 @@ TEST_CASE("formats: hash file round trip, writer text equals hash_file_text") {
     }
 }
 
+TEST_CASE("formats: a strided hash file records ticks every-1, 2*every-1, ... and the last") {
+    CHECK(recorded_count(1000, 100) == 10);
+    CHECK(recorded_count(1050, 100) == 11);
+    CHECK(recorded_count(7, 1) == 7);
+    TempDir dir("strided");
+    fxtest::Rng rng(5);
+    HashFile dense = random_hash_file(rng, 250);
+    HashFile f;
+    f.header = dense.header;
+    f.header.every = 100;
+    for (const TickHashes& t : dense.ticks) {
+        if (recorded_tick(t.tick, 250, 100)) f.ticks.push_back(t);
+    }
+    REQUIRE(f.ticks.size() == 3); // 99, 199, 249
+    CHECK(f.ticks[2].tick == 249);
+    const std::string path = dir.file("s.hashes");
+    HashFileWriter w;
+    std::string err;
+    REQUIRE(w.open(path, f.header, &err));
+    CHECK_FALSE(w.write(dense.ticks[0], &err)); // tick 0 is not recorded
+    CHECK(err == "'" + path + "': expected tick 99, got tick 0");
+    for (const TickHashes& t : f.ticks) REQUIRE(w.write(t, &err));
+    REQUIRE(w.commit(&err));
+    const std::string text = slurp(path);
+    CHECK(text == hash_file_text(f));
+    CHECK(text.find("\nticks 250\nevery 100\nentities ") != std::string::npos);
+    CHECK(text.substr(text.size() - 9) == "\nend 250\n");
+    HashFile back;
+    REQUIRE(read_hash_file(path, &back, &err));
+    CHECK(back == f);
+    // A line for an unrecorded tick, and a stride below 2, are refused.
+    const std::string skipped = replace_line(text, 16, "98" + text.substr(text.find("\n99 ") + 3, 34));
+    CHECK(parse_error(skipped).find("expected tick 99, found '98'") != std::string::npos);
+    CHECK(parse_error(replace_line(text, 14, "every 1")) == "g.hashes:14: expected a recording stride >= 2 after 'every', found '1'");
+}
+
 TEST_CASE("formats: hash file text layout") {
     HashFile f;
     f.header = sample_header(2);

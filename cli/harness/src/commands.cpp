@@ -33,6 +33,7 @@ class RunOutputs final : public RunSink {
 public:
     HashFileWriter* hashes = nullptr;
     std::ostream* hashes_stream = nullptr; // "-": text to stdout
+    int64_t run_ticks = 0, every = 1;
     TrajectoryWriter* csv = nullptr;
     TickHasher hasher;
     TickHashes current;
@@ -46,8 +47,9 @@ public:
         hasher.hash_into(tick, chars, platforms, &current);
         last_world = current.world;
         ++ticks;
-        if (hashes != nullptr && !hashes->write(current, error)) return false;
-        if (hashes_stream != nullptr) {
+        const bool recorded = recorded_tick(tick, run_ticks, every); // the scenario's golden_every
+        if (recorded && hashes != nullptr && !hashes->write(current, error)) return false;
+        if (recorded && hashes_stream != nullptr) {
             *hashes_stream << current.tick << ' ' << hex16(current.world);
             for (uint64_t h : current.entities) *hashes_stream << ' ' << hex16(h);
             *hashes_stream << '\n';
@@ -84,6 +86,8 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
         return kExitBadInput;
     }
     RunOutputs sink;
+    sink.run_ticks = sc.ticks;
+    sink.every = sc.golden_every;
     HashFileWriter hashes;
     TrajectoryWriter csv;
     std::ofstream trace_file;

@@ -39,13 +39,20 @@ HashDivergence first_divergence(const HashFile& expected, const HashFile& actual
         d.reason = "entities differ: " + entity_labels(ee) + " vs " + entity_labels(ae);
         return d;
     }
+    if (expected.header.every != actual.header.every) {
+        d.diverged = true;
+        d.tick = 0;
+        d.reason = "recording strides differ: every " + std::to_string(expected.header.every) + " vs every " +
+                   std::to_string(actual.header.every);
+        return d;
+    }
     const size_t common = std::min(expected.ticks.size(), actual.ticks.size());
     for (size_t t = 0; t < common; ++t) {
         const TickHashes& e = expected.ticks[t];
         const TickHashes& a = actual.ticks[t];
-        if (e.world == a.world && e.entities == a.entities) continue;
+        if (e.tick == a.tick && e.world == a.world && e.entities == a.entities) continue;
         d.diverged = true;
-        d.tick = static_cast<int64_t>(t);
+        d.tick = std::min(e.tick, a.tick);
         const size_t n = std::min({e.entities.size(), a.entities.size(), ee.size()});
         for (size_t i = 0; i < n; ++i) {
             if (e.entities[i] != a.entities[i]) d.entities.push_back(ee[i]);
@@ -60,7 +67,7 @@ HashDivergence first_divergence(const HashFile& expected, const HashFile& actual
     }
     if (expected.ticks.size() != actual.ticks.size()) {
         d.diverged = true;
-        d.tick = static_cast<int64_t>(common);
+        d.tick = common == 0 ? 0 : expected.ticks[common - 1].tick + 1;
         d.reason = "tick counts differ: " + std::to_string(expected.ticks.size()) + " vs " +
                    std::to_string(actual.ticks.size());
     }
@@ -81,7 +88,11 @@ std::string incomparable_reason(const HashFileHeader& expected, const HashFileHe
     return {};
 }
 
-std::string format_divergent_tick(int64_t tick) {
+std::string format_divergent_tick(int64_t tick, int64_t every) {
+    if (every > 1) {
+        return "first divergent recorded tick " + std::to_string(tick) + " (ticks recorded every " +
+               std::to_string(every) + ": it diverged after tick " + std::to_string(tick - every) + ")";
+    }
     if (tick <= 0) return "first divergent tick " + std::to_string(tick) + " (no tick before it)";
     return "first divergent tick " + std::to_string(tick) + " (last matching tick " +
            std::to_string(tick - 1) + ")";
@@ -90,12 +101,18 @@ std::string format_divergent_tick(int64_t tick) {
 std::string format_hash_divergence(const HashDivergence& d, const HashFile& expected,
                                    const HashFile& actual) {
     if (!d.diverged) return {};
-    std::string s = format_divergent_tick(d.tick) + "\n";
+    std::string s = format_divergent_tick(d.tick, expected.header.every) + "\n";
     if (!d.reason.empty()) s += "  " + d.reason + "\n";
-    const auto t = static_cast<size_t>(d.tick);
-    if (d.tick < 0 || t >= expected.ticks.size() || t >= actual.ticks.size()) return s;
-    const TickHashes& e = expected.ticks[t];
-    const TickHashes& a = actual.ticks[t];
+    auto at = [&](const HashFile& f) -> const TickHashes* {
+        const auto it = std::lower_bound(f.ticks.begin(), f.ticks.end(), d.tick,
+                                         [](const TickHashes& th, int64_t v) { return th.tick < v; });
+        return it != f.ticks.end() && it->tick == d.tick ? &*it : nullptr;
+    };
+    const TickHashes* ep = at(expected);
+    const TickHashes* ap = at(actual);
+    if (ep == nullptr || ap == nullptr) return s;
+    const TickHashes& e = *ep;
+    const TickHashes& a = *ap;
     s += "  world: expected " + hex16(e.world) + " actual " + hex16(a.world) + "\n";
     const auto& ents = expected.header.entities;
     for (const EntityRef& ref : d.entities) {

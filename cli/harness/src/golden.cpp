@@ -81,6 +81,7 @@ std::string header_text(const HashFileHeader& h, int64_t ticks) {
     append_key(&s, "flags", h.provenance.flags);
     append_key(&s, "wide", h.provenance.wide);
     append_key(&s, "ticks", std::to_string(ticks));
+    if (h.every > 1) append_key(&s, "every", std::to_string(h.every));
     append_key(&s, "entities", entity_labels(h.entities));
     return s;
 }
@@ -204,13 +205,26 @@ public:
         if (!key_int("ticks", &h.ticks)) return false;
         if (h.ticks < 0) return fail("expected a tick count >= 0, found " + std::to_string(h.ticks));
         std::string_view ents;
-        if (!key("entities", &ents)) return false;
+        if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
+        if (line.substr(0, 6) == "every ") {
+            if (!parse_int(line.substr(6), &h.every) || h.every < 2) {
+                return fail("expected a recording stride >= 2 after 'every', found " + quote(line.substr(6)));
+            }
+            if (!key("entities", &ents)) return false;
+        } else if (line == "entities") {
+            ents = {};
+        } else if (line.substr(0, 9) == "entities ") {
+            ents = line.substr(9);
+        } else {
+            return fail("expected 'entities', found " + quote(line));
+        }
         if (!parse_entities(ents, &h.entities)) return false;
 
         // Tick lines: no reserve from the header's count, so a lying header cannot make us
         // allocate more than the text holds.
         const size_t n_ent = h.entities.size();
         for (int64_t t = 0; t < h.ticks; ++t) {
+            if (!recorded_tick(t, h.ticks, h.every)) continue;
             if (!lines_.next(&line)) {
                 return fail("truncated file: expected tick " + std::to_string(t) + " of " +
                             std::to_string(h.ticks) + ", found end of file");
@@ -340,6 +354,7 @@ bool HashFileWriter::open(const std::string& path, const HashFileHeader& header,
     if (!file_.open(path, err)) return false;
     header_ = header;
     next_tick_ = 0;
+    while (next_tick_ < header_.ticks && !recorded_tick(next_tick_, header_.ticks, header_.every)) ++next_tick_;
     file_.stream() << header_text(header_, header_.ticks);
     return true;
 }
@@ -369,6 +384,7 @@ bool HashFileWriter::write(const TickHashes& tick, std::string* err) {
     append_tick_line(&line_, tick);
     file_.stream() << line_;
     ++next_tick_;
+    while (next_tick_ < header_.ticks && !recorded_tick(next_tick_, header_.ticks, header_.every)) ++next_tick_;
     return true;
 }
 
@@ -388,7 +404,8 @@ bool HashFileWriter::commit(std::string* err) {
 }
 
 std::string hash_file_text(const HashFile& file) {
-    const auto n = static_cast<int64_t>(file.ticks.size());
+    // Dense files in memory may leave header.ticks unset; a strided file must set it.
+    const auto n = file.header.every > 1 ? file.header.ticks : static_cast<int64_t>(file.ticks.size());
     std::string s = header_text(file.header, n);
     for (const TickHashes& t : file.ticks) append_tick_line(&s, t);
     s += end_line(n);

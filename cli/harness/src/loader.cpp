@@ -759,8 +759,8 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
         second.fail("expected one YAML document, found " + std::to_string(docs.size()));
     }
     const Map m(root,
-                {"format", "name", "description", "deviation", "tick_rate", "ticks", "world", "platforms", "characters", "frames",
-                 "expect"},
+                {"format", "name", "description", "deviation", "tick_rate", "ticks", "golden_every", "world", "platforms",
+                 "characters", "frames", "expect"},
                 "a mapping of scenario keys", /*defer_unknown=*/true);
     const Value fv = m.get("format");
     int64_t format = 0;
@@ -782,6 +782,7 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
     ctx.tick_rate = s->tick_rate_hz;
     s->ticks = m.get("ticks").integer(1, kMaxTicks);
     ctx.ticks = s->ticks;
+    if (auto ge = m.opt("golden_every")) s->golden_every = ge->integer(1, 100000);
     if (auto w = m.opt("world")) load_world(ctx, *w, s);
     if (auto p = m.opt("platforms")) load_platforms(ctx, *p, s);
     load_characters(ctx, m.get("characters"), s);

@@ -89,7 +89,8 @@ public:
         ++ticks_run_;
         (void)error;
         if (divergence_.diverged) return true; // only the first divergence is reported; the run goes on for the checks
-        const size_t i = static_cast<size_t>(tick);
+        if (!recorded_tick(tick, golden_.header.ticks, golden_.header.every)) return true;
+        const size_t i = next_++;
         if (i >= golden_.ticks.size()) {
             divergence_.diverged = true;
             divergence_.tick = tick;
@@ -97,7 +98,7 @@ public:
             return true;
         }
         const TickHashes& g = golden_.ticks[i];
-        if (g.world == current_.world && g.entities == current_.entities) return true;
+        if (g.tick == tick && g.world == current_.world && g.entities == current_.entities) return true;
         divergence_.diverged = true;
         divergence_.tick = tick;
         for (size_t k = 0; k < current_.entities.size() && k < golden_.header.entities.size(); ++k) {
@@ -109,6 +110,7 @@ public:
     }
     const HashDivergence& divergence() const { return divergence_; }
     int64_t ticks_run() const { return ticks_run_; }
+    size_t lines_compared() const { return next_; }
 
 private:
     const HashFile& golden_;
@@ -116,6 +118,7 @@ private:
     TickHashes current_;
     HashDivergence divergence_;
     int64_t ticks_run_ = 0;
+    size_t next_ = 0; ///< next golden line to compare
 };
 
 // The golden side of verify_one: kPass with *golden filled when the run can be compared.
@@ -199,7 +202,7 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path) {
         return o;
     }
     HashDivergence d = sink.divergence();
-    if (!d.diverged && golden.ticks.size() != static_cast<size_t>(sink.ticks_run())) {
+    if (!d.diverged && (golden.ticks.size() != sink.lines_compared() || golden.header.ticks != sink.ticks_run())) {
         d.diverged = true;
         d.tick = sink.ticks_run();
         d.reason = "the golden has " + std::to_string(golden.ticks.size()) + " ticks, the run " +

@@ -100,12 +100,14 @@ HashFileHeader header_for(const Scenario& sc) {
     const BuildInfo& b = build_info();
     h.provenance = {b.target, b.compiler, b.flags, b.wide};
     h.ticks = sc.ticks;
+    h.every = sc.golden_every;
     h.entities = entities_of(sc);
     return h;
 }
 
 bool CollectSink::on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                           std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3>, std::string*) {
+    if (!recorded_tick(tick, out_->header.ticks, out_->header.every)) return true;
     out_->ticks.push_back(hasher_.hash(tick, chars, platforms));
     return true;
 }
@@ -113,7 +115,7 @@ bool CollectSink::on_tick(int64_t tick, std::span<const kcc::CharacterState> cha
 bool run_to_hash_file(const Scenario& sc, HashFile* out, std::string* error) {
     out->header = header_for(sc);
     out->ticks.clear();
-    out->ticks.reserve(static_cast<size_t>(sc.ticks));
+    out->ticks.reserve(static_cast<size_t>(recorded_count(sc.ticks, sc.golden_every)));
     CollectSink sink(out);
     return run_scenario(sc, sink, RunOptions{}, error);
 }
@@ -137,10 +139,11 @@ private:
 // Streams the trajectory CSV of a run and collects its hashes, in one pass.
 class GoldenSink final : public RunSink {
 public:
-    GoldenSink(TrajectoryWriter* w, HashFile* hashes) : w_(w), collect_(hashes) {}
+    GoldenSink(TrajectoryWriter* w, HashFile* hashes) : w_(w), hashes_(hashes), collect_(hashes) {}
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
                  std::string* error) override {
+        if (!recorded_tick(tick, hashes_->header.ticks, hashes_->header.every)) return true;
         for (size_t i = 0; i < chars.size(); ++i) {
             if (!w_->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
         }
@@ -149,6 +152,7 @@ public:
 
 private:
     TrajectoryWriter* w_;
+    const HashFile* hashes_;
     CollectSink collect_;
 };
 
@@ -182,7 +186,9 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
 
 std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv) {
     std::ostringstream o;
-    if (d.tick > 0) {
+    if (sc.golden_every > 1) {
+        o << format_divergent_tick(d.tick, sc.golden_every);
+    } else if (d.tick > 0) {
         o << "first divergent tick " << d.tick << " (last matching tick " << d.tick - 1 << ")";
     } else {
         o << "first divergent tick " << d.tick << " (no tick matched)";

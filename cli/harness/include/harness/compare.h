@@ -43,7 +43,7 @@ HashDivergence first_divergence(const HashFile& expected, const HashFile& actual
 std::string incomparable_reason(const HashFileHeader& expected, const HashFileHeader& actual);
 
 /// "first divergent tick 137 (last matching tick 136)" / "... (no tick before it)".
-std::string format_divergent_tick(int64_t tick);
+std::string format_divergent_tick(int64_t tick, int64_t every = 1);
 
 /// Full report of a hash divergence: the tick line, the reason if any, then the world hash and
 /// each differing entity's sub-hash, expected and actual in full. "" when not diverged.

@@ -17,9 +17,13 @@
 //   flags <compile flags>
 //   wide <int128|portable>
 //   ticks <N>
+//   every <K>                                 only when K > 1 (scenario key golden_every)
 //   entities c1 c2 p50
-//   <tick> <world hash> <entity hash> ...     one line per tick, ticks 0..N-1 in order
+//   <tick> <world hash> <entity hash> ...     one line per recorded tick, in order
 //   end <N>
+//
+// Recorded ticks: every tick (K = 1), else ticks K-1, 2K-1, ... and the last tick N-1, so that
+// a 90,000-tick soak run keeps goldens of a reasonable size.
 //
 // Tick t is the state after t+1 steps (the initial state is not hashed). Hashes are 16 lowercase
 // hex digits. The reader refuses (see read_hash_file) rather than compare what it cannot
@@ -61,14 +65,25 @@ struct HashFileHeader {
     std::string scenario; ///< scenario name (no line breaks)
     std::string digest;   ///< 16 lowercase hex digits
     Provenance provenance;
-    int64_t ticks = 0;
+    int64_t ticks = 0;               ///< ticks of the run
+    int64_t every = 1;               ///< recording stride (see recorded_tick)
     std::vector<EntityRef> entities; ///< canonical entity order (records.h)
     friend bool operator==(const HashFileHeader&, const HashFileHeader&) = default;
 };
 
+/// Whether tick t of a run of `ticks` ticks is recorded with stride `every`.
+constexpr bool recorded_tick(int64_t t, int64_t ticks, int64_t every) {
+    return every <= 1 || (t + 1) % every == 0 || t == ticks - 1;
+}
+/// Number of recorded ticks.
+constexpr int64_t recorded_count(int64_t ticks, int64_t every) {
+    if (every <= 1 || ticks <= 0) return ticks;
+    return ticks / every + (ticks % every != 0 ? 1 : 0);
+}
+
 struct HashFile {
     HashFileHeader header;
-    std::vector<TickHashes> ticks; ///< ticks[t].tick == t
+    std::vector<TickHashes> ticks; ///< the recorded ticks in order (ticks[t].tick == t when every is 1)
     friend bool operator==(const HashFile&, const HashFile&) = default;
 };
 

@@ -158,6 +158,10 @@ struct Scenario {
     /// `ticks` ticks have run (the last segment repeats if they run out).
     std::vector<FrameSegment> frames;
 
+    /// Goldens and `run --hashes` record every tick (1) or every golden_every-th tick and the
+    /// last (long soak runs; docs/formats.md).
+    int64_t golden_every = 1;
+
     /// An accepted deviation from KCC-SPEC and why (empty: none).
     std::string deviation;
     std::vector<StateExpectation> expect_states;
