@@ -207,19 +207,6 @@ SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest&
         bool clips_velocity = true;
         if (r.pass == Pass::kHorizontal) {
             const Scalar limit = r.grounded ? p.cos_stay : p.cos_enter;
-            // The rounded base of the capsule meets a step's edge at a walkable angle (57.5
-            // degrees for a 0.2 m step): climbing that "slope" would cut the motion to half.
-            // An edge or corner is a step first; only when the step fails is it climbed.
-            if (n.y >= limit && r.grounded && !step_tried && is_edge(h.feature)) {
-                step_tried = true;
-                const StepAttempt a = try_step_up(scene, out.position, leftover, p, t);
-                if (a.result == StepResult::kAccepted) {
-                    out.position = a.position;
-                    out.stepped = true;
-                    motion = Vec3::zero();
-                    break;
-                }
-            }
             if (n.y >= limit) {
                 // Walkable: the motion climbs it; the (horizontal) velocity is kept so that
                 // walking onto a ramp costs no speed.
@@ -275,6 +262,16 @@ SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest&
         }
         const PlaneSolve ps = solve_planes(leftover, planes.data(), plane_count);
         motion = ps.motion;
+        // A walkable-angle contact with an edge is the round base meeting a step's nosing (57.5
+        // degrees for a 0.2 m step), not a slope: it is climbed at the full horizontal speed
+        // (projected onto it, the motion would keep only cos(angle) of its length: stairs
+        // cost 44% of the speed). Faces (real ramps) keep the spec's surface speed.
+        if (r.pass == Pass::kHorizontal && r.grounded && !clips_velocity && is_edge(h.feature) &&
+            ps.kind == PlaneSolveKind::kSlide) {
+            const Scalar want = length(Vec3{leftover.x, Scalar{}, leftover.z});
+            const Scalar have = length(Vec3{motion.x, Scalar{}, motion.z});
+            if (have.raw() > 0 && have < want) motion = scaled(motion, want, have);
+        }
         if (t.on()) {
             TraceEvent e;
             e.kind = TraceKind::kPlaneSolve;

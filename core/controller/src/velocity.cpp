@@ -48,20 +48,13 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar facing, bool grounded, c
     Vec3 h{velocity.x, Scalar{}, velocity.z};
     Scalar vy = velocity.y;
     if (grounded) {
-        // The velocity takes the stick's direction at once (KCC-SPEC: facing turns at the turn
-        // rate, the velocity does not); only the speed accelerates or brakes toward
-        // |stick| * max_speed, braking when the input asks for less speed than the body has.
-        const Scalar dir_len = length(dir);
-        const Scalar target = dir_len * s.max_speed;
-        const Scalar speed = length(h);
-        const bool braking = target < speed;
-        const Scalar step = (braking ? s.ground_brake : s.ground_accel) * p.dt;
-        if (dir_len.raw() == 0) {
-            h = move_toward(h, Vec3::zero(), step);
-        } else {
-            const Scalar next = braking ? max(speed - step, target) : min(speed + step, target);
-            h = Vec3{mul_div(dir.x, next, dir_len), Scalar{}, mul_div(dir.z, next, dir_len)};
-        }
+        // The velocity moves straight toward stick * max_speed (it is never turned through the
+        // facing, which lags at the turn rate: KCC-SPEC "the velocity changes direction at
+        // once"). Any change that opposes the current motion brakes (60 m/s^2: releases, turns,
+        // reversals); only speeding up along it accelerates (45 m/s^2).
+        const Vec3 target = dir * s.max_speed;
+        const bool braking = dot(target - h, h) < Scalar{};
+        h = move_toward(h, target, (braking ? s.ground_brake : s.ground_accel) * p.dt);
         vy = Scalar{};
         if (in.jump) {
             vy = s.jump_speed;
