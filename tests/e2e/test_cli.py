@@ -489,6 +489,27 @@ expect:
         self.assertEqual(rc, 1)
         self.assertIn("expect[2] (line 15): same_as 'stop.yaml': tick 0: character 1: position (100000, 0.015, 0", out)
 
+    def test_golden_every_records_a_stride_and_still_finds_a_desync(self):
+        write(self.p("scenarios", "soak.yaml"), (self.SCENARIO % "120").replace("ticks: 80", "ticks: 95\ngolden_every: 10").replace("name: stop", "name: soak"))
+        self.run_ok(["bless", "scenarios/soak.yaml"])
+        t = self.target()
+        lines = read(self.p("golden", t, "soak.hashes")).splitlines()
+        self.assertIn("ticks 95", lines)
+        self.assertIn("every 10", lines)
+        ticks = [l.split()[0] for l in lines if re.match(r"^\d+ ", l)]
+        self.assertEqual(ticks, ["9", "19", "29", "39", "49", "59", "69", "79", "89", "94"])
+        self.assertEqual(len(read(self.p("golden", t, "soak.csv")).splitlines()), 2 + 10)
+        self.run_ok(["verify", "scenarios/soak.yaml"])
+        for i, l in enumerate(lines):
+            if l.startswith("49 "):
+                f = l.split(" ")
+                f[2] = "%016x" % (int(f[2], 16) ^ 1)
+                lines[i] = " ".join(f)
+        write(self.p("golden", t, "soak.hashes"), "\n".join(lines) + "\n")
+        rc, out, _ = fxkcc(["verify", "scenarios/soak.yaml"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("first divergent recorded tick 49 (ticks recorded every 10: it diverged after tick 39)", out)
+
     def test_expect_errors_exit_2_with_position(self):
         write(self.p("scenarios", "bad.yaml"), (self.SCENARIO % "120").replace("horizontal_speed", "horizontal_sped"))
         rc, _, err = fxkcc(["validate", "scenarios/bad.yaml"], self.tmp)
