@@ -171,7 +171,10 @@ SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest&
     std::array<Vec3, kMaxPlanes> velocity_planes;
     int plane_count = 0;
     int velocity_plane_count = 0;
-    bool step_tried = false;
+    // Step-up is tried at every steep hit of the pass (KCC-SPEC: "when the horizontal pass is
+    // blocked by a surface that is not walkable"), not only the first: a body sliding along a
+    // wall meets the step after the wall, and trying only the wall stopped it dead there.
+    // Bounded by the pass's iterations.
     for (int iter = 0; iter < s.max_slide_iterations; ++iter) {
         const Scalar len = length(motion);
         if (len < kMinMove) break;
@@ -212,8 +215,7 @@ SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest&
                 // walking onto a ramp costs no speed.
                 clips_velocity = false;
             } else {
-                if (r.grounded && !step_tried) {
-                    step_tried = true;
+                if (r.grounded) {
                     const StepAttempt a = try_step_up(scene, out.position, leftover, p, t);
                     if (a.result == StepResult::kAccepted) {
                         out.position = a.position;
