@@ -8,6 +8,7 @@
 #         test    run the unit, known-answer and end-to-end tests there (ctest, under the emulator)
 #         verify  fxkcc verify of every bundled scenario against golden/<golden target>/
 #         bless   capture that target's goldens (fxkcc refuses when CI is set)
+#         desync  the native `fxkcc desync` against this target's build, with and without a fault
 #         all     setup, build, test, verify
 #         quick   setup, build fxkcc only, verify (for build variants: -O0, -O2, clang)
 # Exit codes: 0 good, 1 a test or verification failed, 125 setup or build failure.
@@ -18,7 +19,7 @@ TARGET=${1:-}
 JOB=${2:-}
 shift 2 2>/dev/null || true
 if [ -z "$TARGET" ] || [ -z "$JOB" ] || [ ! -f "scripts/targets/$TARGET.sh" ]; then
-  echo "usage: scripts/cross.sh TARGET setup|build|test|verify|bless|all [args]" >&2
+  echo "usage: scripts/cross.sh TARGET setup|build|test|verify|bless|desync|all [args]" >&2
   echo "targets: $(cd scripts/targets && ls *.sh | sed 's/\.sh$//' | tr '\n' ' ')" >&2
   exit 2
 fi
@@ -62,6 +63,27 @@ fxkcc() {
 golden_args() { [ -n "$TARGET_GOLDEN" ] && echo "--target $TARGET_GOLDEN"; }
 job_verify() { fxkcc verify --no-progress $(golden_args) "$@"; }
 job_bless() { fxkcc bless $(golden_args) "$@"; }
+# desync: the native build's `fxkcc desync` against this target's build (under its emulator),
+# first with no fault (they must agree), then with a fault injected on the target's side (the
+# real builds agree, so a fault is the honest way to test the report): the report must name the
+# fault's tick, character, field and the trace step where the solves part.
+job_desync() {
+  local exe="$BUILD/cli/fxkcc" sc=scenarios/conformance/crowd-six.yaml out rc
+  [ -f "$exe.js" ] && exe="$exe.js"
+  [ -f "$exe.exe" ] && exe="$exe.exe"
+  local side="${TARGET_RUN[*]} $exe"
+  out=$(build/cli/fxkcc desync "$sc" --b "$side"); rc=$?
+  echo "$out"
+  [ "$rc" = 0 ] && grep -q "^no desync" <<<"$out" || { echo "cross: desync without a fault: exit $rc" >&2; return 1; }
+  out=$(build/cli/fxkcc desync "$sc" --b "$side" --b-args "--inject-fault 57:3:vz:4" --bundle "$BUILD/desync-bundle"); rc=$?
+  echo "$out"
+  [ "$rc" = 1 ] || { echo "cross: desync with a fault: expected exit 1, found $rc" >&2; return 1; }
+  grep -q "^last matching tick 56, first divergent tick 57$" <<<"$out" &&
+    grep -q "^  c3: vz expected .* delta [+-][0-9]* ulp$" <<<"$out" &&
+    grep -q "^  a t=58 c=3 tick-begin " <<<"$out" && grep -q "^  b t=58 c=3 tick-begin " <<<"$out" &&
+    [ -f "$BUILD/desync-bundle/b.version.txt" ] && grep -q "$TARGET_GOLDEN\|target" "$BUILD/desync-bundle/b.version.txt" ||
+    { echo "cross: the desync report does not name tick 57, c3, vz and the tick-begin step" >&2; return 1; }
+}
 
 case "$JOB" in
   setup) job_setup ;;
@@ -69,6 +91,7 @@ case "$JOB" in
   test) job_test ;;
   verify) job_verify "$@" ;;
   bless) job_bless "$@" ;;
+  desync) job_desync ;;
   all) job_setup && job_build && job_test && job_verify "$@" ;;
   quick) job_setup && job_build --target fxkcc && job_verify "$@" ;;
   *) echo "cross: unknown job '$JOB'" >&2; exit 2 ;;

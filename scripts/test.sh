@@ -38,6 +38,7 @@ if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
     echo "== cross-target proof: $target"
     start=$SECONDS
     bash scripts/cross.sh "$target" all
+    case "$target" in aarch64-linux|wasm32-emscripten) bash scripts/cross.sh "$target" desync ;; esac
     echo "== $target: passed in $((SECONDS - start)) s"
   done
   for variant in x86_64-linux-O0 x86_64-linux-O2 x86_64-linux-clang; do

@@ -85,14 +85,21 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
         err << error << "\n";
         return kExitBadInput;
     }
+    Fault fault;
+    if (!cmd.fault.empty() && !parse_fault(cmd.fault, &fault, &error)) {
+        err << "fxkcc run: --inject-fault: " << error << "\n";
+        return kExitBadInput;
+    }
+    const int64_t run_ticks = cmd.stop_after >= 0 && cmd.stop_after < sc.ticks ? cmd.stop_after + 1 : sc.ticks;
     RunOutputs sink;
-    sink.run_ticks = sc.ticks;
+    sink.run_ticks = run_ticks;
     sink.every = sc.golden_every;
     HashFileWriter hashes;
     TrajectoryWriter csv;
     std::ofstream trace_file;
     std::unique_ptr<TraceWriter> trace;
-    const HashFileHeader header = header_for(sc);
+    HashFileHeader header = header_for(sc);
+    header.ticks = run_ticks; // --stop-after: the hash file covers the ticks run
     // Output folders are created on demand, like the goldens' folders.
     std::string metrics_format = cmd.metrics_format;
     if (metrics_format.empty()) metrics_format = fs::path(cmd.metrics_path).extension() == ".json" ? "json" : "csv";
@@ -132,6 +139,8 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
         sink.csv = &csv;
     }
     RunOptions opts;
+    if (!cmd.fault.empty()) opts.fault = &fault;
+    opts.stop_after = cmd.stop_after;
     if (!cmd.trace_path.empty()) {
         std::ostream* trace_out = &out;
         if (cmd.trace_path != "-") {

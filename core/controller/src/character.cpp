@@ -12,6 +12,7 @@ void step_character(const geo::StaticScene& scene, const Params& p, CharacterSta
         e.kind = TraceKind::kTickBegin;
         e.a = state.position;
         e.b = state.velocity;
+        e.s = state.facing;
         t.emit(e);
     }
     state.previous_position = state.position;

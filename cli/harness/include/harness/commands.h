@@ -39,6 +39,8 @@ struct RunCommand {
     bool allow_outside = false;
     std::string metrics_path;   ///< the feel metrics as CSV or JSON ("-": stdout); empty: none
     std::string metrics_format; ///< "csv" or "json"; empty: from the extension (.json: JSON)
+    std::string fault;          ///< "TICK:CHARACTER:FIELD:BITS" (desync.h); empty: none
+    int64_t stop_after = -1;    ///< last tick to run; -1: all (hashes then cover the ticks run)
 };
 /// Exit 1 when an expectation or invariant fails (the outputs are still written).
 int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err);
@@ -73,6 +75,20 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
 
 /// Tab-separated lines, or (markdown) one Markdown section per scenario: the generated part of
 /// docs/conformance.md.
+/// Where two runs of a scenario part (docs/desync.md): two sides (command prefixes that run
+/// fxkcc, e.g. under an emulator), or two hash files.
+struct DesyncCommand {
+    std::string scenario;           ///< empty: compare hashes_a and hashes_b
+    std::string hashes_a, hashes_b;
+    std::string a, b;               ///< command prefixes (default: this binary)
+    std::string a_args, b_args;     ///< appended to each side's run arguments
+    std::string bundle;             ///< write the bug-report bundle into this folder
+    int context = 5;                ///< trace lines shown before the first difference
+    bool allow_outside = false;
+};
+/// Exit 0: no desync; 1: desync found (reported); 2: bad input; 125: a side could not run.
+int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& err);
+
 int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, std::ostream& err);
 int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
 

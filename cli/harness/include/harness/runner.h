@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/desync.h"
 #include "harness/scenario.h"
 #include "harness/trace_writer.h"
 #include "kcc/state.h"
@@ -47,11 +48,14 @@ struct RunOptions {
     int64_t trace_to = -1;
     /// Receives every trace event of every tick (the conformance checks). May be null.
     kcc::TraceObserver* observer = nullptr;
+    /// Flips bits of one field of one character right after that tick is computed (desync.h).
+    const Fault* fault = nullptr;
     /// Stop after this tick (inclusive); -1: run all ticks.
     int64_t stop_after = -1;
 };
 
-/// Runs the scenario; false with *error when the world cannot be built or the sink fails.
+/// Runs the scenario; false with *error when the world cannot be built, the fault names no
+/// character of the scenario, or the sink fails.
 bool run_scenario(const Scenario& scenario, RunSink& sink, const RunOptions& options, std::string* error);
 
 /// The input of one character at tick t, read sequentially (ticks must not go backwards).

@@ -9,7 +9,7 @@
 namespace fx::kcc {
 
 enum class TraceKind : uint8_t {
-    kTickBegin = 0,     ///< a = position, b = velocity
+    kTickBegin = 0,     ///< a = position, b = velocity, s = facing
     kPlatformCarry = 1, ///< shape = platform, a = displacement
     kDepenetrate = 2,   ///< count = contacts, a = push applied, s = push length before the cap
     kProbe = 3,         ///< count = hits, shape = chosen, a = normal, flag = grounded

@@ -1,0 +1,67 @@
+// Desync forensics: fault injection (to test the tools honestly), the first difference between
+// two solver traces, and the one-command report that puts hashes, states and traces together.
+// Walk-through with real output: docs/desync.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/compare.h"
+#include "harness/golden.h"
+#include "kcc/state.h"
+
+namespace fx::harness {
+
+/// Flips the `bits` lowest bits of one scalar field (a state_fields() name such as "x", "vz",
+/// "facing") of one character right after tick `tick` was computed, before it is hashed.
+struct Fault {
+    int64_t tick = -1;
+    uint32_t character = 0;
+    std::string field;
+    int bits = 1; ///< 1..64
+};
+
+/// Scalar fields a fault can target (state_fields() order).
+std::vector<std::string> fault_fields();
+/// "TICK:CHARACTER:FIELD:BITS", e.g. "57:1:vx:3". Errors say what was expected.
+bool parse_fault(std::string_view text, Fault* out, std::string* error);
+/// Flips the bits; false (with *error) when the field is not a scalar field.
+bool apply_fault(const Fault& fault, kcc::CharacterState* state, std::string* error);
+
+/// The first line where two traces differ, with the lines both had before it.
+struct TraceDifference {
+    bool differs = false;
+    size_t line = 0;                  ///< 1-based line number (in both traces: the lines before agree)
+    std::vector<std::string> context; ///< up to N common lines before it
+    std::string a, b;                 ///< the differing lines ("" when a trace ended)
+};
+TraceDifference first_trace_difference(std::string_view a, std::string_view b, size_t context_lines);
+
+/// Everything the report says, for the command, the bundle and the tests.
+struct DesyncReport {
+    bool diverged = false;
+    int64_t tick = -1;          ///< first divergent (recorded) tick
+    int64_t every = 1;          ///< recording stride of the hash files
+    std::vector<EntityRef> entities;
+    std::string reason;         ///< from HashDivergence, when not a plain sub-hash difference
+    struct Character {
+        uint32_t id = 0;
+        std::vector<FieldDiff> fields;
+    };
+    std::vector<Character> characters; ///< characters whose state differs at `tick`
+    int64_t trace_from = -1, trace_to = -1;
+    TraceDifference trace;      ///< over ticks [trace_from, trace_to]
+};
+
+/// Fills the hash part of a report (tick, entities, reason).
+DesyncReport compare_runs(const HashFile& a, const HashFile& b);
+/// Adds the state differences at report.tick from both sides' states at that tick.
+void add_state_differences(DesyncReport* report, const std::vector<kcc::CharacterState>& a,
+                           const std::vector<kcc::CharacterState>& b);
+
+/// The terminal summary. `name_a`/`name_b` label the two sides.
+std::string format_desync(const DesyncReport& r, const std::string& name_a, const std::string& name_b);
+
+} // namespace fx::harness
