@@ -100,7 +100,9 @@ int run_trace(const Side& side, const std::string& scenario, bool allow_outside,
     }
     out->csv = slurp(csv);
     out->trace = slurp(trace);
-    out->version = run_side(side, {"--version"}).out;
+    Side plain = side; // the build's fingerprint, without the run's extra arguments
+    plain.extra.clear();
+    out->version = run_side(plain, {"--version"}).out;
     return kExitOk;
 }
 
