@@ -1,4 +1,5 @@
 // fxkcc: the command line. A thin layer: CLI11 parses, harness/commands.h does the work.
+#include <filesystem>
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -6,6 +7,7 @@
 
 #include "harness/build_info.h"
 #include "harness/commands.h"
+#include "harness/plot.h"
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -50,6 +52,13 @@ void add_suite_options(CLI::App* app, h::SuiteOptions* s) {
         ->type_name("K/N");
 }
 
+/// This program's path as the user invoked it (the default side of `desync`).
+std::string self_path(const char* argv0) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::absolute(argv0, ec);
+    return ec ? std::string(argv0) : p.generic_string();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +85,23 @@ int main(int argc, char** argv) {
     run_app->add_flag("--allow-outside", run.allow_outside, "Let the scenario reference files outside its tree");
     run_app->add_option("--metrics", run.metrics_path, "Write the feel metrics to this file as CSV or JSON ('-': stdout)");
     run_app->add_option("--metrics-format", run.metrics_format, "csv or json (default: from the extension, .json: JSON)");
+    run_app->add_option("--inject-fault", run.fault,
+                        "TICK:CHARACTER:FIELD:BITS: flip the low BITS bits of FIELD of CHARACTER after TICK (tests of desync)");
+    run_app->add_option("--stop-after", run.stop_after, "Run ticks 0..N only")->check(CLI::NonNegativeNumber);
+
+    // desync: where two builds, targets or runs part (docs/desync.md).
+    h::DesyncCommand desync;
+    std::vector<std::string> desync_inputs;
+    CLI::App* desync_app = app.add_subcommand(
+        "desync", "Where two runs part: first divergent tick, character, fields, first differing solver step");
+    desync_app->add_option("inputs", desync_inputs, "A scenario (run by both sides), or two hash files")->required()->expected(1, 2);
+    desync_app->add_option("--a", desync.a, "Command that runs fxkcc for side a (default: this binary)");
+    desync_app->add_option("--b", desync.b, "Command that runs fxkcc for side b, e.g. 'qemu-aarch64 build-aarch64-linux/cli/fxkcc'");
+    desync_app->add_option("--a-args", desync.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
+    desync_app->add_option("--b-args", desync.b_args, "Extra run arguments for side b");
+    desync_app->add_option("--bundle", desync.bundle, "Write a bug-report bundle into this folder");
+    desync_app->add_option("--context", desync.context, "Trace lines shown before the first difference")->capture_default_str();
+    desync_app->add_flag("--allow-outside", desync.allow_outside, "Let the scenario reference files outside its tree");
 
     h::VerifyCommand verify;
     bool no_progress = false;
@@ -113,6 +139,20 @@ int main(int argc, char** argv) {
     CLI::App* validate_app = app.add_subcommand("validate", "Load and check scenarios without running them");
     add_suite_options(validate_app, &validate);
 
+    // plot: an SVG of the level and one or two trajectories (harness/plot.h, docs/plot.md).
+    h::PlotCommand plot;
+    CLI::App* plot_app = app.add_subcommand(
+        "plot", "SVG of the level and one or two trajectories: top and side views, first divergence, capsules");
+    plot_app->add_option("scenario", plot.scenario, "Scenario file")->required();
+    plot_app->add_option("--csv", plot.csvs, "Trajectory CSV to draw (once or twice; none: run the scenario)")
+        ->take_all()
+        ->expected(1);
+    plot_app->add_option("--ticks", plot.ticks, "Draw the capsules at these ticks (comma-separated)")->delimiter(',');
+    plot_app->add_option("--character", plot.character, "Only this character")
+        ->check(CLI::Range(int64_t{0}, int64_t{4294967295}));
+    plot_app->add_option("-o,--output", plot.out_path, "The SVG file to write ('-': stdout)")->required();
+    plot_app->add_flag("--allow-outside", plot.allow_outside, "Let the scenario reference files outside its tree");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -140,6 +180,17 @@ int main(int argc, char** argv) {
         }
         return h::run_command(run, std::cout, std::cerr);
     }
+    if (*desync_app) {
+        if (desync_inputs.size() == 2) {
+            desync.hashes_a = desync_inputs[0];
+            desync.hashes_b = desync_inputs[1];
+        } else {
+            desync.scenario = desync_inputs[0];
+        }
+        if (desync.a.empty()) desync.a = self_path(argv[0]);
+        if (desync.b.empty()) desync.b = self_path(argv[0]);
+        return h::desync_command(desync, std::cout, std::cerr);
+    }
     if (*verify_app) {
         verify.progress = !no_progress;
         return h::verify_command(verify, std::cout, std::cerr);
@@ -149,6 +200,7 @@ int main(int argc, char** argv) {
     if (*compare_app) return h::compare_goldens_command(compare, std::cout, std::cerr);
     if (*list_app) return h::list_command(list, list_markdown, std::cout, std::cerr);
     if (*validate_app) return h::validate_command(validate, std::cout, std::cerr);
+    if (*plot_app) return h::plot_command(plot, std::cout, std::cerr);
     std::cout << app.help();
     return h::kExitBadInput;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of the fxkcc binary on real files: every command, every exit code, bad
-input with its exact message, bless refused under CI, an altered golden found at its tick.
+input with its exact message, bless refused under CI, an altered golden found at its tick, and
+`plot`'s SVG as a real headless browser (chromium) draws it.
 
     python3 tests/e2e/test_cli.py --binary build/cli/fxkcc [unittest args]
 
@@ -8,12 +9,15 @@ Each test works in a fresh temporary folder holding a copy of tests/e2e/scenario
 scenarios/ and an empty golden/, with the binary run from that folder.
 """
 import os
+import pathlib
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import unittest
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BINARY = None
@@ -523,6 +527,64 @@ expect:
                               "Runs at full speed and lets go.\n\n")
 
 
+class Desync(Workspace):
+    """The one-command desync report through the real binary, both sides being this binary and
+    one of them faulted (the cross-target variant, native against AArch64 and wasm32, is
+    scripts/cross.sh TARGET desync in the test command)."""
+
+    def setUp(self):
+        super().setUp()
+        if EMULATOR:
+            self.skipTest("sides are spawned as host programs; run natively")
+        self.bin = os.path.abspath(BINARY)
+
+    def test_no_fault_no_desync(self):
+        out, _ = self.run_ok(["desync", "scenarios/walk-wall.yaml"])
+        self.assertTrue(out.startswith("no desync: 120 recorded ticks identical on both sides\n"), out)
+
+    def test_an_injected_fault_is_named_with_tick_character_field_and_step(self):
+        rc, out, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--b-args", "--inject-fault 40:7:z:2",
+                              "--bundle", "bug"], self.tmp)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("last matching tick 39, first divergent tick 40\nentities: c7\n", out)
+        m = re.search(r"(?m)^  c7: z expected \S+ \(raw 0x([0-9a-f]{16})\) actual \S+ \(raw 0x([0-9a-f]{16})\) "
+                      r"delta [+-]\d+ ulp$", out)
+        self.assertIsNotNone(m, out)
+        self.assertEqual(int(m.group(1), 16) ^ int(m.group(2), 16), 3)  # the two low bits flipped
+        self.assertRegex(out, r"(?m)^  a t=41 c=7 tick-begin ")
+        self.assertRegex(out, r"(?m)^  b t=41 c=7 tick-begin ")
+        files = sorted(os.listdir(self.p("bug")))
+        self.assertEqual(files, ["a.hashes", "a.state.csv", "a.trace", "a.version.txt", "b.hashes", "b.state.csv",
+                                 "b.trace", "b.version.txt", "input.csv", "report.txt", "scenario.yaml"])
+        self.assertEqual(read(self.p("bug", "report.txt")), out.split("bundle: ")[0])
+        self.assertIn("target:", read(self.p("bug", "b.version.txt")))
+        self.assertIn("--inject-fault 40:7:z:2", read(self.p("bug", "b.version.txt")))
+        inp = read(self.p("bug", "input.csv")).splitlines()
+        self.assertEqual(inp[0], "tick,character,stick_x,stick_y,jump,impulse_x,impulse_y,impulse_z")
+        self.assertEqual(inp[-1].split(",")[0], "40")  # the input up to the divergent tick
+        self.assertFalse(os.path.exists(self.p("bug.tmp")))
+
+    def test_two_hash_files(self):
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "a.hashes"])
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "b.hashes", "--inject-fault", "99:1:facing:1"])
+        rc, out, _ = fxkcc(["desync", "a.hashes", "b.hashes"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("last matching tick 98, first divergent tick 99\nentities: c1\n", out)
+        out, _ = self.run_ok(["desync", "a.hashes", "a.hashes"])
+        self.assertEqual(out, "no desync: every tick's hashes agree\n")
+
+    def test_bad_fault_and_a_side_that_cannot_run(self):
+        rc, _, err = fxkcc(["run", "scenarios/walk-wall.yaml", "--inject-fault", "40:7:speed:2"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("fxkcc run: --inject-fault: unknown fault field 'speed', expected one of: x, y, z,", err)
+        rc, _, err = fxkcc(["run", "scenarios/walk-wall.yaml", "--inject-fault", "40:5:x:2"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("the fault names character 5, which the scenario does not have", err)
+        rc, _, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--b", "/nonexistent/fxkcc"], self.tmp)
+        self.assertEqual(rc, 125)
+        self.assertIn("fxkcc desync: side b (/nonexistent/fxkcc) could not run (exit ", err)
+
+
 class BadInput(Workspace):
     """Each class of bad input: one clear error naming file:line:column, exit 2, no output."""
 
@@ -572,6 +634,204 @@ class BadInput(Workspace):
         self.assertEqual(rc, 2)
         self.assertIn("unknown key 'tick_rat'", err)
         self.assertEqual(self.golden_files(), [])
+
+
+def read_png(path):
+    """(width, height, channels, rows of bytes) of an 8-bit RGB or RGBA PNG, decoded with zlib
+    and struct only (no PIL): chunks, IDAT inflated, each row unfiltered."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path}: not a PNG")
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    width, height, depth, colour, _, _, interlace = ihdr
+    if depth != 8 or colour not in (2, 6) or interlace != 0:
+        raise ValueError(f"{path}: expected 8-bit RGB or RGBA, not interlaced; found depth {depth} colour {colour}")
+    ch = 3 if colour == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * ch
+    rows, prev, at = [], bytearray(stride), 0
+    for _ in range(height):
+        kind, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
+        at += 1 + stride
+        for i in range(stride):
+            a = line[i - ch] if i >= ch else 0
+            b = prev[i]
+            c = prev[i - ch] if i >= ch else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, ch, rows
+
+
+def find_browser():
+    """Debian's chromium (scripts/setup.sh installs it), or Chrome/Chromium under another name or
+    place (FXKCC_BROWSER first: a path or a name on PATH)."""
+    names = [os.environ.get("FXKCC_BROWSER", ""), "chromium", "chromium-browser", "google-chrome",
+             "google-chrome-stable"]
+    for name in names:
+        found = shutil.which(name) if name else None
+        if found:
+            return found
+    for path in ("/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+                 r"C:\Program Files\Google\Chrome\Application\chrome.exe",
+                 r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe"):
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def hex_rgb(colour):
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+class Plot(Workspace):
+    """fxkcc plot: the SVG's content, bad input, and the picture as a real browser draws it."""
+
+    BLUE, ORANGE, RED = "#1f77b4", "#ff7f0e", "#d62728"  # trajectory A, trajectory B, divergence
+
+    def setUp(self):
+        super().setUp()
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--csv", "a.csv"])
+        # b.csv: character 1 drifts to +x from tick 40 on (1/40 m more each tick), exactly.
+        rows = read(self.p("a.csv")).split("\n")
+        xi = rows[1].split(",").index("x")
+        from fractions import Fraction
+        for i, r in enumerate(rows):
+            f = r.split(",")
+            if i >= 2 and len(f) > 1 and int(f[0]) >= 40 and f[1] == "1":
+                raw = round(Fraction(f[xi]) * 2**32) + (int(f[0]) - 39) * 2**32 // 40
+                f[xi] = exact_decimal(raw)
+                rows[i] = ",".join(f)
+        write(self.p("b.csv"), "\n".join(rows))
+
+    def plot(self, args):
+        out, _ = self.run_ok(["plot", "scenarios/walk-wall.yaml"] + args)
+        return out
+
+    def polylines(self, svg):
+        return re.findall(r'<polyline class="trajectory" data-view="(\w+)" data-source="(\w)" '
+                          r'data-character="(\d+)"[^>]* points="([^"]*)"', svg)
+
+    def test_two_trajectories_and_their_first_divergence(self):
+        out = self.plot(["--csv", "a.csv", "--csv", "b.csv", "--ticks", "0,50,100", "-o", "out/two.svg"])
+        self.assertIn("plot: wrote out/two.svg: walk-wall, 2 trajectories", out)
+        self.assertIn("first divergence: tick 40, character 1, fields x", out)
+        svg = read(self.p("out", "two.svg"))
+        self.assertTrue(svg.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg '))
+        self.assertIn('id="top-view"', svg)
+        self.assertIn('id="side-view"', svg)
+        lines = self.polylines(svg)
+        self.assertEqual(sorted((v, s, c) for v, s, c, _ in lines),
+                         sorted((v, s, c) for v in ("top", "side") for s in "AB" for c in ("1", "7")))
+        for _, _, _, points in lines:
+            self.assertEqual(len(points.split(" ")), 120)  # one point per tick
+        self.assertEqual(len(re.findall(r'<g class="divergence-marker" data-view="\w+" data-tick="40" '
+                                        r'data-character="1"', svg)), 2)
+        self.assertIn(">first divergence: tick 40, character 1, fields x</text>", svg)
+        self.assertIn("A: a.csv", svg)
+        self.assertIn("B: b.csv", svg)
+        caps = re.findall(r'<g class="capsule" data-view="\w+" data-source="\w" data-character="\d+" '
+                          r'data-tick="(\d+)"', svg)
+        self.assertEqual(sorted(set(caps)), ["0", "100", "50"])
+        self.assertEqual(len(caps), 3 * 2 * 2 * 2)  # ticks x characters x trajectories x views
+
+    def test_same_bytes_every_time_and_the_run_draws_as_its_csv(self):
+        self.plot(["--csv", "a.csv", "--csv", "b.csv", "--ticks", "10", "-o", "one.svg"])
+        self.plot(["--csv", "a.csv", "--csv", "b.csv", "--ticks", "10", "-o", "two.svg"])
+        self.assertEqual(read(self.p("one.svg")), read(self.p("two.svg")))
+        # Without --csv the scenario runs in process: the same paths as its CSV.
+        self.plot(["-o", "run.svg"])
+        self.plot(["--csv", "a.csv", "-o", "csv.svg"])
+        self.assertEqual(self.polylines(read(self.p("run.svg"))), self.polylines(read(self.p("csv.svg"))))
+        self.assertIn("run of scenarios/walk-wall.yaml", read(self.p("run.svg")))
+        out = self.plot(["--character", "7", "-o", "-"])
+        self.assertEqual({c for _, _, c, _ in self.polylines(out)}, {"7"})
+
+    def test_bad_input_exits_2_and_writes_nothing(self):
+        self.run_ok(["run", "scenarios/platform.yaml", "--csv", "p.csv"])
+        cases = [
+            (["plot", "scenarios/nope.yaml", "-o", "x.svg"], "scenarios/nope.yaml: cannot read"),
+            (["plot", "scenarios/walk-wall.yaml", "--csv", "nope.csv", "-o", "x.svg"],
+             "fxkcc plot: cannot read 'nope.csv'"),
+            (["plot", "scenarios/walk-wall.yaml", "--csv", "p.csv", "-o", "x.svg"],
+             "fxkcc plot: p.csv: its characters (3) are not those of scenario 'walk-wall' (1 7): "
+             "a trajectory of another scenario?"),
+            (["plot", "scenarios/walk-wall.yaml", "--character", "5", "-o", "x.svg"],
+             "fxkcc plot: --character 5: not a character of scenario 'walk-wall' (characters: 1 7)"),
+            (["plot", "scenarios/walk-wall.yaml", "--ticks", "120", "-o", "x.svg"],
+             "fxkcc plot: --ticks: tick 120 is outside the run (ticks 0 to 119)"),
+            (["plot", "scenarios/walk-wall.yaml", "--csv", "a.csv", "--csv", "b.csv", "--csv", "a.csv", "-o", "x.svg"],
+             "fxkcc plot: --csv: expected at most two trajectories, found 3"),
+        ]
+        for args, message in cases:
+            with self.subTest(" ".join(args)):
+                rc, _, err = fxkcc(args, self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertTrue(err.startswith(message), f"\nexpected: {message}\nactual:   {err}")
+                self.assertFalse(os.path.exists(self.p("x.svg")))
+
+    def test_a_real_browser_draws_the_paths_and_the_divergence(self):
+        if EMULATOR:
+            self.skipTest("the browser check runs on the native build only")
+        chromium = find_browser()
+        self.assertIsNotNone(chromium, "chromium is not installed: scripts/setup.sh installs it "
+                                       "(apt-get install chromium); the native build needs it for this test")
+        self.plot(["--csv", "a.csv", "--csv", "b.csv", "--ticks", "0,50,100", "-o", "two.svg"])
+        png = self.p("two.png")
+        p = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                            "--user-data-dir=" + self.p("chromium-profile"), "--screenshot=" + png,
+                            "--window-size=1200,900", pathlib.Path(self.p("two.svg")).as_uri()],
+                           capture_output=True, text=True, timeout=180)
+        self.assertTrue(os.path.exists(png), f"chromium wrote no screenshot (exit {p.returncode})\n{p.stderr[-3000:]}")
+        width, height, ch, rows = read_png(png)
+        self.assertEqual((width, height), (1200, 900))
+        svg = read(self.p("two.svg"))
+        frames = {m[0]: tuple(float(v) for v in m[1:]) for m in re.findall(
+            r'<rect class="frame" data-view="(\w+)" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', svg)}
+        self.assertEqual(set(frames), {"top", "side"})
+
+        def count(colour, box, tolerance=40):
+            want = hex_rgb(colour)
+            x0, y0, w, h = (int(v) for v in box)
+            n = 0
+            for y in range(max(y0, 0), min(y0 + h, height)):
+                row = rows[y]
+                for x in range(max(x0, 0), min(x0 + w, width)):
+                    px = row[x * ch:x * ch + 3]
+                    if abs(px[0] - want[0]) + abs(px[1] - want[1]) + abs(px[2] - want[2]) <= tolerance:
+                        n += 1
+            return n
+
+        for view, box in frames.items():
+            with self.subTest(view):
+                self.assertGreater(count(self.BLUE, box), 50, "trajectory A (blue) drawn in the " + view + " view")
+                self.assertGreater(count(self.ORANGE, box), 50, "trajectory B (orange) drawn in the " + view + " view")
+        # The divergence marker: red pixels around its ring, where the SVG put it.
+        m = re.search(r'<g class="divergence-marker" data-view="top"[^>]*>\n(?:<line [^>]*>\n<circle [^>]*>\n)?'
+                      r'<circle cx="([\d.]+)" cy="([\d.]+)" r="10"/>', svg)
+        self.assertIsNotNone(m, "the divergence marker in the top view")
+        cx, cy = float(m.group(1)), float(m.group(2))
+        self.assertGreater(count(self.RED, (cx - 14, cy - 14, 28, 28)), 40, "the divergence ring, red, at tick 40")
 
 
 def exact_decimal(raw):
