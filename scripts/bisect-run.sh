@@ -13,13 +13,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 125
 BUILD=${FX_BISECT_BUILD:-build-bisect}
+mkdir -p "$BUILD" || exit 125
 if ! cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFX_BUILD_TESTS=OFF -DFX_BUILD_BENCH=OFF \
-    >"$BUILD.configure.log" 2>&1; then
-  echo "bisect-run: configure failed (skip): see $BUILD.configure.log" >&2
+    >"$BUILD/bisect-configure.log" 2>&1; then
+  echo "bisect-run: configure failed (skip): see $BUILD/bisect-configure.log" >&2
   exit 125
 fi
-if ! cmake --build "$BUILD" --target fxkcc >"$BUILD.build.log" 2>&1; then
-  echo "bisect-run: build failed (skip): see $BUILD.build.log" >&2
+if ! cmake --build "$BUILD" --target fxkcc >"$BUILD/bisect-build.log" 2>&1; then
+  echo "bisect-run: build failed (skip): see $BUILD/bisect-build.log" >&2
   exit 125
 fi
 args=(verify --no-progress)
