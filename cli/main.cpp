@@ -153,6 +153,19 @@ int main(int argc, char** argv) {
     plot_app->add_option("-o,--output", plot.out_path, "The SVG file to write ('-': stdout)")->required();
     plot_app->add_flag("--allow-outside", plot.allow_outside, "Let the scenario reference files outside its tree");
 
+    // shrink: a smaller scenario that fails the same way (harness/shrink.h, docs/shrink.md).
+    h::ShrinkCommand shrink;
+    CLI::App* shrink_app = app.add_subcommand(
+        "shrink", "Reduce a failing scenario (expectation, invariant, or a desync of two sides) to a smaller one");
+    shrink_app->add_option("scenario", shrink.scenario, "Scenario file that fails")->required();
+    shrink_app->add_option("-o,--output", shrink.output, "Where to write the shrunk scenario (YAML)")->required();
+    shrink_app->add_option("--a", shrink.a, "Command that runs fxkcc for side a (a desync; default: this binary)");
+    shrink_app->add_option("--b", shrink.b, "Command that runs fxkcc for side b (a desync; default: this binary)");
+    shrink_app->add_option("--a-args", shrink.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
+    shrink_app->add_option("--b-args", shrink.b_args, "Extra run arguments for side b");
+    shrink_app->add_option("--max-runs", shrink.max_runs, "Candidates tested at most")->capture_default_str();
+    shrink_app->add_flag("--allow-outside", shrink.allow_outside, "Let the scenario reference files outside its tree");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -201,6 +214,14 @@ int main(int argc, char** argv) {
     if (*list_app) return h::list_command(list, list_markdown, std::cout, std::cerr);
     if (*validate_app) return h::validate_command(validate, std::cout, std::cerr);
     if (*plot_app) return h::plot_command(plot, std::cout, std::cerr);
+    if (*shrink_app) {
+        // Any side option makes it a desync shrink; a side not given is this binary.
+        if (!shrink.a.empty() || !shrink.b.empty() || !shrink.a_args.empty() || !shrink.b_args.empty()) {
+            if (shrink.a.empty()) shrink.a = self_path(argv[0]);
+            if (shrink.b.empty()) shrink.b = self_path(argv[0]);
+        }
+        return h::shrink_command(shrink, std::cout, std::cerr);
+    }
     std::cout << app.help();
     return h::kExitBadInput;
 }

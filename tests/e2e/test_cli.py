@@ -132,7 +132,7 @@ class Run(Workspace):
     def test_trace_covers_exactly_the_tick_range(self):
         self.run_ok(["run", "scenarios/walk-wall.yaml", "--trace", "t.txt", "--trace-ticks", "10:12"])
         lines = read(self.p("t.txt")).splitlines()
-        self.assertEqual(lines[0], "# fxkcc-trace 1")
+        self.assertEqual(lines[0], "# fxkcc-trace 2")
         ticks = {int(re.match(r"^t=(\d+) ", l).group(1)) for l in lines[1:]}
         self.assertEqual(ticks, {10, 11, 12})
         # Both characters are traced, and values carry raw hex beside the decimal.

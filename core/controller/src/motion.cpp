@@ -67,6 +67,7 @@ Depenetration depenetrate(const geo::StaticScene& scene, const Vec3& feet, const
         e.count = out.contacts;
         e.a = push;
         e.s = out.wanted;
+        e.c = feet;
         t.emit(e);
     }
     return out;
@@ -87,6 +88,7 @@ Ground probe_ground(const geo::StaticScene& scene, const Vec3& feet, const Param
         e.a = g.normal;
         e.flag = g.grounded;
         e.s = g.distance;
+        e.c = feet;
         t.emit(e);
     }
     return g;
@@ -154,6 +156,7 @@ StepAttempt try_step_up(const geo::StaticScene& scene, const Vec3& feet, const V
         e.a = motion;
         e.b = a.position;
         e.s = a.rise;
+        e.c = feet;
         e.flag = a.result == StepResult::kAccepted;
         t.emit(e);
     }
@@ -186,6 +189,7 @@ SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest&
             e.pass = r.pass;
             e.iteration = static_cast<uint8_t>(iter);
             e.a = motion;
+            e.c = out.position;
             e.flag = hit;
             if (hit) {
                 e.s = h.distance;
@@ -310,6 +314,7 @@ Snap snap_to_ground(const geo::StaticScene& scene, const Vec3& feet, const Param
         e.s = out.drop;
         e.shape = out.ground.shape;
         e.a = out.ground.normal;
+        e.c = feet;
         t.emit(e);
     }
     return out;

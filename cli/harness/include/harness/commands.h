@@ -92,4 +92,18 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
 int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, std::ostream& err);
 int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
 
+/// Reduces a failing scenario to a smaller one that fails the same way (harness/shrink.h,
+/// docs/shrink.md): a failed expectation or invariant, or (a / b set) a desync between two sides.
+struct ShrinkCommand {
+    std::string scenario;
+    std::string output;         ///< the shrunk scenario (YAML, written atomically)
+    std::string a, b;           ///< command prefixes of the two sides; both empty: check failures
+    std::string a_args, b_args; ///< appended to each side's run arguments
+    int max_runs = 1000;        ///< candidates tested at most
+    bool allow_outside = false;
+};
+/// Exit 0: shrunk, written and re-checked; 2: bad input, or the scenario does not fail (the
+/// sides do not diverge); 125: a side could not run, or the output cannot be written.
+int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& err);
+
 } // namespace fx::harness

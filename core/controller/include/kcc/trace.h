@@ -11,15 +11,15 @@ namespace fx::kcc {
 enum class TraceKind : uint8_t {
     kTickBegin = 0,     ///< a = position, b = velocity, s = facing
     kPlatformCarry = 1, ///< shape = platform, a = displacement
-    kDepenetrate = 2,   ///< count = contacts, a = push applied, s = push length before the cap
-    kProbe = 3,         ///< count = hits, shape = chosen, a = normal, flag = grounded
+    kDepenetrate = 2,   ///< count = contacts, a = push applied, s = push length before the cap, c = feet before
+    kProbe = 3,         ///< count = hits, shape = chosen, a = normal, flag = grounded, s = distance, c = feet
     kVelocity = 4,      ///< a = velocity after input, flag = jumped
-    kSweep = 5,         ///< pass, iteration; a = motion queried, flag = hit, s = hit distance, shape
+    kSweep = 5,         ///< pass, iteration; a = motion queried, c = from; flag = hit, s = distance, shape, b = normal
     kPlaneAdded = 6,    ///< pass, iteration; a = plane normal, count = planes now
     kPlaneSolve = 7,    ///< pass, iteration; reason = PlaneSolveKind, a = motion after
     kIterationCap = 8,  ///< pass; a = motion dropped
-    kStepAttempt = 9,   ///< a = blocked motion; reason = StepResult; s = rise when accepted
-    kSnap = 10,         ///< flag = landed; s = drop; shape
+    kStepAttempt = 9,   ///< a = blocked motion, c = from; reason = StepResult; b = result, s = rise
+    kSnap = 10,         ///< c = from; flag = landed; s = drop; shape, a = normal
     kLanded = 11,       ///< vertical pass landed on walkable ground; shape, a = normal
     kTickEnd = 12,      ///< a = position, b = velocity, flag = grounded
 };
@@ -39,6 +39,9 @@ struct TraceEvent {
     Vec3 a;
     Vec3 b;
     Scalar s;
+    /// The query's input where there is one: the feet position a sweep, probe, snap, step
+    /// attempt or depenetration started from (zero otherwise).
+    Vec3 c;
 };
 
 /// Receives trace events in solve order. Implementations must not touch the world.
