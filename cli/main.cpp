@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> desync_inputs;
     CLI::App* desync_app = app.add_subcommand(
         "desync", "Where two runs part: first divergent tick, character, fields, first differing solver step");
-    desync_app->add_option("inputs", desync_inputs, "A scenario (run by both sides), or two hash files")->required()->expected(1, 2);
+    desync_app->add_option("inputs", desync_inputs, "A scenario (run by both sides), a scenario and a golden hash file, or two hash files")->required()->expected(1, 2);
     desync_app->add_option("--a", desync.a, "Command that runs fxkcc for side a (default: this binary)");
     desync_app->add_option("--b", desync.b, "Command that runs fxkcc for side b, e.g. 'qemu-aarch64 build-aarch64-linux/cli/fxkcc'");
     desync_app->add_option("--a-args", desync.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
@@ -194,7 +194,14 @@ int main(int argc, char** argv) {
         return h::run_command(run, std::cout, std::cerr);
     }
     if (*desync_app) {
-        if (desync_inputs.size() == 2) {
+        const auto is_yaml = [](const std::string& p) {
+            const std::string ext = std::filesystem::path(p).extension().string();
+            return ext == ".yaml" || ext == ".yml";
+        };
+        if (desync_inputs.size() == 2 && is_yaml(desync_inputs[0])) {
+            desync.scenario = desync_inputs[0]; // a run (side a) against a golden
+            desync.golden = desync_inputs[1];
+        } else if (desync_inputs.size() == 2) {
             desync.hashes_a = desync_inputs[0];
             desync.hashes_b = desync_inputs[1];
         } else {

@@ -573,6 +573,17 @@ class Desync(Workspace):
         out, _ = self.run_ok(["desync", "a.hashes", "a.hashes"])
         self.assertEqual(out, "no desync: every tick's hashes agree\n")
 
+    def test_a_run_against_a_golden(self):
+        self.run_ok(["bless", "scenarios/walk-wall.yaml"])
+        g = f"golden/{self.target()}/walk-wall.hashes"
+        out, _ = self.run_ok(["desync", "scenarios/walk-wall.yaml", g])
+        self.assertEqual(out, f"no desync: the run matches {g} (golden) on every recorded tick\n")
+        rc, out, _ = fxkcc(["desync", "scenarios/walk-wall.yaml", g, "--a-args", "--inject-fault 77:1:vy:5"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("last matching tick 76, first divergent tick 77\nentities: c1\n", out)
+        self.assertRegex(out, r"(?m)^  c1: vy expected .* delta [+-]\d+ ulp$")
+        self.assertIn("solver trace of the run, tick 77 (the golden has no trace):\n    t=77 c=1 tick-begin ", out)
+
     def test_bad_fault_and_a_side_that_cannot_run(self):
         rc, _, err = fxkcc(["run", "scenarios/walk-wall.yaml", "--inject-fault", "40:7:speed:2"], self.tmp)
         self.assertEqual(rc, 2)
@@ -583,6 +594,70 @@ class Desync(Workspace):
         rc, _, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--b", "/nonexistent/fxkcc"], self.tmp)
         self.assertEqual(rc, 125)
         self.assertIn("fxkcc desync: side b (/nonexistent/fxkcc) could not run (exit ", err)
+
+
+class Shrink(Workspace):
+    """`fxkcc shrink` through the real binary: a desync of two sides (this binary, one of them with
+    a fault injected) shrinks to the faulted character just past the fault and still diverges
+    there when `desync` runs it; a failed expectation shrinks to a file that loads and fails the
+    same expectation; a scenario that does not fail is refused."""
+
+    def setUp(self):
+        super().setUp()
+        if EMULATOR:
+            self.skipTest("sides are spawned as host programs; run natively")
+
+    def test_desync_shrinks_to_the_faulted_character(self):
+        out, _ = self.run_ok(["shrink", "scenarios/walk-wall.yaml", "-o", "small.yaml",
+                              "--b-args", "--inject-fault 40:7:z:2"])
+        self.assertIn("shrinking scenarios/walk-wall.yaml: desync: first divergent tick 40, entity c7\n", out)
+        self.assertIn("  ticks: 120 -> 41 (runs ", out)
+        self.assertIn("before: ticks 120, characters 2, world items 2, input events 4, expectations 0\n", out)
+        self.assertIn("after:  ticks 41, characters 1, world items 0, input events 0, expectations 0\n", out)
+        self.assertRegex(out, r"(?m)^runs:   \d+$")
+        text = read(self.p("small.yaml"))
+        self.assertIn("name: walk-wall-shrunk\n", text)
+        self.assertIn("--inject-fault 40:7:z:2", text)  # the description says how it was made
+        self.run_ok(["run", "small.yaml"])  # a valid scenario
+        rc, out, err = fxkcc(["desync", "small.yaml", "--b-args", "--inject-fault 40:7:z:2"], self.tmp)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("last matching tick 39, first divergent tick 40\nentities: c7\n", out)
+        self.assertFalse([f for f in os.listdir(self.tmp) if ".tmp." in f])
+
+    def test_failed_expectation_shrinks_and_still_fails_it(self):
+        write(self.p("scenarios", "fails.yaml"),
+              "format: 1\nname: fails\ndescription: d\nticks: 300\nworld:\n"
+              "  - box: {id: 1, center: [0, -0.5, 0], half_extents: [20, 0.5, 20]}\n"
+              "  - box: {id: 2, center: [12, 0.15, 0], half_extents: [10, 0.15, 3]}\n"
+              "  - sphere: {id: 3, center: [-5, 0, -5], radius: 0.5}\n"
+              "  - box: {id: 4, center: [-8, 0.5, 8], half_extents: [1, 0.5, 1]}\n"
+              "characters:\n"
+              "  - id: 1\n    spawn: [0, 0.015, 0]\n    input:\n"
+              "      segments: [{ticks: 60, stick: [1, 0]}, {ticks: 60, stick: [0, 1]}, {ticks: 60}]\n"
+              "      jumps: [150, 200]\n"
+              "  - id: 2\n    spawn: [-3, 0.015, 5]\n    input: {segments: [{ticks: 300, stick: [0, 0.2]}]}\n"
+              "expect:\n"
+              "  - {character: 2, y: [-1, 5]}\n"
+              "  - {tick: 70, character: 1, y: {max: 0.1}}\n")
+        rc, _, _ = fxkcc(["run", "scenarios/fails.yaml"], self.tmp)
+        self.assertEqual(rc, 1)
+        out, _ = self.run_ok(["shrink", "scenarios/fails.yaml", "-o", "small.yaml"])
+        self.assertIn("shrinking scenarios/fails.yaml: expectation failed: expect[1] (line 21): tick 70, character 1: y = 0.3", out)
+        self.assertIn("after:  ticks 71, characters 1, world items 2, input events 1, expectations 1\n", out)
+        rc, out, _ = fxkcc(["run", "small.yaml"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"expectation failed: expect\[0\] \(line \d+\): tick 100, character 1: y = 0.3")
+
+    def test_nothing_to_shrink(self):
+        rc, _, err = fxkcc(["shrink", "scenarios/walk-wall.yaml", "-o", "small.yaml"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertEqual(err, "fxkcc shrink: the scenario does not fail: nothing to shrink\n")
+        rc, _, err = fxkcc(["shrink", "scenarios/walk-wall.yaml", "-o", "small.yaml", "--b-args", ""], self.tmp)
+        self.assertEqual(rc, 2)
+        rc, _, err = fxkcc(["shrink", "scenarios/walk-wall.yaml", "-o", "small.yaml", "--a", BINARY], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("the two sides do not diverge", err)
+        self.assertFalse(os.path.exists(self.p("small.yaml")))
 
 
 class BadInput(Workspace):

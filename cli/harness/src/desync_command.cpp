@@ -144,6 +144,61 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
     return true;
 }
 
+/// A run of side a against a golden hash file (and the golden trajectory CSV beside it, for the
+/// states); only the run has a trace, shown for the divergent characters.
+int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Side& side, const TempFolder& tmp,
+                          std::ostream& out, std::ostream& err) {
+    std::string error;
+    HashFile golden;
+    if (!read_hash_file(cmd.golden, &golden, &error)) {
+        err << "fxkcc desync: " << error << "\n";
+        return kExitBadInput;
+    }
+    SideRun run;
+    if (int rc = run_hashes(side, cmd.scenario, cmd.allow_outside, tmp, "run", &run, &error); rc != kExitOk) {
+        err << "fxkcc desync: " << error << "\n";
+        return rc;
+    }
+    if (const std::string why = incomparable_reason(golden.header, run.hashes.header); !why.empty()) {
+        err << "fxkcc desync: cannot compare with the golden: " << why << "\n";
+        return kExitBadInput;
+    }
+    DesyncReport r = compare_runs(golden, run.hashes);
+    const std::string golden_label = cmd.golden + " (golden)";
+    if (!r.diverged) {
+        out << "no desync: the run matches " << golden_label << " on every recorded tick\n";
+        return kExitOk;
+    }
+    const int64_t from = r.every > 1 ? std::max<int64_t>(0, r.tick - r.every + 1) : r.tick;
+    if (int rc = run_trace(side, cmd.scenario, cmd.allow_outside, tmp, "run", from, r.tick, &run, &error); rc != kExitOk) {
+        err << "fxkcc desync: " << error << "\n";
+        return rc;
+    }
+    std::string golden_csv = cmd.golden;
+    if (golden_csv.size() > 7 && golden_csv.compare(golden_csv.size() - 7, 7, ".hashes") == 0) {
+        golden_csv.replace(golden_csv.size() - 7, 7, ".csv");
+    }
+    std::vector<TrajectoryRow> rows_golden, rows_run;
+    bool render = false;
+    if (fs::exists(golden_csv) && read_trajectory(golden_csv, &rows_golden, &render, &error) &&
+        parse_trajectory(run.csv, "run.csv", &rows_run, &render, &error)) {
+        add_state_differences(&r, states_at_tick(rows_golden, r.tick), states_at_tick(rows_run, r.tick));
+    }
+    std::string text = "scenario " + sc.name + " (" + cmd.scenario + ")\n" + format_desync(r, golden_label, side.label);
+    if (r.characters.empty()) text += "(no golden trajectory CSV at " + golden_csv + ": fields not compared)\n";
+    // The run's own trace of the divergent tick, for the characters that differ (a golden has none).
+    text += "solver trace of the run, tick " + std::to_string(r.tick) + " (the golden has no trace):\n";
+    std::istringstream lines(run.trace);
+    for (std::string line; std::getline(lines, line);) {
+        for (const EntityRef& e : r.entities) {
+            const std::string head = "t=" + std::to_string(r.tick) + " c=" + std::to_string(e.id) + " ";
+            if (e.kind == EntityKind::kCharacter && line.rfind(head, 0) == 0) text += "    " + line + "\n";
+        }
+    }
+    out << text;
+    return kExitMismatch;
+}
+
 } // namespace
 
 int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& err) {
@@ -181,6 +236,7 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
         err << "fxkcc desync: cannot create a temporary folder\n";
         return kExitCannotTest;
     }
+    if (!cmd.golden.empty()) return desync_against_golden(cmd, sc, a, tmp, out, err);
     SideRun ra, rb;
     if (int rc = run_hashes(a, cmd.scenario, cmd.allow_outside, tmp, "a", &ra, &error); rc != kExitOk) {
         err << "fxkcc desync: " << error << "\n";

@@ -80,6 +80,7 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
 struct DesyncCommand {
     std::string scenario;           ///< empty: compare hashes_a and hashes_b
     std::string hashes_a, hashes_b;
+    std::string golden;             ///< with a scenario: compare side a's run with this hash file
     std::string a, b;               ///< command prefixes (default: this binary)
     std::string a_args, b_args;     ///< appended to each side's run arguments
     std::string bundle;             ///< write the bug-report bundle into this folder
