@@ -646,7 +646,7 @@ class Shrink(Workspace):
         self.assertIn("after:  ticks 71, characters 1, world items 2, input events 1, expectations 1\n", out)
         rc, out, _ = fxkcc(["run", "small.yaml"], self.tmp)
         self.assertEqual(rc, 1)
-        self.assertRegex(out, r"expectation failed: expect\[0\] \(line \d+\): tick 100, character 1: y = 0.3")
+        self.assertRegex(out, r"expectation failed: expect\[0\] \(line \d+\): tick 70, character 1: y = 0.3")
 
     def test_nothing_to_shrink(self):
         rc, _, err = fxkcc(["shrink", "scenarios/walk-wall.yaml", "-o", "small.yaml"], self.tmp)
