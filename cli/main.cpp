@@ -89,6 +89,16 @@ int main(int argc, char** argv) {
                         "TICK:CHARACTER:FIELD:BITS: flip the low BITS bits of FIELD of CHARACTER after TICK (tests of desync)");
     run_app->add_option("--stop-after", run.stop_after, "Run ticks 0..N only")->check(CLI::NonNegativeNumber);
 
+    // bench: ns per character-tick, queries, phases (docs/performance.md).
+    h::BenchCommand bench;
+    CLI::App* bench_app = app.add_subcommand("bench", "Cost of a character-tick: timed runs, queries per tick, phases");
+    bench_app->add_option("scenario", bench.scenario, "Scenario file")->required();
+    bench_app->add_option("--repeat", bench.repeat, "Timed runs")->capture_default_str();
+    bench_app->add_option("--warmup", bench.warmup, "Untimed runs first")->capture_default_str()->check(CLI::NonNegativeNumber);
+    bench_app->add_option("--json", bench.json_path, "Also write the figures as JSON");
+    bench_app->add_flag("--once", bench.once, "One untimed run only (for callgrind: scripts/bench-callgrind.sh)");
+    bench_app->add_flag("--allow-outside", bench.allow_outside, "Let the scenario reference files outside its tree");
+
     // desync: where two builds, targets or runs part (docs/desync.md).
     h::DesyncCommand desync;
     std::vector<std::string> desync_inputs;
@@ -192,6 +202,10 @@ int main(int argc, char** argv) {
             if (run.trace_path.empty()) run.trace_path = "-";
         }
         return h::run_command(run, std::cout, std::cerr);
+    }
+    if (*bench_app) {
+        return bench.once ? h::bench_once(bench.scenario, bench.allow_outside, std::cerr)
+                          : h::bench_command(bench, std::cout, std::cerr);
     }
     if (*desync_app) {
         const auto is_yaml = [](const std::string& p) {

@@ -90,6 +90,19 @@ struct DesyncCommand {
 /// Exit 0: no desync; 1: desync found (reported); 2: bad input; 125: a side could not run.
 int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& err);
 
+/// The cost of a character-tick on a scenario (docs/performance.md): timed runs (median, min,
+/// max ns per character-tick), queries per character-tick by kind, time per phase.
+struct BenchCommand {
+    std::string scenario;
+    int repeat = 10;
+    int warmup = 2;
+    std::string json_path;
+    bool once = false; ///< one untimed run and nothing else (instruction counts under callgrind)
+    bool allow_outside = false;
+};
+int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err);
+int bench_once(const std::string& scenario, bool allow_outside, std::ostream& err);
+
 int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, std::ostream& err);
 int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
 
