@@ -116,10 +116,8 @@ std::string fixed(double v, int digits) {
 
 int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err) {
     Scenario sc;
-    SuiteOptions suite;
-    suite.allow_outside = cmd.allow_outside;
     std::string error;
-    if (!load_for_suite(suite, cmd.scenario, &sc, &error)) {
+    if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
         err << error << "\n";
         return kExitBadInput;
     }
@@ -208,10 +206,8 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
 /// callgrind (scripts/bench-callgrind.sh toggles collection around World::step).
 int bench_once(const std::string& scenario, bool allow_outside, std::ostream& err) {
     Scenario sc;
-    SuiteOptions suite;
-    suite.allow_outside = allow_outside;
     std::string error;
-    if (!load_for_suite(suite, scenario, &sc, &error)) {
+    if (!load_single_scenario(scenario, allow_outside, &sc, &error)) {
         err << error << "\n";
         return kExitBadInput;
     }

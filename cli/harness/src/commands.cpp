@@ -16,17 +16,6 @@ namespace fs = std::filesystem;
 namespace fx::harness {
 namespace {
 
-bool load_single(const std::string& path, bool allow_outside, Scenario* sc, std::string* error) {
-    SuiteOptions suite;
-    suite.allow_outside = allow_outside;
-    suite.scenarios_dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().generic_string();
-    // A scenario inside the default scenarios tree may reference anything in that tree.
-    std::error_code ec;
-    const std::string tree = fs::weakly_canonical("scenarios", ec).generic_string();
-    const std::string file = fs::weakly_canonical(path, ec).generic_string();
-    if (!ec && !tree.empty() && file.compare(0, tree.size() + 1, tree + "/") == 0) suite.scenarios_dir = "scenarios";
-    return load_for_suite(suite, path, sc, error);
-}
 
 // Streams a run to the outputs `run` asked for.
 class RunOutputs final : public RunSink {
@@ -81,7 +70,7 @@ FileKind sniff(const std::string& path) {
 int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
     Scenario sc;
     std::string error;
-    if (!load_single(cmd.scenario, cmd.allow_outside, &sc, &error)) {
+    if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
         err << error << "\n";
         return kExitBadInput;
     }
@@ -219,7 +208,7 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
     auto load_side = [&](const std::string& path, FileKind kind, HashFile* hf) -> int {
         if (kind == FileKind::kHashes) return read_hash_file(path, hf, &error) ? kExitOk : kExitBadInput;
         if (kind == FileKind::kScenario) {
-            if (!load_single(path, cmd.allow_outside, &sc, &error)) return kExitBadInput;
+            if (!load_single_scenario(path, cmd.allow_outside, &sc, &error)) return kExitBadInput;
             have_scenario = true;
             return run_to_hash_file(sc, hf, &error) ? kExitOk : kExitBadInput;
         }

@@ -219,10 +219,7 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
         return r.diverged ? kExitMismatch : kExitOk;
     }
     Scenario sc;
-    SuiteOptions suite;
-    suite.allow_outside = cmd.allow_outside;
-    suite.scenarios_dir = fs::path(cmd.scenario).parent_path().empty() ? "." : fs::path(cmd.scenario).parent_path().generic_string();
-    if (!load_for_suite(suite, cmd.scenario, &sc, &error)) {
+    if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
         err << error << "\n";
         return kExitBadInput;
     }

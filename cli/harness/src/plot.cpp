@@ -14,6 +14,7 @@
 #include "harness/commands.h"
 #include "harness/runner.h"
 #include "suite_common.h"
+#include "text_util.h"
 
 namespace fs = std::filesystem;
 
@@ -50,19 +51,7 @@ std::string num(double v) {
     return s;
 }
 
-std::string xml(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-        case '&': o += "&amp;"; break;
-        case '<': o += "&lt;"; break;
-        case '>': o += "&gt;"; break;
-        case '"': o += "&quot;"; break;
-        default: o += c;
-        }
-    }
-    return o;
-}
+std::string xml(const std::string& s) { return text::xml_escape(s); }
 
 std::string join_ids(const std::vector<uint32_t>& ids) {
     std::string s;
@@ -765,18 +754,6 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
 
 namespace {
 
-bool load_plot_scenario(const std::string& path, bool allow_outside, Scenario* sc, std::string* error) {
-    // As `run` loads a single scenario: its folder is the tree, or the default scenarios/ tree
-    // when the file is inside it.
-    SuiteOptions suite;
-    suite.allow_outside = allow_outside;
-    suite.scenarios_dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().generic_string();
-    std::error_code ec;
-    const std::string tree = fs::weakly_canonical("scenarios", ec).generic_string();
-    const std::string file = fs::weakly_canonical(path, ec).generic_string();
-    if (!ec && !tree.empty() && file.compare(0, tree.size() + 1, tree + "/") == 0) suite.scenarios_dir = "scenarios";
-    return load_for_suite(suite, path, sc, error);
-}
 
 } // namespace
 
@@ -787,7 +764,7 @@ int plot_command(const PlotCommand& cmd, std::ostream& out, std::ostream& err) {
         err << "fxkcc plot: --csv: expected at most two trajectories, found " << cmd.csvs.size() << "\n";
         return kExitBadInput;
     }
-    if (!load_plot_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
+    if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
         err << error << "\n";
         return kExitBadInput;
     }

@@ -17,6 +17,7 @@
 #include "harness/build_info.h"
 #include "harness/checks.h"
 #include "suite_common.h"
+#include "text_util.h"
 
 #ifdef _WIN32
 #include <io.h>
@@ -257,19 +258,7 @@ std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, int job
     return out;
 }
 
-std::string xml_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-        case '&': o += "&amp;"; break;
-        case '<': o += "&lt;"; break;
-        case '>': o += "&gt;"; break;
-        case '"': o += "&quot;"; break;
-        default: o += c;
-        }
-    }
-    return o;
-}
+using text::xml_escape;
 
 std::string seconds_text(int64_t millis) {
     std::string frac = std::to_string(millis % 1000);

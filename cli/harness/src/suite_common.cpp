@@ -91,6 +91,17 @@ std::vector<EntityRef> entities_of(const Scenario& sc) {
     return out;
 }
 
+bool load_single_scenario(const std::string& path, bool allow_outside, Scenario* sc, std::string* error) {
+    SuiteOptions suite;
+    suite.allow_outside = allow_outside;
+    suite.scenarios_dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().generic_string();
+    std::error_code ec;
+    const std::string tree = fs::weakly_canonical("scenarios", ec).generic_string();
+    const std::string file = fs::weakly_canonical(path, ec).generic_string();
+    if (!ec && !tree.empty() && file.compare(0, tree.size() + 1, tree + "/") == 0) suite.scenarios_dir = "scenarios";
+    return load_for_suite(suite, path, sc, error);
+}
+
 HashFileHeader header_for(const Scenario& sc) {
     HashFileHeader h;
     h.engine = kEngine;

@@ -28,6 +28,10 @@ std::string golden_csv_path(const SuiteOptions& suite, const std::string& name);
 /// Loads with the suite's root and options.
 bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc, std::string* error);
 
+/// Loads one scenario given on the command line (run, diff, desync, shrink, plot, bench): its
+/// own folder is the tree, or the default scenarios/ tree when the file lies inside it.
+bool load_single_scenario(const std::string& path, bool allow_outside, Scenario* sc, std::string* error);
+
 /// The header a run of this build writes for a scenario.
 HashFileHeader header_for(const Scenario& sc);
 std::vector<EntityRef> entities_of(const Scenario& sc);

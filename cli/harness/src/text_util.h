@@ -8,6 +8,21 @@
 
 namespace fx::harness::text {
 
+/// Text escaped for XML attribute values and character data (&, <, >, ").
+inline std::string xml_escape(std::string_view s) {
+    std::string o;
+    for (char c : s) {
+        switch (c) {
+        case '&': o += "&amp;"; break;
+        case '<': o += "&lt;"; break;
+        case '>': o += "&gt;"; break;
+        case '"': o += "&quot;"; break;
+        default: o += c;
+        }
+    }
+    return o;
+}
+
 /// Splits text into lines (LF; one trailing CR per line is dropped, for CRLF checkouts),
 /// counting them 1-based. After the last line, next() returns false and number() is the line
 /// where the end of the text was met.
