@@ -1,6 +1,5 @@
 // `fxkcc desync`: the one-command report of where two runs part (docs/desync.md).
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "fx/decimal.h"
@@ -16,11 +15,10 @@ namespace fs = std::filesystem;
 namespace fx::harness {
 namespace {
 
+/// The file's bytes, or "" when it cannot be read (a side that wrote nothing).
 std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
+    std::string text, unused;
+    return read_file(path, &text, &unused) ? text : std::string();
 }
 
 /// States of every character at `tick` from trajectory rows.

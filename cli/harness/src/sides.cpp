@@ -1,10 +1,10 @@
 #include "harness/sides.h"
 
+#include "harness/atomic_file.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #ifdef _WIN32
@@ -89,11 +89,10 @@ std::string quote_arg(const std::string& a) {
 #endif
 }
 
+/// The file's bytes, or "" when it cannot be read (a side that wrote nothing).
 std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
+    std::string text, unused;
+    return read_file(path, &text, &unused) ? text : std::string();
 }
 
 std::atomic<int> g_counter{0};
