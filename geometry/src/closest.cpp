@@ -236,8 +236,8 @@ Scalar comp(const Vec3& v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); 
 } // namespace
 
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
-    const Vec3 A = box.rot.transpose_mul(a - box.c);
-    const Vec3 Bl = box.rot.transpose_mul(b - box.c);
+    const Vec3 A = box.to_box(a);
+    const Vec3 Bl = box.to_box(b);
     const Vec3 D = Bl - A;
     const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
     const Scalar Ai[3] = {A.x, A.y, A.z};
@@ -313,7 +313,7 @@ Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
     }
     best.feature = box_feature(best_st);
     best.on_seg = a + (b - a) * best_t;
-    best.on_core = box.c + box.rot * best_q;
+    best.on_core = box.c + box.rotate(best_q);
     if (best.feature.kind == FeatureKind::kFace) {
         const int ax = best.feature.index / 2;
         const Vec3 col = box.rot.column(ax);

@@ -26,6 +26,12 @@ struct BoxCore {
     Vec3 c; ///< local centre
     Vec3 h; ///< half extents
     Mat3 rot;
+    /// rot is the identity: rotating by it is exact (each entry is 0 or 1), so the queries skip
+    /// the products and get the same bits.
+    bool aligned = false;
+
+    Vec3 to_box(const Vec3& v) const { return aligned ? v - c : rot.transpose_mul(v - c); }
+    Vec3 rotate(const Vec3& v) const { return aligned ? v : rot * v; }
 };
 struct TriCore {
     Vec3 v[3];     ///< local vertices

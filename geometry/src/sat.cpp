@@ -74,8 +74,8 @@ void sat(const Vec3& a, const Vec3& b, Scalar r, const PointCore& s, Vec3* norma
 }
 
 void sat(const Vec3& a, const Vec3& b, Scalar r, const BoxCore& box, Vec3* normal, Scalar* depth) {
-    const Vec3 A = box.rot.transpose_mul(a - box.c);
-    const Vec3 Bl = box.rot.transpose_mul(b - box.c);
+    const Vec3 A = box.to_box(a);
+    const Vec3 Bl = box.to_box(b);
     const Vec3 D = Bl - A;
     // Box face normals, then segment x box edges: every facet normal of segment (-) box.
     Vec3 axes[6] = {kX, kUp, kZ};
@@ -91,7 +91,7 @@ void sat(const Vec3& a, const Vec3& b, Scalar r, const BoxCore& box, Vec3* norma
         seg_proj(L, A, Bl, &smin, &smax);
         try_axis(&best, L, smin, smax, -rb, rb, r);
     }
-    *normal = box.rot * best.normal;
+    *normal = box.rotate(best.normal);
     *depth = best.depth;
 }
 
@@ -118,7 +118,9 @@ void sat(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Vec3* norma
 // ----------------------------------------------------------------------------------------
 PointCore make_core(const Sphere& s, const Vec3& o) { return {s.center - o, s.radius}; }
 SegCore make_core(const Capsule& c, const Vec3& o) { return {c.a - o, c.b - o, c.radius}; }
-BoxCore make_core(const Box& b, const Vec3& o) { return {b.center - o, b.half_extents, b.rotation}; }
+BoxCore make_core(const Box& b, const Vec3& o) {
+    return {b.center - o, b.half_extents, b.rotation, b.rotation == Mat3::identity()};
+}
 PlaneCore make_core(const Plane& p, const Vec3& o) { return {p.normal, p.offset - dot(p.normal, o)}; }
 
 TriCore make_core(const Triangle& t, const Vec3& o) {

@@ -7,21 +7,8 @@ namespace {
 
 using B = wide::Default;
 
-// Magnitude bound for exact wide sums of three products: 3 * (2^62)^2 < 2^127.
-constexpr uint64_t kDotComponentLimit = uint64_t{1} << 62;
-
-bool too_large_for_dot(const Vec3& v) {
-    return wide::uabs(v.x.raw()) >= kDotComponentLimit ||
-           wide::uabs(v.y.raw()) >= kDotComponentLimit ||
-           wide::uabs(v.z.raw()) >= kDotComponentLimit;
-}
-
-Scalar round_q64(Wide v, const char* op) {
-    int64_t r = 0;
-    const bool ok = wide::round_shift_to_i64<B>(v, Scalar::kFracBits, &r);
-    check_overflow(!ok, op);
-    return Scalar::from_raw(r);
-}
+using detail::round_q64;
+using detail::too_large_for_dot;
 
 // Exact a*b - c*d in units of 2^-64.
 Wide cross_term(Scalar a, Scalar b, Scalar c, Scalar d) {
@@ -29,21 +16,6 @@ Wide cross_term(Scalar a, Scalar b, Scalar c, Scalar d) {
 }
 
 } // namespace
-
-Wide dot_q64(const Vec3& a, const Vec3& b) {
-    check_overflow(too_large_for_dot(a) || too_large_for_dot(b), "fx::dot (component beyond 2^30)");
-    return B::add(B::add(B::smul(a.x.raw(), b.x.raw()), B::smul(a.y.raw(), b.y.raw())),
-                  B::smul(a.z.raw(), b.z.raw()));
-}
-
-Wide length_sq_q64(const Vec3& v) {
-    const uint64_t x = wide::uabs(v.x.raw()), y = wide::uabs(v.y.raw()), z = wide::uabs(v.z.raw());
-    return B::add(B::add(B::umul(x, x), B::umul(y, y)), B::umul(z, z));
-}
-
-Scalar dot(const Vec3& a, const Vec3& b) {
-    return round_q64(dot_q64(a, b), "fx::dot");
-}
 
 Vec3 cross(const Vec3& a, const Vec3& b) {
     check_overflow(too_large_for_dot(a) || too_large_for_dot(b),
@@ -59,10 +31,6 @@ Scalar length_sq(const Vec3& v) {
     const bool fits = wide::shr_round_u64<B>(s, Scalar::kFracBits, &mag);
     check_overflow(!fits || mag > static_cast<uint64_t>(INT64_MAX), "fx::length_sq");
     return Scalar::from_raw(static_cast<int64_t>(mag));
-}
-
-Scalar length(const Vec3& v) {
-    return sqrt_q64(length_sq_q64(v));
 }
 
 Scalar distance(const Vec3& a, const Vec3& b) {

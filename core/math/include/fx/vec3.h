@@ -47,20 +47,47 @@ struct Vec3 {
 
 using Wide = wide::Default::T;
 
+namespace detail {
+// Magnitude bound for exact wide sums of three products: 3 * (2^62)^2 < 2^127.
+inline constexpr uint64_t kDotComponentLimit = uint64_t{1} << 62;
+constexpr bool too_large_for_dot(const Vec3& v) {
+    return wide::uabs(v.x.raw()) >= kDotComponentLimit || wide::uabs(v.y.raw()) >= kDotComponentLimit ||
+           wide::uabs(v.z.raw()) >= kDotComponentLimit;
+}
+/// A value in units of 2^-64 rounded to a Scalar (nearest, ties away from zero).
+constexpr Scalar round_q64(Wide v, const char* op) {
+    int64_t r = 0;
+    const bool ok = wide::round_shift_to_i64<wide::Default>(v, Scalar::kFracBits, &r);
+    check_overflow(!ok, op);
+    return Scalar::from_raw(r);
+}
+} // namespace detail
+
+// The products below are inline: they are the innermost operations of every query, and a call
+// costs as much as the arithmetic.
+
 /// Exact a.b in units of 2^-64 (two's complement 128-bit). Components must stay below 2^62 raw
 /// in magnitude (2^30 m), far beyond the scenario bounds; a checked build verifies it.
-Wide dot_q64(const Vec3& a, const Vec3& b);
+constexpr Wide dot_q64(const Vec3& a, const Vec3& b) {
+    using B = wide::Default;
+    check_overflow(detail::too_large_for_dot(a) || detail::too_large_for_dot(b), "fx::dot (component beyond 2^30)");
+    return B::add(B::add(B::smul(a.x.raw(), b.x.raw()), B::smul(a.y.raw(), b.y.raw())), B::smul(a.z.raw(), b.z.raw()));
+}
 /// Exact |v|^2 in units of 2^-64, unsigned (no precondition: < 3 * 2^126).
-Wide length_sq_q64(const Vec3& v);
+constexpr Wide length_sq_q64(const Vec3& v) {
+    using B = wide::Default;
+    const uint64_t x = wide::uabs(v.x.raw()), y = wide::uabs(v.y.raw()), z = wide::uabs(v.z.raw());
+    return B::add(B::add(B::umul(x, x), B::umul(y, y)), B::umul(z, z));
+}
 
 /// a.b, one rounding.
-Scalar dot(const Vec3& a, const Vec3& b);
+constexpr Scalar dot(const Vec3& a, const Vec3& b) { return detail::round_q64(dot_q64(a, b), "fx::dot"); }
 /// a x b, one rounding per component.
 Vec3 cross(const Vec3& a, const Vec3& b);
 /// |v|^2 rounded once.
 Scalar length_sq(const Vec3& v);
 /// |v|, correctly rounded.
-Scalar length(const Vec3& v);
+constexpr Scalar length(const Vec3& v) { return sqrt_q64(length_sq_q64(v)); }
 Scalar distance(const Vec3& a, const Vec3& b);
 
 /// Vectors shorter than this have no direction: normalize() returns zero for them.

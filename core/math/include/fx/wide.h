@@ -14,8 +14,10 @@
 // functions, which floor. Callers choose rounding on top.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__SIZEOF_INT128__)
 #define FX_COMPILER_HAS_INT128 1
@@ -164,10 +166,20 @@ struct Native {
     static constexpr int clz(T a) {
         return hi64(a) != 0 ? std::countl_zero(hi64(a)) : 64 + std::countl_zero(lo64(a));
     }
+    /// `n / d` on a 128-bit type is a call to the generic 128/128 routine (__udivti3), tens of
+    /// instructions on x86-64 and a bit loop on wasm32. x86-64 divides 128 by 64 bits in one
+    /// instruction (the precondition rules out its overflow trap); elsewhere divlu's two 64-bit
+    /// divisions. Both floor, so every path gives the same bits (tests/math/wide_test.cpp).
     static constexpr uint64_t udiv64(T n, uint64_t d, uint64_t* rem) {
-        const T q = n / d;
-        if (rem != nullptr) *rem = static_cast<uint64_t>(n - q * d);
-        return static_cast<uint64_t>(q);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        if (!std::is_constant_evaluated()) {
+            uint64_t q = 0, r = 0;
+            __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo64(n)), "d"(hi64(n)), "rm"(d) : "cc");
+            if (rem != nullptr) *rem = r;
+            return q;
+        }
+#endif
+        return divlu(hi64(n), lo64(n), d, rem);
     }
 };
 #endif
@@ -225,9 +237,28 @@ template <class B> constexpr bool round_shift_to_i64(typename B::T v, int s, int
     return signed_from_magnitude(mag, neg, out) && fits;
 }
 
+/// Starting estimates for the square root of a 64-bit value normalised to [2^62, 2^64): entry
+/// i - 64 is floor(sqrt((i + 1/2) * 2^56)), the root of the middle of the bucket of values whose
+/// top 8 bits are i (8 correct bits). Only the speed of isqrt depends on these values.
+inline constexpr std::array<uint32_t, 192> kSqrtSeed = [] {
+    std::array<uint32_t, 192> t{};
+    for (uint64_t i = 64; i < 256; ++i) {
+        const uint64_t v = (i << 56) | (uint64_t{1} << 55);
+        uint64_t r = 0; // bit-by-bit floor square root (compile time only)
+        for (int b = 31; b >= 0; --b) {
+            const uint64_t c = r | (uint64_t{1} << b);
+            if (c * c <= v) r = c;
+        }
+        t[i - 64] = static_cast<uint32_t>(r);
+    }
+    return t;
+}();
+
 /// Floor of the square root of an unsigned 128-bit value. Exact: result r satisfies
-/// r*r <= n < (r+1)*(r+1). Newton's iteration from an over-estimate, which decreases
-/// monotonically to the floor (Hacker's Delight 11-1; integer Newton for isqrt).
+/// r*r <= n < (r+1)*(r+1). An estimate from the top 64 bits (a table seed and two 64-bit Newton
+/// steps, about 35 correct bits), rounded up to an over-estimate; one 128-bit integer Newton step
+/// (never below the floor, Hacker's Delight 11-1), then exact correction by squaring. Every path
+/// ends in the same unique floor, so the estimate affects only the speed.
 template <class B> constexpr uint64_t isqrt(typename B::T n) {
     if (B::is_zero(n)) return 0;
     const int bits = 128 - B::clz(n);
@@ -237,18 +268,23 @@ template <class B> constexpr uint64_t isqrt(typename B::T n) {
         const typename B::T up = B::umul(r + 1, r + 1);
         return B::ucmp(up, n) <= 0 ? r + 1 : r;
     }
-    // Start from 2^ceil(bits/2) >= sqrt(n), at most 2^63.
-    uint64_t x = uint64_t{1} << ((bits + 1) / 2);
-    for (;;) {
-        // hi64(n) < x holds because x >= floor(sqrt(n)) and n < 2^126, so n / x fits 64 bits.
-        const uint64_t q = B::udiv64(n, x, nullptr);
-        // y = floor((x + q) / 2) without overflow.
-        const uint64_t y = (x >> 1) + (q >> 1) + (x & q & 1);
-        if (y >= x) return x;
-        x = y;
-    }
+    // t = n * 4^-k (bits > 64) or n * 4^m (bits <= 64), in [2^62, 2^64).
+    const int k = bits > 64 ? (bits - 63) / 2 : 0;
+    const int m = bits > 64 ? 0 : (64 - bits) / 2;
+    const uint64_t t = bits > 64 ? B::lo64(B::shr(n, 2 * k)) : B::lo64(n) << (2 * m);
+    // e >= floor(sqrt(t)) (integer Newton steps from any positive start never go below it), and
+    // within about 2^-35 of it (8 bits, then 17, then 35).
+    uint64_t e = kSqrtSeed[(t >> 56) - 64];
+    e = (e + t / e) >> 1;
+    e = (e + t / e) >> 1;
+    // x > sqrt(n): e + 1 > sqrt(t), so (e + 1) * 2^k > sqrt(n); floor(e / 2^m) >= floor(sqrt(n)).
+    const uint64_t x = bits > 64 ? (e + 1) << k : (e >> m) + 1;
+    // One Newton step: hi64(n) < x as udiv64 requires (x > sqrt(n), n < 2^126), y >= floor(sqrt(n)).
+    const uint64_t q = B::udiv64(n, x, nullptr);
+    uint64_t y = (x >> 1) + (q >> 1) + (x & q & 1);
+    while (B::ucmp(B::umul(y, y), n) > 0) --y; // y < 2^63 + 2: no overflow
+    return y;
 }
-
 /// Square root of an unsigned 128-bit value rounded to the nearest integer. (No ties exist:
 /// (r + 1/2)^2 is never an integer.) Result fits in 64 bits.
 template <class B> constexpr uint64_t isqrt_round(typename B::T n) {
