@@ -231,8 +231,6 @@ Feature box_feature(const int st[3]) {
     return f;
 }
 
-Scalar comp(const Vec3& v, int i) { return i == 0 ? v.x : (i == 1 ? v.y : v.z); }
-
 } // namespace
 
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
@@ -266,21 +264,25 @@ Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
             ts[j - 1] = tmp;
         }
 
+    // Axes the segment does not move along (D = 0: an upright capsule in an upright box) keep
+    // their coordinate: their products with D are exact zeros, so they are skipped, not computed.
+    const bool moves[3] = {Di[0].raw() != 0, Di[1].raw() != 0, Di[2].raw() != 0};
     Closest best;
     bool have = false;
     Scalar best_t;
+    Wide best_sq{};
     int best_st[3] = {0, 0, 0};
-    Vec3 best_p, best_q;
+    Scalar best_q[3];
     for (int k = 0; k + 1 < nt; ++k) {
         const Scalar t0 = ts[k], t1 = ts[k + 1];
         if (t1 < t0 || (have && t1 == t0)) continue;
         const Scalar mid = Scalar::from_raw(t0.raw() + ((t1.raw() - t0.raw()) >> 1));
-        int st[3];
         Scalar num, den;
         for (int i = 0; i < 3; ++i) {
-            st[i] = clamp_state(Ai[i] + Di[i] * mid, h[i]);
-            if (st[i] == 0) continue;
-            num += (Ai[i] - (st[i] < 0 ? -h[i] : h[i])) * Di[i];
+            if (!moves[i]) continue;
+            const int st = clamp_state(Ai[i] + Di[i] * mid, h[i]);
+            if (st == 0) continue;
+            num += (Ai[i] - (st < 0 ? -h[i] : h[i])) * Di[i];
             den += Di[i] * Di[i];
         }
         Scalar t = t0;
@@ -291,36 +293,41 @@ Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
             else if (mnum >= den * t1) t = t1;
             else t = mnum / den;
         }
-        const Vec3 p = A + D * t;
         int sp[3];
         Scalar q[3];
+        Vec3 gap;
         for (int i = 0; i < 3; ++i) {
-            const Scalar pi = comp(p, i);
+            const Scalar pi = moves[i] ? Ai[i] + Di[i] * t : Ai[i];
             sp[i] = clamp_state(pi, h[i]);
             q[i] = clamp(pi, -h[i], h[i]);
+            (i == 0 ? gap.x : (i == 1 ? gap.y : gap.z)) = pi - q[i];
         }
-        const Vec3 qv{q[0], q[1], q[2]};
-        const Scalar d = length(p - qv);
+        // The rounded length is monotone in the exact squared length: a piece whose square is
+        // not smaller cannot have a smaller length, so only a smaller square is rooted (and
+        // kept when its rounded length is smaller, as before: ties go to the earlier piece).
+        const Wide sq = length_sq_q64(gap);
+        if (have && wide::Default::ucmp(sq, best_sq) >= 0) continue;
+        const Scalar d = sqrt_q64(sq);
         if (!have || d < best.dist) {
             have = true;
             best.dist = d;
+            best_sq = sq;
             best_t = t;
-            best_p = p;
-            best_q = qv;
-            for (int i = 0; i < 3; ++i) best_st[i] = sp[i];
+            for (int i = 0; i < 3; ++i) best_st[i] = sp[i], best_q[i] = q[i];
         }
         if (d.raw() == 0) break;
     }
     best.feature = box_feature(best_st);
-    best.on_seg = a + (b - a) * best_t;
-    best.on_core = box.c + box.rotate(best_q);
+    const Vec3 ab = b - a;
+    best.on_seg = {ab.x.raw() == 0 ? a.x : a.x + ab.x * best_t, ab.y.raw() == 0 ? a.y : a.y + ab.y * best_t,
+                   ab.z.raw() == 0 ? a.z : a.z + ab.z * best_t};
+    best.on_core = box.c + box.rotate(Vec3{best_q[0], best_q[1], best_q[2]});
     if (best.feature.kind == FeatureKind::kFace) {
         const int ax = best.feature.index / 2;
         const Vec3 col = box.rot.column(ax);
         best.has_face_normal = true;
         best.face_normal = (best.feature.index & 1) != 0 ? col : -col;
     }
-    (void)best_p;
     return best;
 }
 

@@ -59,9 +59,10 @@ bool StaticScene::build(std::string* error) {
         if (error != nullptr) *error = "shape " + std::to_string(id) + ": " + what;
         return false;
     };
-    static_items_.clear(), kinematic_items_.clear(), planes_.clear();
+    static_items_.clear(), kinematic_items_.clear(), planes_.clear(), large_items_.clear(), large_bounds_.clear();
     std::vector<Aabb> static_boxes;
     std::vector<uint32_t> static_keys, kin_keys;
+    std::vector<uint32_t> static_records;
     kinematic_bounds_.clear();
     for (uint32_t i = 0; i < records_.size(); ++i) {
         Record& r = records_[i];
@@ -84,13 +85,30 @@ bool StaticScene::build(std::string* error) {
                                               : primitive_bounds(r.kind, r.sphere, r.capsule, r.box);
         if (r.kind == ShapeKind::kMesh && r.motion == Motion::kKinematic) return fail(r.id, "meshes are static");
         if (r.motion == Motion::kStatic) {
-            static_items_.push_back(i);
-            static_boxes.push_back(r.bounds);
-            static_keys.push_back(r.id);
+            static_records.push_back(i);
         } else {
             kinematic_items_.push_back(i);
             kinematic_bounds_.push_back(r.bounds);
             kin_keys.push_back(r.id);
+        }
+    }
+    // Split the static items into the large ones (tested one by one) and the tree's. Only the
+    // cost of a query depends on the split: every query orders its results itself.
+    if (!static_records.empty()) {
+        Aabb level = records_[static_records[0]].bounds;
+        for (uint32_t i : static_records) level = level.merged(records_[i].bounds);
+        const Vec3 half_level = Vec3{(level.hi.x - level.lo.x).div_int(2), Scalar{}, (level.hi.z - level.lo.z).div_int(2)};
+        for (uint32_t i : static_records) {
+            const Aabb& b = records_[i].bounds;
+            const Vec3 e = b.hi - b.lo;
+            if (e.x >= half_level.x || e.z >= half_level.z) {
+                large_items_.push_back(i);
+                large_bounds_.push_back(b);
+            } else {
+                static_items_.push_back(i);
+                static_boxes.push_back(b);
+                static_keys.push_back(records_[i].id);
+            }
         }
     }
     static_tree_.build(static_boxes, static_keys);
@@ -139,6 +157,8 @@ void StaticScene::refit() {
 
 template <class Visit> void StaticScene::for_candidates(const Aabb& q, Visit&& visit) const {
     for (uint32_t p : planes_) visit(records_[p]);
+    for (size_t k = 0; k < large_items_.size(); ++k)
+        if (large_bounds_[k].overlaps(q)) visit(records_[large_items_[k]]);
     static_tree_.query(q, [&](uint32_t item) { visit(records_[static_items_[item]]); });
     kinematic_tree_.query(q, [&](uint32_t item) { visit(records_[kinematic_items_[item]]); });
 }

@@ -83,6 +83,11 @@ private:
     std::vector<Record> records_; ///< sorted by id after build()
     std::vector<TriangleMesh> meshes_;
     std::vector<uint32_t> static_items_, kinematic_items_, planes_; ///< record indices, ascending
+    /// Static items spanning at least half the level along x or z (a floor, boundary walls):
+    /// tested one by one, so that the tree's nodes stay tight around the small items instead of
+    /// all growing to the size of the level. Record indices, ascending.
+    std::vector<uint32_t> large_items_;
+    std::vector<Aabb> large_bounds_;
     std::vector<Aabb> kinematic_bounds_;
     Bvh static_tree_, kinematic_tree_;
     bool built_ = false;

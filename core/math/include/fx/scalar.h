@@ -22,8 +22,10 @@
 
 #include <compare>
 #include <cstdint>
+#include <type_traits>
 
 #include "fx/overflow.h"
+
 #include "fx/wide.h"
 
 namespace fx {
@@ -46,6 +48,19 @@ constexpr int64_t wrap_sub(int64_t a, int64_t b, bool* ovf) {
 
 /// Raw product a*b / 2^32, rounded half away from zero. *ovf set when it does not fit.
 template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
+#if FX_COMPILER_HAS_INT128
+    if constexpr (std::is_same_v<B, wide::Native>) {
+        // The same value in a few instructions: for p < 0, -floor((|p| + 2^31) / 2^32) equals
+        // floor((p + 2^31 - 1) / 2^32), an arithmetic shift (C++20); |p| <= 2^126, so the sum
+        // cannot overflow, and the low 64 bits (the unchecked build's wrapped result) agree.
+        using S = wide::Native::S;
+        const S p = static_cast<S>(a) * b;
+        const S q = (p + ((S{1} << (kFracBits - 1)) - (p < 0 ? 1 : 0))) >> kFracBits;
+        const int64_t r = static_cast<int64_t>(q);
+        *ovf = static_cast<S>(r) != q;
+        return r;
+    }
+#endif
     const bool neg = (a < 0) != (b < 0);
     uint64_t mag = 0;
     const bool fits =

@@ -54,12 +54,23 @@ constexpr bool too_large_for_dot(const Vec3& v) {
     return wide::uabs(v.x.raw()) >= kDotComponentLimit || wide::uabs(v.y.raw()) >= kDotComponentLimit ||
            wide::uabs(v.z.raw()) >= kDotComponentLimit;
 }
-/// A value in units of 2^-64 rounded to a Scalar (nearest, ties away from zero).
+/// A value in units of 2^-64 rounded to a Scalar (nearest, ties away from zero). |v| < 2^126
+/// (a dot product of components below 2^62).
 constexpr Scalar round_q64(Wide v, const char* op) {
+#if FX_WIDE_NATIVE
+    // As Scalar's product: -floor((|v| + 2^31) / 2^32) = floor((v + 2^31 - 1) / 2^32) for v < 0.
+    using S = wide::Native::S;
+    const S sv = static_cast<S>(v);
+    const S q = (sv + ((S{1} << (Scalar::kFracBits - 1)) - (sv < 0 ? 1 : 0))) >> Scalar::kFracBits;
+    const int64_t raw = static_cast<int64_t>(q);
+    check_overflow(static_cast<S>(raw) != q, op);
+    return Scalar::from_raw(raw);
+#else
     int64_t r = 0;
     const bool ok = wide::round_shift_to_i64<wide::Default>(v, Scalar::kFracBits, &r);
     check_overflow(!ok, op);
     return Scalar::from_raw(r);
+#endif
 }
 } // namespace detail
 
