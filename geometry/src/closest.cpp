@@ -233,7 +233,94 @@ Feature box_feature(const int st[3]) {
 
 } // namespace
 
+// The common case of every tick: an upright capsule (a and b differ only in y) against a box
+// that is not rotated. The same computation as closest_box_general with the axes that do not
+// move folded in: x and z stay put (the general loop skips their zero products), the pieces are
+// those of y alone. Every operation and its order are the general routine's, so the bits are too
+// (tests/geometry/closest_fast_test.cpp compares the two on random and boundary inputs).
+namespace {
+
+Closest closest_upright_aligned(const Vec3& a, const Vec3& b, const BoxCore& box) {
+    const Scalar ax = a.x - box.c.x, ay = a.y - box.c.y, az = a.z - box.c.z;
+    const Scalar dy = (b.y - box.c.y) - ay;
+    const Scalar hx = box.h.x, hy = box.h.y, hz = box.h.z;
+    const int stx = clamp_state(ax, hx), stz = clamp_state(az, hz);
+    const Scalar qx = clamp(ax, -hx, hx), qz = clamp(az, -hz, hz);
+    const Scalar gx = ax - qx, gz = az - qz;
+
+    // Breakpoints: where y crosses -hy and +hy inside (0, 1), in ascending order.
+    Scalar ts[4];
+    int nt = 0;
+    ts[nt++] = Scalar{};
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        const Scalar num = (sgn < 0 ? -hy : hy) - ay;
+        if ((num.raw() > 0) != (dy.raw() > 0) || num.raw() == 0 || abs(num) >= abs(dy)) continue;
+        ts[nt++] = num / dy;
+    }
+    if (nt == 3 && ts[2] < ts[1]) {
+        const Scalar tmp = ts[1];
+        ts[1] = ts[2];
+        ts[2] = tmp;
+    }
+    ts[nt++] = Scalar::one();
+
+    Closest best;
+    bool have = false;
+    Scalar best_t, best_qy;
+    Wide best_sq{};
+    int best_sty = 0;
+    for (int k = 0; k + 1 < nt; ++k) {
+        const Scalar t0 = ts[k], t1 = ts[k + 1];
+        if (t1 < t0 || (have && t1 == t0)) continue;
+        const Scalar mid = Scalar::from_raw(t0.raw() + ((t1.raw() - t0.raw()) >> 1));
+        Scalar t = t0;
+        const int st = clamp_state(ay + dy * mid, hy);
+        if (st != 0) {
+            const Scalar num = (ay - (st < 0 ? -hy : hy)) * dy;
+            const Scalar den = dy * dy;
+            if (den.raw() > 0) {
+                const Scalar mnum = -num;
+                if (mnum <= den * t0) t = t0;
+                else if (mnum >= den * t1) t = t1;
+                else t = mnum / den;
+            }
+        }
+        const Scalar py = ay + dy * t;
+        const Scalar qy = clamp(py, -hy, hy);
+        const Wide sq = length_sq_q64(Vec3{gx, py - qy, gz});
+        if (have && wide::Default::ucmp(sq, best_sq) >= 0) continue;
+        const Scalar d = sqrt_q64(sq);
+        if (!have || d < best.dist) {
+            have = true;
+            best.dist = d;
+            best_sq = sq;
+            best_t = t;
+            best_sty = clamp_state(py, hy);
+            best_qy = qy;
+        }
+        if (d.raw() == 0) break;
+    }
+    const int st[3] = {stx, best_sty, stz};
+    best.feature = box_feature(st);
+    best.on_seg = {a.x, a.y + (b.y - a.y) * best_t, a.z};
+    best.on_core = box.c + Vec3{qx, best_qy, qz};
+    if (best.feature.kind == FeatureKind::kFace) {
+        const int ax_i = best.feature.index / 2;
+        const Scalar sign = (best.feature.index & 1) != 0 ? Scalar::one() : -Scalar::one();
+        best.has_face_normal = true;
+        best.face_normal = {ax_i == 0 ? sign : Scalar{}, ax_i == 1 ? sign : Scalar{}, ax_i == 2 ? sign : Scalar{}};
+    }
+    return best;
+}
+
+} // namespace
+
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
+    if (box.aligned && a.x == b.x && a.z == b.z && a.y != b.y) return closest_upright_aligned(a, b, box);
+    return closest_box_general(a, b, box);
+}
+
+Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& box) {
     const Vec3 A = box.to_box(a);
     const Vec3 Bl = box.to_box(b);
     const Vec3 D = Bl - A;

@@ -64,6 +64,9 @@ struct Closest {
 Closest closest(const Vec3& a, const Vec3& b, const PointCore& s);
 Closest closest(const Vec3& a, const Vec3& b, const SegCore& s);
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& s);
+/// The segment-box routine for any segment and rotation; closest() takes a shortcut with the
+/// same bits for an upright segment and an unrotated box. Exposed for the test of that shortcut.
+Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& s);
 Closest closest(const Vec3& a, const Vec3& b, const TriCore& s);
 
 /// Minimum translation of the capsule (segment [a, b], radius r) out of a core it is deeply
