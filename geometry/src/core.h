@@ -69,6 +69,16 @@ Closest closest(const Vec3& a, const Vec3& b, const BoxCore& s);
 Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& s);
 Closest closest(const Vec3& a, const Vec3& b, const TriCore& s);
 
+/// closest(a + off, b + off, s) given first = closest(a, b, s). A segment above an unrotated
+/// box's top face that drops straight down and stays above it keeps its closest points' x and z
+/// and the face: the distance shrinks by the drop, exactly (a conservative-advancement step
+/// toward a floor). That case is written down; every other case calls closest().
+Closest closest_moved(const Closest& first, const Vec3& a, const Vec3& b, const Vec3& off, const BoxCore& s);
+template <class Core>
+Closest closest_moved(const Closest&, const Vec3& a, const Vec3& b, const Vec3& off, const Core& s) {
+    return closest(a + off, b + off, s);
+}
+
 /// Minimum translation of the capsule (segment [a, b], radius r) out of a core it is deeply
 /// in (core distance <= kDeepDistance), by the separating-axis test: the smallest push over a
 /// fixed list of candidate axes, ties to the first in the list. Any candidate axis gives a

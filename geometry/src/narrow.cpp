@@ -90,6 +90,7 @@ bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3
                const Core& core, Hit* out) {
     const Scalar R = r + core_radius(core);
     Closest cl = closest(a, b, core);
+    const Closest first = cl;
     Scalar sep = cl.dist - R;
     if (sep <= kContactTolerance) {
         Contact c;
@@ -113,7 +114,7 @@ bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3
         if (gap > ng * (max_distance - t)) return false;
         t = min(t + gap / ng, max_distance);
         const Vec3 off = dir * t;
-        cl = closest(a + off, b + off, core);
+        cl = closest_moved(first, a, b, off, core);
         sep = cl.dist - R;
         n = contact_normal(cl, n);
         if (sep <= kContactTolerance) break;

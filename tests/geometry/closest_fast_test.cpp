@@ -82,3 +82,34 @@ TEST_CASE("closest: the shortcut is not taken for a rotated box or a slanted seg
     const Vec3 slanted{Scalar::from_int(2), Scalar::from_int(-2), Scalar::one()};
     require_same(closest(a, slanted, box), closest_box_general(a, slanted, box));
 }
+
+TEST_CASE("closest: a straight drop onto a box's top face gives closest()'s bits", "[closest][box]") {
+    fxtest::Rng rng(0xd209);
+    long on_face = 0;
+    for (int i = 0; i < 200000; ++i) {
+        BoxCore box;
+        box.c = {coord(rng, 4), coord(rng, 2), coord(rng, 4)};
+        box.h = {Scalar::from_raw(rng.range(1 << 16, 3 * Scalar::kOneRaw)), Scalar::from_raw(rng.range(1 << 16, Scalar::kOneRaw)),
+                 Scalar::from_raw(rng.range(1 << 16, 3 * Scalar::kOneRaw))};
+        box.aligned = rng.next() % 8 != 0;
+        if (!box.aligned) box.rot = Mat3::rotation_y(Scalar::from_int(rng.range(1, 89)));
+        const Scalar top = box.c.y + box.h.y;
+        // Feet from just below to well above the top, mostly above the face; a drop of up to
+        // twice the height above it (sometimes through the face), sometimes a slanted segment.
+        Vec3 a{coord(rng, 5), top + Scalar::from_raw(rng.range(-Scalar::kOneRaw / 8, Scalar::kOneRaw)), coord(rng, 5)};
+        if (rng.next() % 2 == 0) a.x = box.c.x + Scalar::from_raw(rng.range(-box.h.x.raw(), box.h.x.raw()));
+        if (rng.next() % 2 == 0) a.z = box.c.z + Scalar::from_raw(rng.range(-box.h.z.raw(), box.h.z.raw()));
+        Vec3 b = a + Vec3{Scalar{}, Scalar::from_raw(rng.range(0, 2 * Scalar::kOneRaw)), Scalar{}};
+        if (rng.next() % 8 == 0) b.x += Scalar::from_raw(rng.range(-1000, 1000));
+        const Scalar above = a.y - top;
+        Vec3 off{Scalar{}, -Scalar::from_raw(rng.range(0, 2 * std::max<int64_t>(above.raw(), 1 << 20))), Scalar{}};
+        if (rng.next() % 8 == 0) off.x = Scalar::from_raw(rng.range(-5, 5));
+        if (rng.next() % 8 == 0) off.y = -off.y;
+        const Closest first = closest(a, b, box);
+        const Closest moved = closest_moved(first, a, b, off, box);
+        const Closest fresh = closest(a + off, b + off, box);
+        require_same(moved, fresh);
+        on_face += first.feature == Feature{0, FeatureKind::kFace, 3} && fresh.feature == first.feature;
+    }
+    CHECK(on_face > 20000); // the written-down case is well exercised
+}
