@@ -155,8 +155,16 @@ void StaticScene::refit() {
     kinematic_tree_.refit(kinematic_bounds_);
 }
 
-template <class Visit> void StaticScene::for_candidates(const Aabb& q, Visit&& visit) const {
+template <class Visit>
+void StaticScene::for_candidates(const Aabb& q, const LocalScene* local, Visit&& visit) const {
     for (uint32_t p : planes_) visit(records_[p]);
+    if (local != nullptr && local->covers(q)) {
+        for (uint32_t k = 0; k < local->count_; ++k) {
+            const Record& r = records_[local->items_[k]];
+            if (r.bounds.overlaps(q)) visit(r);
+        }
+        return;
+    }
     for (size_t k = 0; k < large_items_.size(); ++k)
         if (large_bounds_[k].overlaps(q)) visit(records_[large_items_[k]]);
     static_tree_.query(q, [&](uint32_t item) { visit(records_[static_items_[item]]); });
@@ -164,6 +172,11 @@ template <class Visit> void StaticScene::for_candidates(const Aabb& q, Visit&& v
 }
 
 size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const {
+    return cast_all(c, direction, max_distance, out, nullptr);
+}
+
+size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
+                             const LocalScene* local) const {
     const Vec3 o = c.a;
     const Vec3 b = c.b - o;
     const Vec3 dir = normalize(direction);
@@ -175,7 +188,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
         ++total;
         insert_hit(out, &count, h);
     };
-    for_candidates(swept, [&](const Record& r) {
+    for_candidates(swept, local, [&](const Record& r) {
         Hit h;
         switch (r.kind) {
         case ShapeKind::kSphere:
@@ -215,6 +228,10 @@ bool StaticScene::ray_cast(const Vec3& origin, const Vec3& direction, Scalar max
 }
 
 size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const {
+    return overlap(c, margin, out, nullptr);
+}
+
+size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> out, const LocalScene* local) const {
     const Vec3 o = c.a;
     const Vec3 b = c.b - o;
     const Aabb q = c.bounds().expanded(max(margin, Scalar{}) + kContactTolerance);
@@ -225,7 +242,7 @@ size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> 
         ++total;
         insert_contact(out, &count, ct);
     };
-    for_candidates(q, [&](const Record& r) {
+    for_candidates(q, local, [&](const Record& r) {
         Contact ct;
         switch (r.kind) {
         case ShapeKind::kSphere:
@@ -255,7 +272,7 @@ size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> 
 
 size_t StaticScene::query_bounds(const Aabb& q, std::span<ShapeId> out) const {
     size_t count = 0, total = 0;
-    for_candidates(q, [&](const Record& r) {
+    for_candidates(q, nullptr, [&](const Record& r) {
         ++total;
         // Sorted insertion by id (ids are unique), keeping the least out.size().
         size_t pos = count;
@@ -267,6 +284,31 @@ size_t StaticScene::query_bounds(const Aabb& q, std::span<ShapeId> out) const {
         if (count < out.size()) ++count;
     });
     return total;
+}
+
+LocalScene::LocalScene(const StaticScene& scene, const Aabb& region) : scene_(&scene), region_(region) {
+    // Every bounded shape overlapping the region (planes are visited by every query anyway).
+    // Gathered in the trees' order; the queries do not depend on the order of their candidates.
+    bool full = false;
+    auto keep = [&](uint32_t record) {
+        if (count_ == kCapacity) {
+            full = true;
+            return;
+        }
+        items_[count_++] = record;
+    };
+    for (size_t k = 0; k < scene.large_items_.size(); ++k)
+        if (scene.large_bounds_[k].overlaps(region)) keep(scene.large_items_[k]);
+    scene.static_tree_.query(region, [&](uint32_t item) { keep(scene.static_items_[item]); });
+    scene.kinematic_tree_.query(region, [&](uint32_t item) { keep(scene.kinematic_items_[item]); });
+    complete_ = !full;
+}
+
+bool LocalScene::cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const {
+    Hit best[1];
+    if (cast_all(c, direction, max_distance, best) == 0) return false;
+    *out = best[0];
+    return true;
 }
 
 } // namespace fx::geo

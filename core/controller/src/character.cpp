@@ -4,7 +4,7 @@
 
 namespace fx::kcc {
 
-void step_character(const geo::StaticScene& scene, const Params& p, CharacterState& state,
+void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, TraceObserver* observer) {
     const Tracer t{observer, state.id};
     if (t.on()) {
@@ -28,6 +28,14 @@ void step_character(const geo::StaticScene& scene, const Params& p, CharacterSta
             t.emit(e);
         }
     }
+
+    // The shapes near the body, gathered once for the tick's queries: far enough for a tick's
+    // motion at the larger of its speed and the top speed, a step up or forward, a snap or a
+    // probe down. A query that reaches further walks the whole scene: same results.
+    const Scalar speed = max(max(length(state.velocity), p.s.max_speed), p.s.jump_speed);
+    const Scalar reach = speed * p.dt + max(max(p.s.step_height, p.s.snap_distance), p.s.probe_distance) +
+                         p.s.step_min_forward + p.s.skin.mul_int(2);
+    const geo::LocalScene scene(world_scene, capsule_at(pos, p).bounds().expanded(reach));
 
     // 0. Depenetrate, so every sweep of the tick starts clean.
     pos += depenetrate(scene, pos, p, t).push;

@@ -45,7 +45,7 @@ geo::Capsule capsule_at(const Vec3& feet, const Params& p) {
     return geo::Capsule::upright(feet, p.s.radius, p.s.height);
 }
 
-Depenetration depenetrate(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                           const Tracer& t) {
     std::array<geo::Contact, kMaxContacts> contacts;
     Depenetration out;
@@ -73,7 +73,7 @@ Depenetration depenetrate(const geo::StaticScene& scene, const Vec3& feet, const
     return out;
 }
 
-Ground probe_ground(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                     bool was_grounded, const Tracer& t) {
     std::array<geo::Hit, kMaxProbeHits> hits;
     const std::span<geo::Hit> out(hits.data(), static_cast<size_t>(p.s.probe_max_hits));
@@ -107,7 +107,7 @@ const char* to_string(StepResult r) {
     return "?";
 }
 
-StepAttempt try_step_up(const geo::StaticScene& scene, const Vec3& feet, const Vec3& motion,
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
                         const Params& p, const Tracer& t) {
     StepAttempt a;
     a.position = feet;
@@ -163,7 +163,7 @@ StepAttempt try_step_up(const geo::StaticScene& scene, const Vec3& feet, const V
     return a;
 }
 
-SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest& r,
+SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& r,
                               const Params& p, const Tracer& t) {
     const Settings& s = p.s;
     SlideResult out;
@@ -293,7 +293,7 @@ SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest&
     return out;
 }
 
-Snap snap_to_ground(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                     const Tracer& t) {
     Snap out;
     out.position = feet;

@@ -87,7 +87,7 @@ bool World::build(std::string* error) {
     // before), so one spawned on a moving platform is carried from the first tick.
     for (size_t i = 0; i < states_.size(); ++i) {
         CharacterState& st = states_[i];
-        const Ground g = probe_ground(scene_, st.position, params_[i], false, Tracer{});
+        const Ground g = probe_ground(geo::LocalScene(scene_), st.position, params_[i], false, Tracer{});
         st.grounded = g.grounded;
         st.ground_normal = g.normal;
         st.ground_shape = g.shape;

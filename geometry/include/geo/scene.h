@@ -12,6 +12,7 @@
 // tested by every query.
 #pragma once
 
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ namespace fx::geo {
 
 enum class ShapeKind : uint8_t { kSphere, kCapsule, kBox, kPlane, kMesh };
 enum class Motion : uint8_t { kStatic, kKinematic };
+
+class LocalScene;
 
 class StaticScene {
 public:
@@ -65,6 +68,7 @@ public:
     size_t size() const { return records_.size(); }
 
 private:
+    friend class LocalScene;
     struct Record {
         ShapeId id = 0;
         ShapeKind kind = ShapeKind::kSphere;
@@ -76,7 +80,10 @@ private:
         uint32_t mesh = 0; ///< index into meshes_
         Aabb bounds;
     };
-    template <class Visit> void for_candidates(const Aabb& q, Visit&& visit) const;
+    template <class Visit> void for_candidates(const Aabb& q, const LocalScene* local, Visit&& visit) const;
+    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
+                    const LocalScene* local) const;
+    size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out, const LocalScene* local) const;
     const Record* find(ShapeId id, ShapeKind kind) const;
     Record* find(ShapeId id, ShapeKind kind);
 
@@ -91,6 +98,48 @@ private:
     std::vector<Aabb> kinematic_bounds_;
     Bvh static_tree_, kinematic_tree_;
     bool built_ = false;
+};
+
+/// The scene seen from one place: the shapes whose bounds overlap a region, gathered once for
+/// the series of queries one character makes in a tick. A query whose bounds lie inside the
+/// region tests only those shapes' bounds instead of walking the trees; any other query walks
+/// the whole scene. The results are the same either way (every query orders its results by
+/// its own total order, and the region holds every shape that could be a candidate), only
+/// cheaper. Valid while the scene does not change (no move_* or refit() in between).
+class LocalScene {
+public:
+    /// Most shapes kept; a region with more falls back to the whole scene for every query.
+    static constexpr size_t kCapacity = 48;
+
+    /// The whole scene: every query walks the trees.
+    explicit LocalScene(const StaticScene& scene) : scene_(&scene) {}
+    /// The shapes near `region`.
+    LocalScene(const StaticScene& scene, const Aabb& region);
+
+    const StaticScene& scene() const { return *scene_; }
+
+    bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const;
+    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const {
+        return scene_->cast_all(c, direction, max_distance, out, this);
+    }
+    size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const {
+        return scene_->overlap(c, margin, out, this);
+    }
+
+    /// Whether a query with bounds q is answered from the gathered shapes.
+    bool covers(const Aabb& q) const {
+        return complete_ && region_.lo.x <= q.lo.x && region_.lo.y <= q.lo.y && region_.lo.z <= q.lo.z &&
+               q.hi.x <= region_.hi.x && q.hi.y <= region_.hi.y && q.hi.z <= region_.hi.z;
+    }
+    size_t count() const { return count_; }
+
+private:
+    friend class StaticScene;
+    const StaticScene* scene_;
+    Aabb region_{};
+    bool complete_ = false;
+    uint32_t count_ = 0;
+    std::array<uint32_t, kCapacity> items_{}; ///< record indices of the scene, ascending
 };
 
 } // namespace fx::geo

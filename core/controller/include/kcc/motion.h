@@ -35,11 +35,11 @@ struct Depenetration {
 };
 /// Minimum translation out of every overlapped shape, contacts in contact_less order, each
 /// adding only the depth not already covered by the push so far; capped per tick.
-Depenetration depenetrate(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                           const Tracer& t);
 
 /// Ground probe: the capsule cast down probe_distance, up to probe_max_hits, select_ground().
-Ground probe_ground(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                     bool was_grounded, const Tracer& t);
 
 struct SlideResult {
@@ -64,7 +64,7 @@ struct SlideRequest {
 /// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move max(d - skin, 0), clip
 /// the leftover with solve_planes() over every plane touched in this pass, at most
 /// max_slide_iterations sweeps.
-SlideResult collide_and_slide(const geo::StaticScene& scene, const SlideRequest& r,
+SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& r,
                               const Params& p, const Tracer& t);
 
 enum class StepResult : uint8_t {
@@ -86,7 +86,7 @@ struct StepAttempt {
 /// Up by step_height, forward by the (horizontal) blocked motion, down again. Accepted only if
 /// neither the up nor the forward sweep hits, the down sweep lands on ground walkable for a
 /// grounded body, and the rise (landing feet - start feet) is within step_height.
-StepAttempt try_step_up(const geo::StaticScene& scene, const Vec3& feet, const Vec3& motion,
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
                         const Params& p, const Tracer& t);
 
 /// Downward sweep of snap_distance + skin; lands on ground walkable for a grounded body.
@@ -96,7 +96,7 @@ struct Snap {
     Ground ground;
     Scalar drop;
 };
-Snap snap_to_ground(const geo::StaticScene& scene, const Vec3& feet, const Params& p,
+Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                     const Tracer& t);
 
 } // namespace fx::kcc
