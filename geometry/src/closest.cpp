@@ -211,7 +211,7 @@ namespace {
 
 int clamp_state(Scalar p, Scalar h) { return p < -h ? -1 : (p > h ? 1 : 0); }
 
-Feature box_feature(const int st[3]) {
+inline Feature box_feature(const int st[3]) {
     int clamped = 0;
     for (int i = 0; i < 3; ++i) clamped += st[i] != 0;
     Feature f;
@@ -287,9 +287,15 @@ Closest closest_upright_aligned(const Vec3& a, const Vec3& b, const BoxCore& box
         }
         const Scalar py = ay + dy * t;
         const Scalar qy = clamp(py, -hy, hy);
-        const Wide sq = length_sq_q64(Vec3{gx, py - qy, gz});
-        if (have && wide::Default::ucmp(sq, best_sq) >= 0) continue;
-        const Scalar d = sqrt_q64(sq);
+        const Vec3 gap{gx, py - qy, gz};
+        // The square is needed only to compare pieces; the length of a gap along one axis
+        // is that component's magnitude (length() takes the same shortcut).
+        Wide sq{};
+        if (nt > 2) {
+            sq = length_sq_q64(gap);
+            if (have && wide::Default::ucmp(sq, best_sq) >= 0) continue;
+        }
+        const Scalar d = length(gap);
         if (!have || d < best.dist) {
             have = true;
             best.dist = d;

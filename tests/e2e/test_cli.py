@@ -210,6 +210,22 @@ class Verify(Workspace):
         out, _ = self.run_ok(["verify", "-j", "2"])
         self.assertIn("2 scenarios on " + self.t + ": 2 passed, 0 mismatched, 0 stale, 0 missing, 0 errors", out)
 
+    def test_report_is_in_path_order_whatever_the_jobs(self):
+        # Runs start costliest first (walk-wall: 240 character-ticks, platform-ride: 90, a file that
+        # does not load: 0), the reverse of path order; the report stays in path order, the same
+        # with one job or two.
+        write(self.p("scenarios", "m-broken.yaml"), "format: 1\nname: [\n")
+        self.alter_golden(37, -5)
+        reports = []
+        for j in ("1", "2"):
+            rc, out, err = fxkcc(["verify", "-j", j, "--junit", f"report-{j}.xml"], self.tmp)
+            self.assertEqual(rc, 2, out + err)
+            xml = re.sub(r'time="[0-9.]+"', 'time=""', read(self.p(f"report-{j}.xml")))
+            reports.append((out, xml))
+        self.assertEqual(reports[0], reports[1])
+        rows = [l.split()[:2] for l in reports[0][0].splitlines() if re.match(r"^(pass|MISMATCH|ERROR) ", l)]
+        self.assertEqual(rows, [["ERROR", "scenarios/m-broken.yaml"], ["pass", "platform-ride"], ["MISMATCH", "walk-wall"]])
+
     def alter_golden(self, tick, x_delta_raw):
         """Changes character 1 at `tick` in the golden: its hashes and its x in the trajectory."""
         lines = read(self.hashes).split("\n")

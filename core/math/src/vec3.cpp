@@ -64,6 +64,7 @@ bool try_normalize(const Vec3& v, Vec3* out) {
     const Wide sum = B::add(B::add(B::umul(sx, sx), B::umul(sy, sy)), B::umul(sz, sz));
     const uint64_t len = wide::isqrt_round<B>(sum);
     auto component = [len](uint64_t s, bool neg) {
+        if (s == 0) return Scalar{}; // 0 / len, without the division
         bool ovf = false;
         return Scalar::from_raw(
             detail::div_wide_raw<B>(B::shl(B::from_u64(s), Scalar::kFracBits), neg, len, &ovf));

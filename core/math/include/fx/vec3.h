@@ -98,7 +98,15 @@ Vec3 cross(const Vec3& a, const Vec3& b);
 /// |v|^2 rounded once.
 Scalar length_sq(const Vec3& v);
 /// |v|, correctly rounded.
-constexpr Scalar length(const Vec3& v) { return sqrt_q64(length_sq_q64(v)); }
+constexpr Scalar length(const Vec3& v) {
+    // Along an axis the length is the one component's magnitude: the root of its exact square.
+    const int zeros = (v.x.raw() == 0) + (v.y.raw() == 0) + (v.z.raw() == 0);
+    if (zeros >= 2) {
+        const int64_t c = v.x.raw() | v.y.raw() | v.z.raw(); // the nonzero one, or 0
+        if (c != INT64_MIN) return Scalar::from_raw(c < 0 ? -c : c);
+    }
+    return sqrt_q64(length_sq_q64(v));
+}
 Scalar distance(const Vec3& a, const Vec3& b);
 
 /// Vectors shorter than this have no direction: normalize() returns zero for them.
