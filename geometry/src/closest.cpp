@@ -280,12 +280,13 @@ Closest closest_upright_aligned(const Vec3& a, const Vec3& b, const BoxCore& box
             const Scalar den = dy * dy;
             if (den.raw() > 0) {
                 const Scalar mnum = -num;
-                if (mnum <= den * t0) t = t0;
+                // (Products with a zero factor are exact zeros: written as such.)
+                if (mnum <= (t0.raw() == 0 ? Scalar{} : den * t0)) t = t0;
                 else if (mnum >= den * t1) t = t1;
                 else t = mnum / den;
             }
         }
-        const Scalar py = ay + dy * t;
+        const Scalar py = t.raw() == 0 ? ay : ay + dy * t;
         const Scalar qy = clamp(py, -hy, hy);
         const Vec3 gap{gx, py - qy, gz};
         // The square is needed only to compare pieces; the length of a gap along one axis
@@ -308,7 +309,7 @@ Closest closest_upright_aligned(const Vec3& a, const Vec3& b, const BoxCore& box
     }
     const int st[3] = {stx, best_sty, stz};
     best.feature = box_feature(st);
-    best.on_seg = {a.x, a.y + (b.y - a.y) * best_t, a.z};
+    best.on_seg = {a.x, best_t.raw() == 0 ? a.y : a.y + (b.y - a.y) * best_t, a.z};
     best.on_core = box.c + Vec3{qx, best_qy, qz};
     if (best.feature.kind == FeatureKind::kFace) {
         const int ax_i = best.feature.index / 2;

@@ -110,6 +110,8 @@ Scalar plane_distance(const Vec3& p, const TriCore& tri);
 PointCore make_core(const Sphere& s, const Vec3& o);
 SegCore make_core(const Capsule& c, const Vec3& o);
 BoxCore make_core(const Box& b, const Vec3& o);
+/// As above, with `aligned` (rotation == identity) known already.
+BoxCore make_core(const Box& b, const Vec3& o, bool aligned);
 PlaneCore make_core(const Plane& p, const Vec3& o);
 TriCore make_core(const Triangle& t, const Vec3& o);
 TriCore make_core(const TriangleMesh& m, uint32_t tri, const Vec3& o);

@@ -118,9 +118,8 @@ void sat(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Vec3* norma
 // ----------------------------------------------------------------------------------------
 PointCore make_core(const Sphere& s, const Vec3& o) { return {s.center - o, s.radius}; }
 SegCore make_core(const Capsule& c, const Vec3& o) { return {c.a - o, c.b - o, c.radius}; }
-BoxCore make_core(const Box& b, const Vec3& o) {
-    return {b.center - o, b.half_extents, b.rotation, b.rotation == Mat3::identity()};
-}
+BoxCore make_core(const Box& b, const Vec3& o) { return make_core(b, o, b.rotation == Mat3::identity()); }
+BoxCore make_core(const Box& b, const Vec3& o, bool aligned) { return {b.center - o, b.half_extents, b.rotation, aligned}; }
 PlaneCore make_core(const Plane& p, const Vec3& o) { return {p.normal, p.offset - dot(p.normal, o)}; }
 
 TriCore make_core(const Triangle& t, const Vec3& o) {

@@ -6,11 +6,6 @@
 
 namespace fx::geo {
 
-Aabb Capsule::bounds() const {
-    const Vec3 r{radius, radius, radius};
-    return {fx::min(a, b) - r, fx::max(a, b) + r};
-}
-
 Aabb Sphere::bounds() const {
     const Vec3 r{radius, radius, radius};
     return {center - r, center + r};

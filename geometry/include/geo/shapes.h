@@ -34,7 +34,10 @@ struct Capsule {
         return {a, b, radius};
     }
     Capsule translated(const Vec3& d) const { return {a + d, b + d, radius}; }
-    Aabb bounds() const;
+    Aabb bounds() const {
+        const Vec3 r{radius, radius, radius};
+        return {fx::min(a, b) - r, fx::max(a, b) + r};
+    }
 };
 
 struct Sphere {
