@@ -234,14 +234,16 @@ inline Feature box_feature(const int st[3]) {
 } // namespace
 
 // The common case of every tick: an upright capsule (a and b differ only in y) against a box
-// that is not rotated. The same computation as closest_box_general with the axes that do not
-// move folded in: x and z stay put (the general loop skips their zero products), the pieces are
-// those of y alone. Every operation and its order are the general routine's, so the bits are too
+// that is not rotated or turns about y only (then the segment is upright in the box's frame
+// too: its ends' x and z there are equal dot products, its y exact). The same computation as
+// closest_box_general with the axes that do not move folded in: x and z stay put (the general
+// loop skips their zero products), the pieces are those of y alone. Every operation and its order are the general routine's, so the bits are too
 // (tests/geometry/closest_fast_test.cpp compares the two on random and boundary inputs).
 namespace {
 
-Closest closest_upright_aligned(const Vec3& a, const Vec3& b, const BoxCore& box) {
-    const Scalar ax = a.x - box.c.x, ay = a.y - box.c.y, az = a.z - box.c.z;
+Closest closest_upright(const Vec3& a, const Vec3& b, const BoxCore& box, const Vec3& A) {
+    // A: a in the box's frame (box.to_box(a)); b's x and z there are A's, its y is exact.
+    const Scalar ax = A.x, ay = A.y, az = A.z;
     const Scalar dy = (b.y - box.c.y) - ay;
     const Scalar hx = box.h.x, hy = box.h.y, hz = box.h.z;
     const int stx = clamp_state(ax, hx), stz = clamp_state(az, hz);
@@ -310,12 +312,12 @@ Closest closest_upright_aligned(const Vec3& a, const Vec3& b, const BoxCore& box
     const int st[3] = {stx, best_sty, stz};
     best.feature = box_feature(st);
     best.on_seg = {a.x, best_t.raw() == 0 ? a.y : a.y + (b.y - a.y) * best_t, a.z};
-    best.on_core = box.c + Vec3{qx, best_qy, qz};
+    best.on_core = box.c + box.rotate(Vec3{qx, best_qy, qz});
     if (best.feature.kind == FeatureKind::kFace) {
         const int ax_i = best.feature.index / 2;
-        const Scalar sign = (best.feature.index & 1) != 0 ? Scalar::one() : -Scalar::one();
+        const Vec3 col = box.rot.column(ax_i);
         best.has_face_normal = true;
-        best.face_normal = {ax_i == 0 ? sign : Scalar{}, ax_i == 1 ? sign : Scalar{}, ax_i == 2 ? sign : Scalar{}};
+        best.face_normal = (best.feature.index & 1) != 0 ? col : -col;
     }
     return best;
 }
@@ -323,12 +325,13 @@ Closest closest_upright_aligned(const Vec3& a, const Vec3& b, const BoxCore& box
 } // namespace
 
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
-    if (box.aligned && a.x == b.x && a.z == b.z && a.y != b.y) return closest_upright_aligned(a, b, box);
+    if (box.yaw_only && a.x == b.x && a.z == b.z && a.y != b.y)
+        return closest_upright(a, b, box, box.aligned ? a - box.c : box.rot.transpose_mul(a - box.c));
     return closest_box_general(a, b, box);
 }
 
 // For an upright segment (a below b) over the top face (feature y+, so x and z lie inside the
-// face and the whole segment is above it), closest_upright_aligned finds one piece, t = 0, the
+// face and the whole segment is above it), closest_upright finds one piece, t = 0, the
 // point a, the face point straight below it and the distance a.y - top, a perfect square's root.
 // Dropping by d > 0 while staying above changes only a.y and that distance, by d.
 Closest closest_moved(const Closest& first, const Vec3& a, const Vec3& b, const Vec3& off, const BoxCore& box) {

@@ -29,6 +29,9 @@ struct BoxCore {
     /// rot is the identity: rotating by it is exact (each entry is 0 or 1), so the queries skip
     /// the products and get the same bits.
     bool aligned = false;
+    /// rot turns about y only (rows and columns 1 are the unit y): an upright segment stays
+    /// upright in the box's frame, and its y coordinate there is exact.
+    bool yaw_only = false;
 
     Vec3 to_box(const Vec3& v) const { return aligned ? v - c : rot.transpose_mul(v - c); }
     Vec3 rotate(const Vec3& v) const { return aligned ? v : rot * v; }
@@ -110,8 +113,10 @@ Scalar plane_distance(const Vec3& p, const TriCore& tri);
 PointCore make_core(const Sphere& s, const Vec3& o);
 SegCore make_core(const Capsule& c, const Vec3& o);
 BoxCore make_core(const Box& b, const Vec3& o);
-/// As above, with `aligned` (rotation == identity) known already.
-BoxCore make_core(const Box& b, const Vec3& o, bool aligned);
+/// As above, with the rotation's kind known already (box_frame()).
+BoxCore make_core(const Box& b, const Vec3& o, uint8_t frame);
+/// 2: the rotation is the identity; 1: it turns about y only; 0: any other.
+uint8_t box_frame(const Mat3& rot);
 PlaneCore make_core(const Plane& p, const Vec3& o);
 TriCore make_core(const Triangle& t, const Vec3& o);
 TriCore make_core(const TriangleMesh& m, uint32_t tri, const Vec3& o);

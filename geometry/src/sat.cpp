@@ -118,8 +118,15 @@ void sat(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Vec3* norma
 // ----------------------------------------------------------------------------------------
 PointCore make_core(const Sphere& s, const Vec3& o) { return {s.center - o, s.radius}; }
 SegCore make_core(const Capsule& c, const Vec3& o) { return {c.a - o, c.b - o, c.radius}; }
-BoxCore make_core(const Box& b, const Vec3& o) { return make_core(b, o, b.rotation == Mat3::identity()); }
-BoxCore make_core(const Box& b, const Vec3& o, bool aligned) { return {b.center - o, b.half_extents, b.rotation, aligned}; }
+uint8_t box_frame(const Mat3& rot) {
+    if (rot == Mat3::identity()) return 2;
+    const bool yaw = rot.row[1] == Vec3::unit_y() && rot.row[0].y.raw() == 0 && rot.row[2].y.raw() == 0;
+    return yaw ? 1 : 0;
+}
+BoxCore make_core(const Box& b, const Vec3& o) { return make_core(b, o, box_frame(b.rotation)); }
+BoxCore make_core(const Box& b, const Vec3& o, uint8_t frame) {
+    return {b.center - o, b.half_extents, b.rotation, frame == 2, frame >= 1};
+}
 PlaneCore make_core(const Plane& p, const Vec3& o) { return {p.normal, p.offset - dot(p.normal, o)}; }
 
 TriCore make_core(const Triangle& t, const Vec3& o) {

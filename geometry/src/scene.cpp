@@ -21,7 +21,7 @@ void StaticScene::add_capsule(ShapeId id, const Capsule& c, Motion motion) {
 }
 void StaticScene::add_box(ShapeId id, const Box& b, Motion motion) {
     Record r;
-    r.id = id, r.kind = ShapeKind::kBox, r.motion = motion, r.box = b, r.box_aligned = b.rotation == Mat3::identity();
+    r.id = id, r.kind = ShapeKind::kBox, r.motion = motion, r.box = b, r.box_frame = box_frame(b.rotation);
     records_.push_back(r);
 }
 void StaticScene::add_plane(ShapeId id, const Plane& p) {
@@ -143,7 +143,7 @@ bool StaticScene::move_box(ShapeId id, const Box& b) {
     Record* r = find(id, ShapeKind::kBox);
     if (r == nullptr || r->motion != Motion::kKinematic) return false;
     r->box = b;
-    r->box_aligned = b.rotation == Mat3::identity();
+    r->box_frame = box_frame(b.rotation);
     return true;
 }
 
@@ -199,7 +199,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
             keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.capsule, o), &h), h, r.id);
             break;
         case ShapeKind::kBox:
-            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.box, o, r.box_aligned), &h), h, r.id);
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.box, o, r.box_frame), &h), h, r.id);
             break;
         case ShapeKind::kPlane:
             keep(cast_plane(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.plane, o), &h), h, r.id);
@@ -253,7 +253,7 @@ size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> 
             keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.capsule, o), margin, &ct), ct, r.id);
             break;
         case ShapeKind::kBox:
-            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.box, o, r.box_aligned), margin, &ct), ct, r.id);
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.box, o, r.box_frame), margin, &ct), ct, r.id);
             break;
         case ShapeKind::kPlane:
             keep(overlap_plane(o, Vec3{}, b, c.radius, make_core(r.plane, o), margin, &ct), ct, r.id);

@@ -38,15 +38,19 @@ void require_same(const Closest& fast, const Closest& general) {
 
 TEST_CASE("closest: the upright-segment shortcut gives the general routine's bits", "[closest][box]") {
     fxtest::Rng rng(0x5eed);
-    long compared = 0, faces = 0, edges = 0, inside = 0;
+    long compared = 0, faces = 0, edges = 0, inside = 0, yawed = 0;
     for (int i = 0; i < 200000; ++i) {
-        BoxCore box;
-        box.c = {coord(rng, 4), coord(rng, 4), coord(rng, 4)};
+        Box shape;
+        shape.center = {coord(rng, 4), coord(rng, 4), coord(rng, 4)};
         const int64_t hmax = 3 * Scalar::kOneRaw;
-        box.h = {Scalar::from_raw(rng.range(1 << 16, hmax)), Scalar::from_raw(rng.range(1 << 16, hmax)),
-                 Scalar::from_raw(rng.range(1 << 16, hmax))};
-        if (rng.next() % 3 == 0) box.h = {Scalar::one(), Scalar::from_raw(Scalar::kOneRaw / 2), Scalar::one()};
-        box.aligned = true; // rot is the identity (default)
+        shape.half_extents = {Scalar::from_raw(rng.range(1 << 16, hmax)), Scalar::from_raw(rng.range(1 << 16, hmax)),
+                              Scalar::from_raw(rng.range(1 << 16, hmax))};
+        if (rng.next() % 3 == 0) shape.half_extents = {Scalar::one(), Scalar::from_raw(Scalar::kOneRaw / 2), Scalar::one()};
+        // A third of the boxes turn about y (the shortcut works in their frame).
+        if (rng.next() % 3 == 0) shape.rotation = Mat3::rotation_y(Scalar::from_raw(rng.range(-180 * Scalar::kOneRaw, 180 * Scalar::kOneRaw)));
+        const BoxCore box = make_core(shape, Vec3{});
+        REQUIRE(box.yaw_only);
+        yawed += !box.aligned;
         const Vec3 a{coord(rng, 6), coord(rng, 6), coord(rng, 6)};
         Vec3 b = a;
         b.y = coord(rng, 6);
@@ -64,21 +68,21 @@ TEST_CASE("closest: the upright-segment shortcut gives the general routine's bit
     CHECK(faces > 10000);
     CHECK(edges > 10000);
     CHECK(inside > 5000);
+    CHECK(yawed > 50000);
 }
 
-TEST_CASE("closest: the shortcut is not taken for a rotated box or a slanted segment", "[closest][box]") {
+TEST_CASE("closest: the shortcut is not taken for a tilted box or a slanted segment", "[closest][box]") {
     // Same inputs through closest() and the general routine; only the dispatch differs, so the
     // results agree whichever path runs. This pins the dispatch conditions' other side.
-    BoxCore box;
-    box.c = {Scalar::from_int(1), Scalar{}, Scalar{}};
-    box.h = {Scalar::one(), Scalar::one(), Scalar::one()};
-    box.rot = Mat3::rotation_y(Scalar::from_int(30));
-    box.aligned = false;
+    Box tilted{Vec3{Scalar::from_int(1), Scalar{}, Scalar{}}, Vec3{Scalar::one(), Scalar::one(), Scalar::one()},
+               Mat3::rotation_x(Scalar::from_int(30))};
+    BoxCore box = make_core(tilted, Vec3{});
+    REQUIRE_FALSE(box.yaw_only);
     const Vec3 a{Scalar::from_int(3), Scalar::from_int(2), Scalar{}};
     const Vec3 b{Scalar::from_int(3), Scalar::from_int(-2), Scalar{}};
     require_same(closest(a, b, box), closest_box_general(a, b, box));
-    box.rot = Mat3::identity();
-    box.aligned = true;
+    box = make_core(Box{tilted.center, tilted.half_extents, Mat3::identity()}, Vec3{});
+    REQUIRE(box.aligned);
     const Vec3 slanted{Scalar::from_int(2), Scalar::from_int(-2), Scalar::one()};
     require_same(closest(a, slanted, box), closest_box_general(a, slanted, box));
 }
@@ -87,12 +91,13 @@ TEST_CASE("closest: a straight drop onto a box's top face gives closest()'s bits
     fxtest::Rng rng(0xd209);
     long on_face = 0;
     for (int i = 0; i < 200000; ++i) {
-        BoxCore box;
-        box.c = {coord(rng, 4), coord(rng, 2), coord(rng, 4)};
-        box.h = {Scalar::from_raw(rng.range(1 << 16, 3 * Scalar::kOneRaw)), Scalar::from_raw(rng.range(1 << 16, Scalar::kOneRaw)),
-                 Scalar::from_raw(rng.range(1 << 16, 3 * Scalar::kOneRaw))};
-        box.aligned = rng.next() % 8 != 0;
-        if (!box.aligned) box.rot = Mat3::rotation_y(Scalar::from_int(rng.range(1, 89)));
+        Box shape;
+        shape.center = {coord(rng, 4), coord(rng, 2), coord(rng, 4)};
+        shape.half_extents = {Scalar::from_raw(rng.range(1 << 16, 3 * Scalar::kOneRaw)),
+                              Scalar::from_raw(rng.range(1 << 16, Scalar::kOneRaw)),
+                              Scalar::from_raw(rng.range(1 << 16, 3 * Scalar::kOneRaw))};
+        if (rng.next() % 8 == 0) shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(1, 89)));
+        const BoxCore box = make_core(shape, Vec3{});
         const Scalar top = box.c.y + box.h.y;
         // Feet from just below to well above the top, mostly above the face; a drop of up to
         // twice the height above it (sometimes through the face), sometimes a slanted segment.

@@ -78,7 +78,7 @@ private:
         Box box{};
         Plane plane{};
         uint32_t mesh = 0; ///< index into meshes_
-        bool box_aligned = false; ///< box.rotation is the identity (set by build() and move_box())
+        uint8_t box_frame = 0; ///< the kind of box.rotation (detail::box_frame), set by add_box() and move_box()
         Aabb bounds;
     };
     template <class Visit> void for_candidates(const Aabb& q, const LocalScene* local, Visit&& visit) const;
