@@ -330,23 +330,23 @@ Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
     return closest_box_general(a, b, box);
 }
 
-// For an upright segment (a below b) over the top face (feature y+, so x and z lie inside the
-// face and the whole segment is above it), closest_upright finds one piece, t = 0, the
-// point a, the face point straight below it and the distance a.y - top, a perfect square's root.
-// Dropping by d > 0 while staying above changes only a.y and that distance, by d.
-Closest closest_moved(const Closest& first, const Vec3& a, const Vec3& b, const Vec3& off, const BoxCore& box) {
+// For an upright segment (a below b) over the top face (feature y+: x and z lie inside the face
+// and the whole segment is above it, or some part would be at distance 0), closest_upright finds
+// one piece (no crossing of the y slab), t = 0: the point a, the face point straight below it
+// and the distance a.y - top, a perfect square's root. Moving by any vertical offset that keeps
+// the segment above the face changes only a.y and that distance.
+void closest_moved(Closest* cl, const Vec3& a, const Vec3& b, const Vec3& off, const BoxCore& box) {
     if (box.aligned && a.x == b.x && a.z == b.z && a.y < b.y && off.x.raw() == 0 && off.z.raw() == 0 &&
-        off.y.raw() < 0 && first.feature == Feature{0, FeatureKind::kFace, 3} && first.on_seg == a) {
+        cl->feature == Feature{0, FeatureKind::kFace, 3}) {
         const Scalar ay = (a.y + off.y) - box.c.y;
         const Scalar gap = ay - box.h.y;
         if (gap.raw() > 0) {
-            Closest moved = first;
-            moved.dist = gap;
-            moved.on_seg.y = a.y + off.y;
-            return moved;
+            cl->dist = gap;
+            cl->on_seg.y = a.y + off.y;
+            return;
         }
     }
-    return closest(a + off, b + off, box);
+    *cl = closest(a + off, b + off, box);
 }
 
 Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& box) {

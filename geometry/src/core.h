@@ -72,14 +72,14 @@ Closest closest(const Vec3& a, const Vec3& b, const BoxCore& s);
 Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& s);
 Closest closest(const Vec3& a, const Vec3& b, const TriCore& s);
 
-/// closest(a + off, b + off, s) given first = closest(a, b, s). A segment above an unrotated
-/// box's top face that drops straight down and stays above it keeps its closest points' x and z
-/// and the face: the distance shrinks by the drop, exactly (a conservative-advancement step
-/// toward a floor). That case is written down; every other case calls closest().
-Closest closest_moved(const Closest& first, const Vec3& a, const Vec3& b, const Vec3& off, const BoxCore& s);
-template <class Core>
-Closest closest_moved(const Closest&, const Vec3& a, const Vec3& b, const Vec3& off, const Core& s) {
-    return closest(a + off, b + off, s);
+/// *cl = closest(a + off, b + off, s), given *cl = closest(a + prev, b + prev, s) for some
+/// earlier offset prev along the same line. A segment above an unrotated box's top face that
+/// moves straight up or down and stays above it keeps its closest points' x and z and the
+/// face: only the distance and the segment point's y change, exactly (a conservative-advancement
+/// step toward a floor). That case is written down; every other case calls closest().
+void closest_moved(Closest* cl, const Vec3& a, const Vec3& b, const Vec3& off, const BoxCore& s);
+template <class Core> void closest_moved(Closest* cl, const Vec3& a, const Vec3& b, const Vec3& off, const Core& s) {
+    *cl = closest(a + off, b + off, s);
 }
 
 /// Minimum translation of the capsule (segment [a, b], radius r) out of a core it is deeply

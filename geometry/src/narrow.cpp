@@ -90,7 +90,6 @@ bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3
                const Core& core, Hit* out) {
     const Scalar R = r + core_radius(core);
     Closest cl = closest(a, b, core);
-    Closest first; // cl at the start, kept once the advancement moves (closest_moved)
     Scalar sep = cl.dist - R;
     if (sep <= kContactTolerance) {
         Contact c;
@@ -114,8 +113,7 @@ bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3
         if (gap > ng * (max_distance - t)) return false;
         t = min(t + gap / ng, max_distance);
         const Vec3 off = dir * t;
-        if (it == 0) first = cl;
-        cl = closest_moved(first, a, b, off, core);
+        closest_moved(&cl, a, b, off, core);
         sep = cl.dist - R;
         n = contact_normal(cl, n);
         if (sep <= kContactTolerance) break;

@@ -110,8 +110,11 @@ TEST_CASE("closest: a straight drop onto a box's top face gives closest()'s bits
         Vec3 off{Scalar{}, -Scalar::from_raw(rng.range(0, 2 * std::max<int64_t>(above.raw(), 1 << 20))), Scalar{}};
         if (rng.next() % 8 == 0) off.x = Scalar::from_raw(rng.range(-5, 5));
         if (rng.next() % 8 == 0) off.y = -off.y;
-        const Closest first = closest(a, b, box);
-        const Closest moved = closest_moved(first, a, b, off, box);
+        // From the closest points at an earlier offset (0 or a random one on the same line).
+        const Vec3 prev{Scalar{}, rng.next() % 2 == 0 ? Scalar{} : -Scalar::from_raw(rng.range(0, above.raw() > 0 ? above.raw() : 1)), Scalar{}};
+        const Closest first = closest(a + prev, b + prev, box);
+        Closest moved = first;
+        closest_moved(&moved, a, b, off, box);
         const Closest fresh = closest(a + off, b + off, box);
         require_same(moved, fresh);
         on_face += first.feature == Feature{0, FeatureKind::kFace, 3} && fresh.feature == first.feature;
