@@ -1,6 +1,7 @@
 // verify and bless: a suite of scenarios against the goldens of one target, in parallel.
-// Each scenario runs single-threaded on one worker; results are reported in path order, so
-// the output does not depend on scheduling.
+// Each scenario runs single-threaded on one worker; the costliest start first (so that a long
+// one does not start last and leave the other workers idle), and results are reported in path
+// order, so the output does not depend on scheduling.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -167,16 +169,42 @@ std::string checks_summary(const CheckReport& r) {
     return s;
 }
 
-Outcome verify_one(const SuiteOptions& suite, const std::string& path) {
+/// A scenario loaded for a suite command, or why it could not be.
+struct Loaded {
+    Scenario sc;
+    bool ok = false;
+    std::string error;
+    int64_t millis = 0; ///< time taken to load
+};
+
+/// What loading a scenario costs, roughly: the size of its file (0 when unreadable).
+int64_t load_cost(const std::string& path) {
+    std::error_code ec;
+    const uintmax_t n = fs::file_size(path, ec);
+    return ec ? 0 : static_cast<int64_t>(std::min<uintmax_t>(n, INT64_MAX));
+}
+
+/// What running a loaded scenario costs, roughly: its character-ticks (ticks alone without
+/// characters), plus those of the scenarios its same_as expectations run beside it.
+int64_t run_cost(const Scenario& sc) {
+    auto own = [](const Scenario& s) { return s.ticks * std::max<int64_t>(1, static_cast<int64_t>(s.characters.size())); };
+    int64_t c = own(sc);
+    for (const SameAsExpectation& e : sc.expect_same_as) {
+        if (e.other) c += own(*e.other);
+    }
+    return c;
+}
+
+Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded) {
     Outcome o;
     o.path = path;
-    Scenario sc;
-    std::string error;
-    if (!load_for_suite(suite, path, &sc, &error)) {
+    if (!loaded.ok) {
         o.status = Status::kBadInput;
-        o.summary = error;
+        o.summary = loaded.error;
         return o;
     }
+    const Scenario& sc = loaded.sc;
+    std::string error;
     o.name = sc.name;
     o.ticks = sc.ticks;
     HashFile golden;
@@ -221,18 +249,28 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path) {
     return o;
 }
 
-// Runs `work` over every path on `jobs` threads; results in path order.
+// Runs work(i) for every index i of `paths` on `jobs` threads, the largest cost first (costs[i]
+// is that of paths[i]; ties, and an empty `costs`, in path order); results in path order. Each
+// worker takes the next one when it is free, so the longest scenarios do not start last.
 template <class Work>
-std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, int jobs, bool progress, std::ostream& err,
-                                  Work work) {
+std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, const std::vector<int64_t>& costs, int jobs,
+                                  bool progress, std::ostream& err, Work work) {
     std::vector<Outcome> out(paths.size());
+    std::vector<size_t> order(paths.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    if (costs.size() == paths.size()) {
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return costs[a] != costs[b] ? costs[a] > costs[b] : paths[a] < paths[b];
+        });
+    }
     std::atomic<size_t> next{0};
     std::atomic<size_t> done{0};
     std::mutex print;
     auto worker = [&] {
-        for (size_t i = next++; i < paths.size(); i = next++) {
+        for (size_t k = next++; k < order.size(); k = next++) {
+            const size_t i = order[k];
             const auto start = std::chrono::steady_clock::now();
-            out[i] = work(paths[i]);
+            out[i] = work(i);
             out[i].millis = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
             const size_t n = ++done;
             if (progress) {
@@ -256,6 +294,28 @@ std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, int job
     for (auto& t : threads) t.join();
     if (progress) err << "\r\x1b[2K" << std::flush;
     return out;
+}
+
+// Loads every path on `jobs` threads, the largest file first.
+std::vector<Loaded> load_all(const SuiteOptions& suite, const std::vector<std::string>& paths, int jobs, std::ostream& err) {
+    std::vector<Loaded> loaded(paths.size());
+    std::vector<int64_t> costs(paths.size());
+    for (size_t i = 0; i < paths.size(); ++i) costs[i] = load_cost(paths[i]);
+    const std::vector<Outcome> times = run_parallel(paths, costs, jobs, false, err, [&](size_t i) {
+        loaded[i].ok = load_for_suite(suite, paths[i], &loaded[i].sc, &loaded[i].error);
+        return Outcome{};
+    });
+    for (size_t i = 0; i < paths.size(); ++i) loaded[i].millis = times[i].millis;
+    return loaded;
+}
+
+/// The run cost of each loaded scenario (0 for one that did not load).
+std::vector<int64_t> run_costs(const std::vector<Loaded>& loaded) {
+    std::vector<int64_t> costs(loaded.size(), 0);
+    for (size_t i = 0; i < loaded.size(); ++i) {
+        if (loaded[i].ok) costs[i] = run_cost(loaded[i].sc);
+    }
+    return costs;
 }
 
 using text::xml_escape;
@@ -337,8 +397,11 @@ int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& er
         return kExitBadInput;
     }
     const bool progress = cmd.progress && FX_ISATTY(2);
-    std::vector<Outcome> outcomes =
-        run_parallel(paths, cmd.jobs, progress, err, [&](const std::string& p) { return verify_one(cmd.suite, p); });
+    // Load first (in parallel), so that the runs can be dealt out longest first.
+    const std::vector<Loaded> loaded = load_all(cmd.suite, paths, cmd.jobs, err);
+    std::vector<Outcome> outcomes = run_parallel(paths, run_costs(loaded), cmd.jobs, progress, err,
+                                                 [&](size_t i) { return verify_one(cmd.suite, paths[i], loaded[i]); });
+    for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i].millis += loaded[i].millis; // load + run, as before
     if (!cmd.suite.filter.empty()) {
         std::erase_if(outcomes, [&](const Outcome& o) {
             return o.status != Status::kBadInput && o.name.find(cmd.suite.filter) == std::string::npos;
@@ -375,15 +438,16 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err)
         return kExitBadInput;
     }
     // Load everything first, so that nothing is written when one scenario is bad or two collide.
-    std::vector<Scenario> scenarios(paths.size());
-    std::vector<Outcome> loaded = run_parallel(paths, cmd.jobs, false, err, [&](const std::string& p) {
-        Outcome o;
-        o.path = p;
-        const size_t i = static_cast<size_t>(std::lower_bound(paths.begin(), paths.end(), p) - paths.begin());
-        if (!load_for_suite(cmd.suite, p, &scenarios[i], &o.summary)) o.status = Status::kBadInput;
-        o.name = scenarios[i].name;
-        return o;
-    });
+    const std::vector<Loaded> scenarios = load_all(cmd.suite, paths, cmd.jobs, err);
+    std::vector<Outcome> loaded(paths.size());
+    for (size_t i = 0; i < paths.size(); ++i) {
+        loaded[i].path = paths[i];
+        if (!scenarios[i].ok) {
+            loaded[i].status = Status::kBadInput;
+            loaded[i].summary = scenarios[i].error;
+        }
+        loaded[i].name = scenarios[i].sc.name;
+    }
     if (!check_unique_names(loaded, err)) return kExitBadInput;
     for (const Outcome& o : loaded) {
         if (o.status == Status::kBadInput) {
@@ -392,13 +456,20 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err)
         }
     }
     std::vector<std::string> selected;
-    for (const Outcome& o : loaded) {
-        if (cmd.suite.filter.empty() || o.name.find(cmd.suite.filter) != std::string::npos) selected.push_back(o.path);
+    std::vector<size_t> selected_index; ///< into paths and scenarios
+    std::vector<int64_t> costs;
+    for (size_t i = 0; i < loaded.size(); ++i) {
+        const Outcome& o = loaded[i];
+        if (cmd.suite.filter.empty() || o.name.find(cmd.suite.filter) != std::string::npos) {
+            selected.push_back(o.path);
+            selected_index.push_back(i);
+            costs.push_back(run_cost(scenarios[i].sc));
+        }
     }
-    std::vector<Outcome> outcomes = run_parallel(selected, cmd.jobs, FX_ISATTY(2), err, [&](const std::string& p) {
+    std::vector<Outcome> outcomes = run_parallel(selected, costs, cmd.jobs, FX_ISATTY(2), err, [&](size_t k) {
         Outcome o;
-        o.path = p;
-        const Scenario& sc = scenarios[static_cast<size_t>(std::lower_bound(paths.begin(), paths.end(), p) - paths.begin())];
+        o.path = selected[k];
+        const Scenario& sc = scenarios[selected_index[k]].sc;
         std::string e;
         o.name = sc.name;
         HashFile old;

@@ -26,21 +26,8 @@ Mat3 Mat3::from_yaw_pitch_roll_degrees(Scalar yaw, Scalar pitch, Scalar roll) {
     return rotation_y(yaw) * (rotation_x(pitch) * rotation_z(roll));
 }
 
-Vec3 Mat3::column(int i) const {
-    auto pick = [i](const Vec3& r) { return i == 0 ? r.x : (i == 1 ? r.y : r.z); };
-    return {pick(row[0]), pick(row[1]), pick(row[2])};
-}
-
 Mat3 Mat3::transposed() const {
     return {{column(0), column(1), column(2)}};
-}
-
-Vec3 Mat3::operator*(const Vec3& v) const {
-    return {dot(row[0], v), dot(row[1], v), dot(row[2], v)};
-}
-
-Vec3 Mat3::transpose_mul(const Vec3& v) const {
-    return {dot(column(0), v), dot(column(1), v), dot(column(2), v)};
 }
 
 Mat3 Mat3::operator*(const Mat3& m) const {

@@ -22,12 +22,15 @@ struct Mat3 {
 
     friend constexpr bool operator==(const Mat3&, const Mat3&) noexcept = default;
 
-    Vec3 column(int i) const;
+    Vec3 column(int i) const {
+        auto pick = [i](const Vec3& r) { return i == 0 ? r.x : (i == 1 ? r.y : r.z); };
+        return {pick(row[0]), pick(row[1]), pick(row[2])};
+    }
     Mat3 transposed() const;
     /// M v: each component one rounding.
-    Vec3 operator*(const Vec3& v) const;
+    Vec3 operator*(const Vec3& v) const { return {dot(row[0], v), dot(row[1], v), dot(row[2], v)}; }
     /// M^T v: the inverse rotation for an orthonormal M.
-    Vec3 transpose_mul(const Vec3& v) const;
+    Vec3 transpose_mul(const Vec3& v) const { return {dot(column(0), v), dot(column(1), v), dot(column(2), v)}; }
     Mat3 operator*(const Mat3& m) const;
 };
 
