@@ -173,11 +173,11 @@ void StaticScene::for_candidates(const Aabb& q, const LocalScene* local, Visit&&
 }
 
 size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const {
-    return cast_all(c, direction, max_distance, out, nullptr);
+    return cast_all(c, direction, max_distance, out, nullptr, false);
 }
 
 size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
-                             const LocalScene* local) const {
+                             const LocalScene* local, bool any) const {
     const Vec3 o = c.a;
     const Vec3 b = c.b - o;
     const Vec3 dir = normalize(direction);
@@ -190,6 +190,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
         insert_hit(out, &count, h);
     };
     for_candidates(swept, local, [&](const Record& r) {
+        if (any && total > 0) return; // asked only whether anything is hit: it is
         Hit h;
         switch (r.kind) {
         case ShapeKind::kSphere:
@@ -207,6 +208,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
         case ShapeKind::kMesh: {
             const TriangleMesh& m = meshes_[r.mesh];
             m.bvh().query(swept, [&](uint32_t tri) {
+                if (any && total > 0) return;
                 Hit th;
                 keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(m, tri, o), &th), th, r.id);
             });
@@ -215,6 +217,11 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
         }
     });
     return total;
+}
+
+bool StaticScene::cast_any(const Capsule& c, const Vec3& direction, Scalar max_distance) const {
+    Hit unused[1];
+    return cast_all(c, direction, max_distance, unused, nullptr, true) > 0;
 }
 
 bool StaticScene::cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const {
@@ -303,6 +310,11 @@ LocalScene::LocalScene(const StaticScene& scene, const Aabb& region) : scene_(&s
     scene.static_tree_.query(region, [&](uint32_t item) { keep(scene.static_items_[item]); });
     scene.kinematic_tree_.query(region, [&](uint32_t item) { keep(scene.kinematic_items_[item]); });
     complete_ = !full;
+}
+
+bool LocalScene::cast_any(const Capsule& c, const Vec3& direction, Scalar max_distance) const {
+    Hit unused[1];
+    return scene_->cast_all(c, direction, max_distance, unused, this, true) > 0;
 }
 
 bool LocalScene::cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const {

@@ -57,6 +57,7 @@ StaticScene clutter(fxtest::Rng& rng) {
 } // namespace
 
 TEST_CASE("local scene: every query gives the whole scene's answer, inside and outside the region", "[scene][local]") {
+    // (cast_any, the any-hit query, is checked here too.)
     fxtest::Rng rng(77);
     const StaticScene scene = clutter(rng);
     long answered_locally = 0, walked = 0, hits = 0;
@@ -75,6 +76,9 @@ TEST_CASE("local scene: every query gives the whole scene's answer, inside and o
         const size_t na = scene.cast_all(c, dir, dist, a);
         const size_t nb = local.cast_all(c, dir, dist, b);
         REQUIRE(na == nb);
+        // cast_any answers whether anything is hit, from both.
+        REQUIRE(scene.cast_any(c, dir, dist) == (na > 0));
+        REQUIRE(local.cast_any(c, dir, dist) == (na > 0));
         for (size_t k = 0; k < std::min<size_t>(na, 8); ++k) REQUIRE(same_hit(a[k], b[k]));
         Contact ca[8], cb[8];
         const size_t oa = scene.overlap(c, S(0.05L), ca);

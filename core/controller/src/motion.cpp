@@ -117,7 +117,7 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
     geo::Hit h;
     if (len < kMinMove || s.step_height.raw() <= 0) {
         a.result = StepResult::kNoMotion;
-    } else if (scene.cast(capsule_at(feet, p), kUp, s.step_height + s.skin, &h)) {
+    } else if (scene.cast_any(capsule_at(feet, p), kUp, s.step_height + s.skin)) {
         a.result = StepResult::kCeiling;
     } else {
         if (len < s.step_min_forward) {
@@ -125,7 +125,7 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
             len = s.step_min_forward;
         }
         const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
-        if (scene.cast(capsule_at(raised, p), fwd, len + s.skin, &h)) {
+        if (scene.cast_any(capsule_at(raised, p), fwd, len + s.skin)) {
             a.result = StepResult::kBlocked;
         } else {
             const Vec3 over = raised + fwd;

@@ -52,6 +52,9 @@ public:
     // ---- queries ----------------------------------------------------------------------------
     /// Earliest hit (hit_less order) of the capsule moved along direction up to max_distance.
     bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const;
+    /// Whether cast() would hit anything (the same answer), without finding the earliest hit:
+    /// it stops at the first shape hit.
+    bool cast_any(const Capsule& c, const Vec3& direction, Scalar max_distance) const;
     /// The least out.size() hits (hit_less order: distance, shape id, feature), each shape's
     /// (each mesh triangle's) first contact along the motion. Returns the number of hits
     /// found in all (may exceed out.size()).
@@ -83,7 +86,7 @@ private:
     };
     template <class Visit> void for_candidates(const Aabb& q, const LocalScene* local, Visit&& visit) const;
     size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
-                    const LocalScene* local) const;
+                    const LocalScene* local, bool any) const;
     size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out, const LocalScene* local) const;
     const Record* find(ShapeId id, ShapeKind kind) const;
     Record* find(ShapeId id, ShapeKind kind);
@@ -120,8 +123,9 @@ public:
     const StaticScene& scene() const { return *scene_; }
 
     bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const;
+    bool cast_any(const Capsule& c, const Vec3& direction, Scalar max_distance) const;
     size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const {
-        return scene_->cast_all(c, direction, max_distance, out, this);
+        return scene_->cast_all(c, direction, max_distance, out, this, false);
     }
     size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const {
         return scene_->overlap(c, margin, out, this);
