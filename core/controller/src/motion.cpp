@@ -3,6 +3,7 @@
 #include "kcc/motion.h"
 
 #include <array>
+#include <type_traits>
 
 #include "geo/tolerances.h"
 
@@ -29,6 +30,18 @@ Vec3 scaled(const Vec3& v, Scalar num, Scalar den) {
     return {mul_div(v.x, num, den), mul_div(v.y, num, den), mul_div(v.z, num, den)};
 }
 
+/// Room for up to N query results, not initialised: zeroing eight hits cost more than the
+/// probe's arithmetic. The scene writes the first ones (whole objects, by trivial assignment,
+/// which begins their lifetime) and only those are read.
+template <class T, size_t N> struct Results {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+    Results() {}
+    union {
+        T items[N];
+    };
+    std::span<T> span(size_t n = N) { return {items, n < N ? n : N}; }
+};
+
 /// Adds n unless an equal plane is there; false when full or duplicate.
 bool add_plane(Vec3* normals, int* count, const Vec3& n) {
     for (int k = 0; k < *count; ++k) {
@@ -47,7 +60,8 @@ geo::Capsule capsule_at(const Vec3& feet, const Params& p) {
 
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                           const Tracer& t) {
-    std::array<geo::Contact, kMaxContacts> contacts;
+    Results<geo::Contact, kMaxContacts> results;
+    const std::span<geo::Contact> contacts = results.span();
     Depenetration out;
     const size_t found = scene.overlap(capsule_at(feet, p), Scalar{}, contacts);
     const size_t n = found < contacts.size() ? found : contacts.size();
@@ -75,11 +89,11 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
 
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                     bool was_grounded, const Tracer& t) {
-    std::array<geo::Hit, kMaxProbeHits> hits;
-    const std::span<geo::Hit> out(hits.data(), static_cast<size_t>(p.s.probe_max_hits));
+    Results<geo::Hit, kMaxProbeHits> hits;
+    const std::span<geo::Hit> out = hits.span(static_cast<size_t>(p.s.probe_max_hits));
     const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.probe_distance, out);
     const size_t n = found < out.size() ? found : out.size();
-    const Ground g = select_ground(std::span<const geo::Hit>(hits.data(), n), p, was_grounded);
+    const Ground g = select_ground(out.first(n), p, was_grounded);
     if (t.on()) {
         TraceEvent e;
         e.kind = TraceKind::kProbe;
@@ -297,10 +311,11 @@ Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
                     const Tracer& t) {
     Snap out;
     out.position = feet;
-    std::array<geo::Hit, kMaxProbeHits> hits;
-    const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.snap_distance + p.s.skin, hits);
-    const size_t n = found < hits.size() ? found : hits.size();
-    const SnapLanding landing = select_snap(std::span<const geo::Hit>(hits.data(), n), p);
+    Results<geo::Hit, kMaxProbeHits> hits;
+    const std::span<geo::Hit> found_hits = hits.span();
+    const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.snap_distance + p.s.skin, found_hits);
+    const size_t n = found < found_hits.size() ? found : found_hits.size();
+    const SnapLanding landing = select_snap(found_hits.first(n), p);
     if (landing.landed) {
         out.landed = true;
         out.drop = landing.drop;
