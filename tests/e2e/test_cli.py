@@ -8,6 +8,7 @@ input with its exact message, bless refused under CI, an altered golden found at
 Each test works in a fresh temporary folder holding a copy of tests/e2e/scenarios/ as
 scenarios/ and an empty golden/, with the binary run from that folder.
 """
+import json
 import os
 import pathlib
 import re
@@ -674,6 +675,36 @@ class Shrink(Workspace):
         self.assertEqual(rc, 2)
         self.assertIn("the two sides do not diverge", err)
         self.assertFalse(os.path.exists(self.p("small.yaml")))
+
+
+class Bench(Workspace):
+    def test_bench_reports_time_queries_and_memory(self):
+        out, _ = self.run_ok(["bench", "scenarios/walk-wall.yaml", "--repeat", "3", "--warmup", "0", "--json", "b.json"])
+        self.assertIn("walk-wall: 120 ticks x 2 characters = 240 character-ticks, 3 timed runs", out)
+        m = re.search(r"world memory per character: (\d+) bytes \(state (\d+), settings (\d+)\)", out)
+        self.assertIsNotNone(m, out)
+        self.assertEqual(int(m.group(1)), int(m.group(2)) + int(m.group(3)))
+        for phase in ("depenetration + probe", "velocity", "slide (both passes)", "step-up", "snap / landing"):
+            self.assertIn(phase, out)
+        j = json.loads(read(self.p("b.json")))
+        self.assertEqual(j["scenario"], "walk-wall")
+        self.assertEqual(j["character_ticks"], 240)
+        t = j["ns_per_character_tick"]
+        self.assertTrue(0 < t["min"] <= t["median"] <= t["max"], t)
+        q = j["queries_per_character_tick"]
+        # Every character-tick depenetrates once and probes at least once (twice when a snap
+        # finds nothing); the wall is met, so some sweeps happen.
+        self.assertEqual(q["overlap"], 1.0)
+        self.assertGreaterEqual(q["probe_cast"], 1.0)
+        self.assertGreater(q["slide_sweep"], 0.5)
+        self.assertEqual(j["world_bytes_per_character"], int(m.group(1)))
+
+    def test_bench_bad_input(self):
+        rc, out, err = fxkcc(["bench", "scenarios/missing.yaml"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("missing.yaml", err)
+        rc, out, err = fxkcc(["bench", "scenarios/walk-wall.yaml", "--repeat", "0"], self.tmp)
+        self.assertEqual(rc, 2, err)
 
 
 class BadInput(Workspace):

@@ -49,6 +49,33 @@ TEST_CASE("sqrt: integer square root floors on random 128-bit values of every si
           (uint64_t{1} << 63) - 1);
 }
 
+TEST_CASE("sqrt: integer square root at perfect squares and their neighbours, every size", "[sqrt]") {
+    // The estimate (table seed, 64-bit Newton steps, one 128-bit step, correction) must land on
+    // the floor exactly where it is most fragile: r^2 - 1, r^2, r^2 + 2r for r of every length.
+    fxtest::Rng rng(23);
+    auto check = [](uint64_t r) {
+        const Portable::T sq = Portable::umul(r, r);
+        REQUIRE(fx::wide::isqrt<Portable>(sq) == r);
+        REQUIRE(fx::wide::isqrt<B>(B::make(Portable::hi64(sq), Portable::lo64(sq))) == r);
+        const Portable::T below = Portable::sub(sq, Portable::from_u64(1));
+        REQUIRE(fx::wide::isqrt<Portable>(below) == r - 1);
+        REQUIRE(fx::wide::isqrt<B>(B::make(Portable::hi64(below), Portable::lo64(below))) == r - 1);
+        if (r < ~uint64_t{0}) {
+            const Portable::T top = Portable::add(sq, Portable::umul(r, 2)); // (r + 1)^2 - 1
+            REQUIRE(fx::wide::isqrt<Portable>(top) == r);
+            REQUIRE(fx::wide::isqrt<B>(B::make(Portable::hi64(top), Portable::lo64(top))) == r);
+        }
+    };
+    for (int bits = 1; bits <= 64; ++bits) {
+        const uint64_t p = bits == 64 ? 0 : uint64_t{1} << bits;
+        for (uint64_t r : {p - 1, p - 2, p + 1, p + 2}) if (r > 1) check(r);
+        for (int i = 0; i < 2000; ++i) {
+            const uint64_t r = bits == 64 ? rng.next() : (rng.next() & (p - 1)) | (p >> 1);
+            if (r > 1) check(r);
+        }
+    }
+}
+
 TEST_CASE("sqrt: Scalar sqrt rounds to nearest, exhaustively on small raws and by property on all",
           "[sqrt]") {
     // nearest: (2r-1)^2 <= 4 n < (2r+1)^2 with n = raw * 2^32.

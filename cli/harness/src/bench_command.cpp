@@ -176,6 +176,11 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
       << fixed(static_cast<double>(q.snap_casts) / ct, 3) << " (total "
       << fixed(static_cast<double>(q.overlaps + q.probe_casts + q.slide_sweeps + q.step_casts + q.snap_casts) / ct, 3)
       << "; step attempts " << fixed(static_cast<double>(q.step_attempts) / ct, 3) << ")\n";
+    // The world's memory per character: its state and its settings (with the derived limits).
+    // Nothing is allocated per tick (controller test "a built world steps without allocating").
+    constexpr size_t kStateBytes = sizeof(kcc::CharacterState), kParamsBytes = sizeof(kcc::Params);
+    o << "world memory per character: " << kStateBytes + kParamsBytes << " bytes (state " << kStateBytes
+      << ", settings " << kParamsBytes << "); no allocation per tick\n";
     int64_t total = 0;
     for (int64_t v : timer.ns) total += v;
     o << "time per phase (share of the solve, measured with a clock read per trace event):\n";
@@ -193,7 +198,7 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
           << fixed(static_cast<double>(q.overlaps) / ct, 4) << ", \"probe_cast\": " << fixed(static_cast<double>(q.probe_casts) / ct, 4)
           << ", \"slide_sweep\": " << fixed(static_cast<double>(q.slide_sweeps) / ct, 4) << ", \"step_cast\": "
           << fixed(static_cast<double>(q.step_casts) / ct, 4) << ", \"snap_cast\": " << fixed(static_cast<double>(q.snap_casts) / ct, 4)
-          << "}}\n";
+          << "}, \"world_bytes_per_character\": " << kStateBytes + kParamsBytes << "}\n";
         if (!write_file_atomic(cmd.json_path, j.str(), &error)) {
             err << "fxkcc bench: " << error << "\n";
             return kExitCannotTest;
