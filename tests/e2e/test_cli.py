@@ -17,6 +17,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import zlib
 
@@ -197,6 +198,96 @@ class Bless(Workspace):
         t = self.target()
         self.assertIn(f"removed  golden/{t}/walk-wall.hashes (no scenario named 'walk-wall')", out)
         self.assertFalse(os.path.exists(self.p("golden", t, "walk-wall.csv")))
+
+
+def snapshot(folder):
+    """{file name: bytes} of the files directly in folder."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+class BlessFiles(Workspace):
+    """Goldens are never torn: a bless killed at any moment leaves each scenario's pair (hash file
+    and trajectory CSV) old or new, and two blesses at once produce what one does."""
+
+    N = 16
+
+    def make_scenarios(self, spawn_x):
+        base = read(os.path.join(HERE, "scenarios", "walk-wall.yaml"))
+        for f in os.listdir(self.p("scenarios")):
+            if f.endswith(".yaml"):
+                os.remove(self.p("scenarios", f))
+        for k in range(self.N):
+            text = (base.replace("name: walk-wall", "name: w%02d" % k).replace("ticks: 120", "ticks: 400")
+                    .replace("spawn: [0, 0.015, 0]", "spawn: [%s, 0.015, %d]" % (spawn_x, k % 5)))
+            write(self.p("scenarios", "w%02d.yaml" % k), text)
+
+    def reference_goldens(self):
+        """The goldens a complete bless of the current scenarios writes (in a copy)."""
+        ref = tempfile.mkdtemp(prefix="fxkcc-e2e-ref-")
+        try:
+            shutil.copytree(self.p("scenarios"), os.path.join(ref, "scenarios"))
+            start = time.monotonic()
+            rc, out, err = fxkcc(["bless"], ref)
+            took = time.monotonic() - start
+            self.assertEqual(rc, 0, err)
+            return snapshot(os.path.join(ref, "golden", self.target())), took
+        finally:
+            shutil.rmtree(ref, ignore_errors=True)
+
+    def start_bless(self):
+        env = {k: v for k, v in os.environ.items() if k != "CI"}
+        return subprocess.Popen(EMULATOR + [BINARY, "bless"], cwd=self.tmp, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def test_killed_bless_leaves_every_golden_old_or_new(self):
+        t = self.target()
+        gdir = self.p("golden", t)
+        self.make_scenarios("0")
+        old, _ = self.reference_goldens()
+        self.make_scenarios("0.25")
+        new, took = self.reference_goldens()
+        mixed = 0
+        for trial in range(8):
+            shutil.rmtree(self.p("golden"), ignore_errors=True)
+            os.makedirs(gdir)
+            for name, data in old.items():
+                with open(os.path.join(gdir, name), "wb") as f:
+                    f.write(data)
+            p = self.start_bless()
+            time.sleep(took * (trial + 0.5) / 8)
+            p.kill()
+            p.wait()
+            now = snapshot(gdir)
+            n_old = n_new = 0
+            for k in range(self.N):
+                h, c = "w%02d.hashes" % k, "w%02d.csv" % k
+                if now[h] == old[h]:
+                    self.assertEqual(now[c], old[c], "trial %d: %s: old hash file, other CSV" % (trial, c))
+                    n_old += 1
+                else:
+                    self.assertEqual(now[h], new[h], "trial %d: %s is torn" % (trial, h))
+                    # The new CSV is in place, or (killed between the two renames) beside it.
+                    beside = [n for n in now if n.startswith(c + ".next") and now[n] == new[c]]
+                    self.assertTrue(now[c] == new[c] or beside, "trial %d: %s: new hash file, old CSV" % (trial, c))
+                    n_new += 1
+            mixed += n_old > 0 and n_new > 0
+            # What the tool sees: the new goldens pass, the old ones are stale, nothing else.
+            rc, out, err = fxkcc(["verify", "--no-progress"], self.tmp)
+            self.assertIn("%d scenarios on %s: %d passed, 0 mismatched, %d stale, 0 missing, 0 errors"
+                          % (self.N, t, n_new, n_old), out, err)
+        self.assertGreater(mixed, 0, "no kill landed in the middle of a bless (took %.2f s)" % took)
+
+    def test_two_blesses_at_once_write_what_one_does(self):
+        self.make_scenarios("0")
+        ref, _ = self.reference_goldens()
+        procs = [self.start_bless() for _ in range(2)]
+        for p in procs:
+            self.assertEqual(p.wait(), 0)
+        self.assertEqual(snapshot(self.p("golden", self.target())), ref)
 
 
 class Verify(Workspace):

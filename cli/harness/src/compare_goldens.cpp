@@ -12,6 +12,7 @@
 #include "harness/compare.h"
 #include "harness/golden.h"
 #include "harness/records.h"
+#include "suite_common.h"
 
 namespace fs = std::filesystem;
 
@@ -76,7 +77,7 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
             return kExitBadInput;
         }
         std::string ref_csv, ref_csv_error;
-        const bool have_ref_csv = read_file(csv_path(ref), &ref_csv, &ref_csv_error);
+        const bool have_ref_csv = read_file(golden_csv_for(csv_path(ref), refh.header), &ref_csv, &ref_csv_error);
         std::vector<std::string> problems;
         for (const std::string& t : targets) {
             if (t == ref) continue;
@@ -101,7 +102,7 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
                 continue;
             }
             std::string csv, csv_error;
-            if (!have_ref_csv || !read_file(csv_path(t), &csv, &csv_error) || csv != ref_csv) {
+            if (!have_ref_csv || !read_file(golden_csv_for(csv_path(t), other.header), &csv, &csv_error) || csv != ref_csv) {
                 problems.push_back(t + ": trajectory CSV differs from " + ref + "'s");
             }
         }

@@ -176,6 +176,7 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
     if (golden_csv.size() > 7 && golden_csv.compare(golden_csv.size() - 7, 7, ".hashes") == 0) {
         golden_csv.replace(golden_csv.size() - 7, 7, ".csv");
     }
+    golden_csv = golden_csv_for(golden_csv, golden.header);
     std::vector<TrajectoryRow> rows_golden, rows_run;
     bool render = false;
     if (fs::exists(golden_csv) && read_trajectory(golden_csv, &rows_golden, &render, &error) &&

@@ -82,6 +82,7 @@ std::string header_text(const HashFileHeader& h, int64_t ticks) {
     append_key(&s, "wide", h.provenance.wide);
     append_key(&s, "ticks", std::to_string(ticks));
     if (h.every > 1) append_key(&s, "every", std::to_string(h.every));
+    if (!h.csv_digest.empty()) append_key(&s, "csv", h.csv_digest);
     append_key(&s, "entities", entity_labels(h.entities));
     return s;
 }
@@ -210,8 +211,17 @@ public:
             if (!parse_int(line.substr(6), &h.every) || h.every < 2) {
                 return fail("expected a recording stride >= 2 after 'every', found " + quote(line.substr(6)));
             }
-            if (!key("entities", &ents)) return false;
-        } else if (line == "entities") {
+            if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
+        }
+        if (line.substr(0, 4) == "csv ") {
+            h.csv_digest = std::string(line.substr(4));
+            uint64_t csv_unused = 0;
+            if (!parse_hex16(h.csv_digest, &csv_unused)) {
+                return fail("expected a CSV digest of 16 lowercase hex digits after 'csv', found " + quote(h.csv_digest));
+            }
+            if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
+        }
+        if (line == "entities") {
             ents = {};
         } else if (line.substr(0, 9) == "entities ") {
             ents = line.substr(9);
@@ -333,6 +343,9 @@ std::string validate_header(const HashFileHeader& h) {
     uint64_t unused = 0;
     if (!parse_hex16(h.digest, &unused)) {
         return "digest must be 16 lowercase hex digits, found " + quote(h.digest);
+    }
+    if (!h.csv_digest.empty() && !parse_hex16(h.csv_digest, &unused)) {
+        return "CSV digest must be 16 lowercase hex digits, found " + quote(h.csv_digest);
     }
     if (h.ticks < 0) return "tick count must be >= 0, found " + std::to_string(h.ticks);
     for (size_t i = 1; i < h.entities.size(); ++i) {

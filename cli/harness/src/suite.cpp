@@ -240,7 +240,7 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
     if (d.diverged) {
         o.status = Status::kMismatch;
         o.summary = "desync at tick " + std::to_string(d.tick) + " (" + entity_labels(d.entities) + "); " + checks;
-        o.detail = explain_divergence(sc, d, golden_csv_path(suite, sc.name)) + failures;
+        o.detail = explain_divergence(sc, d, golden_csv_for(golden_csv_path(suite, sc.name), golden.header)) + failures;
         return o;
     }
     if (o.checks_failed) o.status = Status::kFailed;

@@ -1,5 +1,8 @@
 #include "suite_common.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
@@ -176,6 +179,40 @@ bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState
     return run_scenario(sc, sink, opts, error);
 }
 
+std::string content_digest(std::string_view bytes) { return hex16(XXH3_64bits(bytes.data(), bytes.size())); }
+
+std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header) {
+    if (header.csv_digest.empty()) return csv_path;
+    std::string bytes, unused;
+    if (read_file(csv_path, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return csv_path;
+    // A bless killed between committing the hash file and renaming its CSV into place left the
+    // CSV as "<name>.csv.next.tmp.<pid>": the one with the hash file's digest is the golden's.
+    const fs::path p(csv_path);
+    const std::string prefix = p.filename().generic_string() + ".next";
+    std::error_code ec;
+    std::vector<std::string> candidates;
+    for (fs::directory_iterator it(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const std::string name = it->path().filename().generic_string();
+        if (name.compare(0, prefix.size(), prefix) == 0) candidates.push_back(it->path().generic_string());
+    }
+    std::sort(candidates.begin(), candidates.end());
+    for (const std::string& c : candidates)
+        if (read_file(c, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return c;
+    return csv_path;
+}
+
+// A golden is a pair, the hash file and the trajectory CSV, and a reader must see either the old
+// pair or the new one, whatever moment a bless is killed at. Each file is written to a temporary
+// file and renamed (AtomicFile), and the pair is committed in two steps with the hash file as
+// the commit record:
+//   1. the new CSV, complete, is renamed to "<name>.csv.next.tmp.<pid>" (this process's own);
+//   2. the new hash file, carrying the CSV's digest, is renamed over "<name>.hashes" (commit);
+//   3. the CSV of step 1 is renamed over "<name>.csv".
+// Killed before 2: the old pair stands (a left-over CSV of step 1 is ignored: its digest is not
+// the old hash file's). Killed between 2 and 3: readers find the new CSV by the hash file's
+// digest (golden_csv_for). Two blesses at once each rename their own files, and write the same
+// bytes (the run is deterministic), so neither can tear the other's golden.
 bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes, std::string* error) {
     std::error_code ec;
     fs::create_directories(fs::path(golden_hashes_path(suite, sc.name)).parent_path(), ec);
@@ -184,15 +221,27 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
                  "': " + ec.message();
         return false;
     }
-    // The trajectory first, then the hashes: a reader that sees the new hashes finds the new CSV.
+    const std::string csv_path = golden_csv_path(suite, sc.name), next = temp_path_for(csv_path + ".next");
     TrajectoryWriter csv;
-    if (!csv.open(golden_csv_path(suite, sc.name), !sc.frames.empty(), error)) return false;
+    if (!csv.open(next, !sc.frames.empty(), error)) return false;
     hashes->header = header_for(sc);
     hashes->ticks.clear();
     GoldenSink sink(&csv, hashes);
     if (!run_scenario(sc, sink, RunOptions{}, error)) return false;
     if (!csv.commit(error)) return false;
-    return write_file_atomic(golden_hashes_path(suite, sc.name), hash_file_text(*hashes), error);
+    std::string bytes;
+    if (!read_file(next, &bytes, error)) return false;
+    hashes->header.csv_digest = content_digest(bytes);
+    if (!write_file_atomic(golden_hashes_path(suite, sc.name), hash_file_text(*hashes), error)) {
+        fs::remove(next, ec);
+        return false;
+    }
+    fs::rename(next, csv_path, ec);
+    if (ec) {
+        *error = "cannot rename '" + next + "' to '" + csv_path + "': " + ec.message();
+        return false;
+    }
+    return true;
 }
 
 std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv) {

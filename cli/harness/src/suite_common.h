@@ -24,6 +24,12 @@ bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* pat
 std::string suite_target(const SuiteOptions& suite);
 std::string golden_hashes_path(const SuiteOptions& suite, const std::string& name);
 std::string golden_csv_path(const SuiteOptions& suite, const std::string& name);
+/// The trajectory CSV that belongs to a golden hash file whose CSV is at csv_path: csv_path,
+/// or csv_path + ".next" when a bless was interrupted after committing the hash file but
+/// before renaming the CSV into place (write_goldens), recognised by the header's CSV digest.
+std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header);
+/// hex16 of XXH3-64 of the bytes (the golden CSV digest).
+std::string content_digest(std::string_view bytes);
 
 /// Loads with the suite's root and options.
 bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc, std::string* error);

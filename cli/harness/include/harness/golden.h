@@ -18,6 +18,8 @@
 //   wide <int128|portable>
 //   ticks <N>
 //   every <K>                                 only when K > 1 (scenario key golden_every)
+//   csv <16 lowercase hex>                    goldens written by bless: XXH3-64 of the
+//                                             trajectory CSV that belongs to this file
 //   entities c1 c2 p50
 //   <tick> <world hash> <entity hash> ...     one line per recorded tick, in order
 //   end <N>
@@ -67,6 +69,9 @@ struct HashFileHeader {
     Provenance provenance;
     int64_t ticks = 0;               ///< ticks of the run
     int64_t every = 1;               ///< recording stride (see recorded_tick)
+    /// Goldens (bless): digest of the trajectory CSV blessed with this file (hex16 of XXH3-64
+    /// of its bytes); empty in hash files of `run --hashes` and in goldens blessed before it.
+    std::string csv_digest;
     std::vector<EntityRef> entities; ///< canonical entity order (records.h)
     friend bool operator==(const HashFileHeader&, const HashFileHeader&) = default;
 };
