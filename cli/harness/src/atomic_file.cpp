@@ -1,9 +1,11 @@
 #include "harness/atomic_file.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iterator>
+#include <random>
 #include <system_error>
 
 #ifdef _WIN32
@@ -17,7 +19,15 @@
 namespace fx::harness {
 
 std::string temp_path_for(const std::string& path) {
-    return path + ".tmp." + std::to_string(static_cast<long long>(FX_GETPID()));
+    // The process id, and a random token drawn once per process: under node (wasm32) every
+    // process has the same id, and two blesses at once must not share temporary names.
+    static const std::string token = [] {
+        std::random_device rd;
+        char buf[17];
+        std::snprintf(buf, sizeof buf, "%08x%08x", static_cast<unsigned>(rd()), static_cast<unsigned>(rd()));
+        return std::string(buf);
+    }();
+    return path + ".tmp." + std::to_string(static_cast<long long>(FX_GETPID())) + "." + token;
 }
 
 AtomicFile::~AtomicFile() { abandon(); }
