@@ -1,5 +1,5 @@
 // Writing files so that a reader never sees a partial one: the content goes to a temporary file
-// in the same directory ("<path>.tmp.<pid>") which is renamed over the target only once it is
+// in the same directory ("<path>.tmp.<pid>.<token>") which is renamed over the target only once it is
 // complete. A crash, an error or a writer destroyed without commit() leaves the target as it was
 // (old content, or absent) and removes the temporary file.
 //
@@ -51,7 +51,8 @@ private:
 /// Reads a whole file into *out (binary). False with "cannot read '<path>': <reason>".
 bool read_file(const std::string& path, std::string* out, std::string* err);
 
-/// "<path>.tmp.<pid>": the temporary name used for `path` by this process.
+/// "<path>.tmp.<pid>.<token>": the temporary name used for `path` by this process (the token is
+/// random, drawn once per process: under node every process has the same id).
 std::string temp_path_for(const std::string& path);
 
 } // namespace fx::harness
