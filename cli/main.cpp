@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <limits>
 #include <string>
 
 #include "harness/build_info.h"
@@ -24,11 +25,22 @@ const char* kExitCodes = "Exit codes (as git bisect run reads them):\n"
                          "  2    bad usage or bad input (scenario, golden or CSV file)\n"
                          "  125  cannot test (cannot write an output, setup failure)\n";
 
+/// A golden target folder name (x86_64-linux, ...): one path component, so that --target cannot
+/// point the goldens outside --golden-dir ("../x", "/etc").
+const CLI::Validator kTargetName(
+    [](std::string& v) -> std::string {
+        const bool ok = !v.empty() && v != "." && v != ".." &&
+                        v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+                            std::string::npos;
+        return ok ? std::string() : "expected a target folder name such as x86_64-linux, found '" + v + "'";
+    },
+    "TARGET");
+
 void add_suite_options(CLI::App* app, h::SuiteOptions* s) {
     app->add_option("scenarios", s->inputs, "Scenario files or folders (default: all of --scenarios-dir)");
     app->add_option("--scenarios-dir", s->scenarios_dir, "The scenarios tree")->capture_default_str();
     app->add_option("--golden-dir", s->golden_dir, "Where goldens live (golden/<target>/)")->capture_default_str();
-    app->add_option("--target", s->target, "Golden target folder (default: this build's target)");
+    app->add_option("--target", s->target, "Golden target folder (default: this build's target)")->check(kTargetName);
     app->add_option("-k,--filter", s->filter, "Only scenarios whose name contains this text");
     app->add_flag("--allow-outside", s->allow_outside, "Let scenarios reference files outside the scenarios tree");
     app->add_option_function<std::string>(
@@ -87,14 +99,17 @@ int main(int argc, char** argv) {
     run_app->add_option("--metrics-format", run.metrics_format, "csv or json (default: from the extension, .json: JSON)");
     run_app->add_option("--inject-fault", run.fault,
                         "TICK:CHARACTER:FIELD:BITS: flip the low BITS bits of FIELD of CHARACTER after TICK (tests of desync)");
-    run_app->add_option("--stop-after", run.stop_after, "Run ticks 0..N only")->check(CLI::NonNegativeNumber);
+    run_app->add_option("--stop-after", run.stop_after, "Run ticks 0..N only")
+        ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
 
     // bench: ns per character-tick, queries, phases (docs/performance.md).
     h::BenchCommand bench;
     CLI::App* bench_app = app.add_subcommand("bench", "Cost of a character-tick: timed runs, queries per tick, phases");
     bench_app->add_option("scenario", bench.scenario, "Scenario file")->required();
     bench_app->add_option("--repeat", bench.repeat, "Timed runs")->capture_default_str();
-    bench_app->add_option("--warmup", bench.warmup, "Untimed runs first")->capture_default_str()->check(CLI::NonNegativeNumber);
+    bench_app->add_option("--warmup", bench.warmup, "Untimed runs first")
+        ->capture_default_str()
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()));
     bench_app->add_option("--json", bench.json_path, "Also write the figures as JSON");
     bench_app->add_flag("--once", bench.once, "One untimed run only (for callgrind: scripts/bench-callgrind.sh)");
     bench_app->add_flag("--allow-outside", bench.allow_outside, "Let the scenario reference files outside its tree");
@@ -137,8 +152,11 @@ int main(int argc, char** argv) {
     CLI::App* compare_app = app.add_subcommand(
         "compare-goldens", "Prove every target captured identical goldens (golden/<target>/), naming any difference");
     compare_app->add_option("--golden-dir", compare.golden_dir, "Where goldens live")->capture_default_str();
-    compare_app->add_option("--targets", compare.targets, "Target folders to compare (default: all)")->delimiter(',');
-    compare_app->add_option("--reference", compare.reference, "Reference target (default: x86_64-linux)");
+    compare_app->add_option("--targets", compare.targets, "Target folders to compare (default: all)")
+        ->delimiter(',')
+        ->check(kTargetName);
+    compare_app->add_option("--reference", compare.reference, "Reference target (default: x86_64-linux)")
+        ->check(kTargetName);
 
     h::SuiteOptions list;
     CLI::App* list_app = app.add_subcommand("list", "List scenarios: name, ticks, characters, path, description");

@@ -70,6 +70,8 @@ bool StaticScene::build(std::string* error) {
         const bool small_radius = (r.kind == ShapeKind::kSphere && r.sphere.radius < kMinHalfExtent) ||
                                   (r.kind == ShapeKind::kCapsule && r.capsule.radius.raw() < 0);
         if (small_radius) return fail(r.id, "radius below the minimum (2^-16 m)");
+        if (r.kind == ShapeKind::kCapsule && distance(r.capsule.a, r.capsule.b) > kMaxCapsuleSegment)
+            return fail(r.id, "capsule segment longer than 30000 m");
         if (r.kind == ShapeKind::kBox &&
             (r.box.half_extents.x < kMinHalfExtent || r.box.half_extents.y < kMinHalfExtent ||
              r.box.half_extents.z < kMinHalfExtent))

@@ -144,6 +144,13 @@ bool TriangleMesh::build(std::vector<Vec3> vertices, const std::vector<uint32_t>
         const Vec3 &v0 = vertices[m.i[0]], &v1 = vertices[m.i[1]], &v2 = vertices[m.i[2]];
         if (v0 == v1 || v1 == v2 || v2 == v0)
             return fail("triangle " + std::to_string(t) + ": degenerate (repeated vertex: " + ids + ")");
+        // Edges are differences of coordinates within the coordinate bound: their lengths fit.
+        for (int k = 0; k < 3; ++k) {
+            const Scalar edge = length(vertices[m.i[(k + 1) % 3]] - vertices[m.i[k]]);
+            if (edge > kMaxTriangleEdge)
+                return fail("triangle " + std::to_string(t) + ": too large (edge " + std::to_string(k) + " is " +
+                            std::to_string(floor_to_int(edge)) + " m long, at most 30000 m: " + ids + ")");
+        }
         m.cross = cross(v1 - v0, v2 - v0);
         m.cross_length = length(m.cross);
         if (m.cross_length < kMinTriangleDoubleArea)

@@ -320,7 +320,7 @@ TEST_CASE("formats: hash file text layout") {
 TEST_CASE("formats: hash file reader refusals") {
     const std::string t = kSmallFile;
     CHECK(parse_error("hello\n") == "g.hashes:1: not an fxkcc hash file (first line 'hello')");
-    CHECK(parse_error("") == "g.hashes:1: not an fxkcc hash file (first line '')");
+    CHECK(parse_error("") == "g.hashes:1: not an fxkcc hash file (an empty file)");
     CHECK(parse_error(replace_line(t, 1, "fxkcc-hashes 2")) ==
           "g.hashes:1: hash file format 2 is newer than this build reads (1)");
     CHECK(parse_error(replace_line(t, 1, "fxkcc-hashes 0")) ==
@@ -426,7 +426,7 @@ TEST_CASE("formats: hash writer is atomic and checks its input") {
         h = f.header;
         h.provenance.flags = "-O2\n-g";
         CHECK_FALSE(w.open(path, h, &err));
-        CHECK(err == "cannot write '" + path + "': header value '-O2\n-g' contains a line break");
+        CHECK(err == "cannot write '" + path + "': header value '-O2\\n-g' contains a line break");
     }
     CHECK(dir.entries() == std::vector<std::string>{"g.hashes"});
     CHECK(slurp(path) == "old content\n");

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <iterator>
 #include <random>
 #include <system_error>
 
@@ -90,20 +89,70 @@ bool write_file_atomic(const std::string& path, std::string_view content, std::s
     return f.commit(err);
 }
 
-bool read_file(const std::string& path, std::string* out, std::string* err) {
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in.is_open()) {
-        const int e = errno;
-        *err = "cannot read '" + path + "'" + (e != 0 ? std::string(": ") + std::strerror(e) : "");
+namespace {
+
+std::string limit_text(uint64_t max_bytes) {
+    std::string s = std::to_string(max_bytes) + " bytes";
+    if (max_bytes >= (uint64_t{1} << 20) && max_bytes % (uint64_t{1} << 20) == 0) {
+        s += " (" + std::to_string(max_bytes >> 20) + " MiB)";
+    }
+    return s;
+}
+
+} // namespace
+
+bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out, std::string* reason) {
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::status(path, ec);
+    if (std::filesystem::is_directory(st)) {
+        *reason = std::error_code(EISDIR, std::generic_category()).message();
         return false;
     }
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) {
-        *err = "cannot read '" + path + "': read error";
+    if (std::filesystem::is_regular_file(st)) {
+        const uintmax_t size = std::filesystem::file_size(path, ec);
+        if (!ec && size > max_bytes) {
+            *reason = "file too large: " + std::to_string(size) + " bytes, the limit is " + limit_text(max_bytes);
+            return false;
+        }
+    }
+    errno = 0;
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) {
+        *reason = std::error_code(errno != 0 ? errno : EIO, std::generic_category()).message();
+        return false;
+    }
+    std::string content;
+    char buf[65536];
+    size_t n = 0;
+    bool too_large = false;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+        if (content.size() + n > max_bytes) { // a device or a pipe that does not end
+            too_large = true;
+            break;
+        }
+        content.append(buf, n);
+    }
+    const bool bad = std::ferror(f) != 0;
+    const int e = errno;
+    std::fclose(f);
+    if (too_large) {
+        *reason = "file too large: more than the limit of " + limit_text(max_bytes);
+        return false;
+    }
+    if (bad) {
+        *reason = std::error_code(e != 0 ? e : EIO, std::generic_category()).message();
         return false;
     }
     *out = std::move(content);
+    return true;
+}
+
+bool read_file(const std::string& path, std::string* out, std::string* err) {
+    std::string reason;
+    if (!read_file_limited(path, kMaxReadBytes, out, &reason)) {
+        *err = "cannot read '" + path + "': " + reason;
+        return false;
+    }
     return true;
 }
 

@@ -1,6 +1,8 @@
 // run, diff, list and validate.
 #include "harness/commands.h"
 
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -52,6 +54,33 @@ public:
     }
 };
 
+/// Folders a command creates for its outputs, removed again (deepest first, each only if still
+/// empty) unless keep() is called: a run that fails leaves nothing behind.
+class CreatedFolders {
+public:
+    CreatedFolders() = default;
+    CreatedFolders(const CreatedFolders&) = delete;
+    CreatedFolders& operator=(const CreatedFolders&) = delete;
+    ~CreatedFolders() {
+        std::error_code ec;
+        for (const fs::path& p : made_) fs::remove(p, ec);
+    }
+    /// create_directories, remembering the folders that did not exist.
+    void create(const fs::path& dir, std::error_code& ec) {
+        std::vector<fs::path> missing;
+        for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+            missing.push_back(p);
+            if (p == p.parent_path()) break;
+        }
+        fs::create_directories(dir, ec);
+        made_.insert(made_.end(), missing.begin(), missing.end()); // deepest first
+    }
+    void keep() { made_.clear(); }
+
+private:
+    std::vector<fs::path> made_;
+};
+
 enum class FileKind { kHashes, kTrajectory, kScenario, kUnknown };
 
 FileKind sniff(const std::string& path) {
@@ -63,6 +92,21 @@ FileKind sniff(const std::string& path) {
     if (first.rfind("fxkcc-hashes", 0) == 0) return FileKind::kHashes;
     if (first.rfind("# fxkcc-trajectory", 0) == 0) return FileKind::kTrajectory;
     return FileKind::kUnknown;
+}
+
+/// Why `path` cannot be read ("cannot read 'p': No such file or directory"), or "" if it can.
+std::string unreadable(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        return "cannot read '" + path + "': " + std::make_error_code(std::errc::is_a_directory).message();
+    }
+    errno = 0;
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) {
+        return "cannot read '" + path + "': " + std::error_code(errno != 0 ? errno : EIO, std::generic_category()).message();
+    }
+    std::fclose(f);
+    return {};
 }
 
 } // namespace
@@ -83,9 +127,11 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
     RunOutputs sink;
     sink.run_ticks = run_ticks;
     sink.every = sc.golden_every;
+    // Declared before the writers, so destroyed after them: the folders are empty by then.
+    CreatedFolders created;
     HashFileWriter hashes;
     TrajectoryWriter csv;
-    std::ofstream trace_file;
+    AtomicFile trace_file;
     std::unique_ptr<TraceWriter> trace;
     HashFileHeader header = header_for(sc);
     header.ticks = run_ticks; // --stop-after: the hash file covers the ticks run
@@ -96,11 +142,20 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
         err << "fxkcc run: --metrics-format: expected csv or json, found '" << metrics_format << "'\n";
         return kExitBadInput;
     }
-    for (const std::string* path : {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path, &cmd.metrics_path}) {
+    const std::string* outputs[] = {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path, &cmd.metrics_path};
+    for (const std::string* path : outputs) {
+        std::error_code ec;
+        if (!path->empty() && *path != "-" && fs::is_directory(*path, ec)) {
+            err << "fxkcc run: cannot write '" << *path << "': " << std::make_error_code(std::errc::is_a_directory).message()
+                << "\n";
+            return kExitCannotTest;
+        }
+    }
+    for (const std::string* path : outputs) {
         if (path->empty() || *path == "-") continue;
         const fs::path parent = fs::path(*path).parent_path();
         std::error_code ec;
-        if (!parent.empty()) fs::create_directories(parent, ec);
+        if (!parent.empty()) created.create(parent, ec);
         if (ec) {
             err << "fxkcc run: cannot create folder '" << parent.generic_string() << "': " << ec.message() << "\n";
             return kExitCannotTest;
@@ -133,12 +188,11 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
     if (!cmd.trace_path.empty()) {
         std::ostream* trace_out = &out;
         if (cmd.trace_path != "-") {
-            trace_file.open(cmd.trace_path, std::ios::binary | std::ios::trunc);
-            if (!trace_file) {
-                err << "fxkcc run: cannot write trace file '" << cmd.trace_path << "'\n";
+            if (!trace_file.open(cmd.trace_path, &error)) {
+                err << "fxkcc run: cannot write trace file '" << cmd.trace_path << "': " << error << "\n";
                 return kExitCannotTest;
             }
-            trace_out = &trace_file;
+            trace_out = &trace_file.stream();
         }
         trace = std::make_unique<TraceWriter>(*trace_out);
         opts.trace = trace.get();
@@ -159,6 +213,10 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
         err << "fxkcc run: " << error << "\n";
         return kExitCannotTest;
     }
+    if (trace_file.is_open() && !trace_file.commit(&error)) {
+        err << "fxkcc run: " << error << "\n";
+        return kExitCannotTest;
+    }
     if (!cmd.metrics_path.empty()) {
         const std::string text = metrics_format == "json" ? metrics_json(sc, report) : metrics_csv(report);
         if (cmd.metrics_path == "-") {
@@ -168,6 +226,7 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err) {
             return kExitCannotTest;
         }
     }
+    created.keep();
     // The summary goes to stderr when stdout carries data.
     const bool data_on_stdout =
         cmd.hashes_path == "-" || cmd.csv_path == "-" || cmd.trace_path == "-" || cmd.metrics_path == "-";
@@ -212,7 +271,10 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
             have_scenario = true;
             return run_to_hash_file(sc, hf, &error) ? kExitOk : kExitBadInput;
         }
-        error = "'" + path + "' is neither a scenario (.yaml), an fxkcc hash file nor an fxkcc trajectory CSV";
+        error = unreadable(path);
+        if (error.empty()) {
+            error = "'" + path + "' is neither a scenario (.yaml), an fxkcc hash file nor an fxkcc trajectory CSV";
+        }
         return kExitBadInput;
     };
     if (int rc = load_side(cmd.a, ka, &a); rc != kExitOk) {

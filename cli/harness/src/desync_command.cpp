@@ -222,6 +222,18 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
         err << error << "\n";
         return kExitBadInput;
     }
+    if (!cmd.bundle.empty()) {
+        // The bundle replaces its folder (remove_all): only ever an earlier bundle or nothing.
+        std::error_code ec;
+        const fs::path dir(cmd.bundle);
+        const bool exists = fs::exists(dir, ec);
+        const bool is_bundle = fs::is_directory(dir, ec) && (fs::is_empty(dir, ec) || fs::exists(dir / "report.txt", ec));
+        if (exists && !is_bundle) {
+            err << "fxkcc desync: --bundle: '" << cmd.bundle
+                << "' exists and is not a desync bundle (a folder with report.txt): refusing to replace it\n";
+            return kExitBadInput;
+        }
+    }
     Side a, b;
     if (!make_side(cmd.a, cmd.a_args, &a, &error) || !make_side(cmd.b, cmd.b_args, &b, &error)) {
         err << "fxkcc desync: " << error << "\n";

@@ -1,5 +1,6 @@
 #include "harness/golden.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "text_util.h"
@@ -159,8 +160,10 @@ public:
         HashFileHeader& h = f.header;
         std::string_view line;
         const std::string magic_prefix = std::string(kHashFileMagic) + " ";
-        if (!lines_.next(&line) || line.substr(0, magic_prefix.size()) != magic_prefix) {
-            return fail("not an fxkcc hash file (first line " + quote(line) + ")");
+        const bool any = lines_.next(&line);
+        if (!any || line.substr(0, magic_prefix.size()) != magic_prefix) {
+            return fail(std::string("not an fxkcc hash file (") + (any ? "first line " + quote(line) : "an empty file") +
+                        ")");
         }
         int64_t format = 0;
         const std::string_view version = line.substr(magic_prefix.size());
@@ -233,8 +236,15 @@ public:
         // Tick lines: no reserve from the header's count, so a lying header cannot make us
         // allocate more than the text holds.
         const size_t n_ent = h.entities.size();
-        for (int64_t t = 0; t < h.ticks; ++t) {
-            if (!recorded_tick(t, h.ticks, h.every)) continue;
+        // Only the recorded ticks are visited (not every tick of the header's count): a header
+        // claiming 9e18 ticks recorded every 9e18 must not make the reader count to 9e18.
+        const int64_t last = h.ticks - 1;
+        auto next_recorded = [&](int64_t t) { // the recorded tick after t (t + every, or the last)
+            if (t >= last) return h.ticks;
+            if (h.every <= 1) return t + 1;
+            return h.every < last - t ? t + h.every : last;
+        };
+        for (int64_t t = h.every > 1 ? std::min(h.every - 1, last) : 0; h.ticks > 0 && t <= last; t = next_recorded(t)) {
             if (!lines_.next(&line)) {
                 return fail("truncated file: expected tick " + std::to_string(t) + " of " +
                             std::to_string(h.ticks) + ", found end of file");

@@ -3,6 +3,7 @@
 // is returned; the walk order is the schema's, not the document's.
 #include "harness/loader.h"
 
+#include "harness/atomic_file.h"
 #include "harness/golden.h"
 
 #include <algorithm>
@@ -11,9 +12,14 @@
 #include <filesystem>
 #include <map>
 #include <system_error>
+#include <sstream>
 #include <utility>
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
+#if __has_include(<yaml-cpp/depthguard.h>)
+#include <yaml-cpp/depthguard.h> // YAML::DeepRecursion (yaml-cpp >= 0.7)
+#endif
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -79,6 +85,7 @@ struct Ctx {
     int64_t ticks = 0;
     int tick_rate = 50;
     bool nested = false; ///< loading the other scenario of a same_as expectation
+    detail::NodeBudget budget; ///< nodes the walk may still visit (Value::spend)
 };
 
 bool inside(const fs::path& p, const fs::path& root) {
@@ -99,31 +106,8 @@ fs::path canonical_dir(const fs::path& p) {
     return c;
 }
 
-bool read_file(const fs::path& p, std::string* bytes, std::string* error) {
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-        *error = std::error_code(EISDIR, std::generic_category()).message();
-        return false;
-    }
-    errno = 0;
-    std::FILE* f = std::fopen(p.string().c_str(), "rb");
-    if (f == nullptr) {
-        *error = std::error_code(errno != 0 ? errno : EIO, std::generic_category()).message();
-        return false;
-    }
-    std::string out;
-    char buf[65536];
-    size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-    const bool bad = std::ferror(f) != 0;
-    const int e = errno;
-    std::fclose(f);
-    if (bad) {
-        *error = std::error_code(e != 0 ? e : EIO, std::generic_category()).message();
-        return false;
-    }
-    *bytes = std::move(out);
-    return true;
+bool read_file(const fs::path& p, uint64_t max_bytes, std::string* bytes, std::string* error) {
+    return read_file_limited(p.string(), max_bytes, bytes, error);
 }
 
 struct Ref {
@@ -134,7 +118,7 @@ struct Ref {
 
 /// A referenced file: resolved against the scenario's folder, kept inside the tree, read and
 /// added to the digest.
-Ref read_ref(Ctx& ctx, const Value& v) {
+Ref read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes) {
     const std::string& rel = v.text("a file path");
     if (rel.empty()) v.fail("expected a file path, found an empty string");
     const fs::path p(rel);
@@ -144,13 +128,13 @@ Ref read_ref(Ctx& ctx, const Value& v) {
     fs::path canon = fs::weakly_canonical(abs, ec);
     if (ec) canon = abs.lexically_normal();
     if (!ctx.allow_outside && !inside(canon, ctx.root)) {
-        v.fail("'" + rel + "' resolves outside the scenarios tree '" + ctx.root.generic_string() +
+        v.fail(detail::shown(rel, 0) + " resolves outside the scenarios tree '" + ctx.root.generic_string() +
                "' (pass --allow-outside to permit)");
     }
     Ref r;
     std::string error;
-    if (!read_file(canon, &r.bytes, &error)) {
-        v.fail("cannot read '" + rel + "' (resolved to '" + canon.generic_string() + "'): " + error);
+    if (!read_file(canon, max_bytes, &r.bytes, &error)) {
+        v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" + canon.generic_string() + "'): " + error);
     }
     r.display = p.is_absolute() ? rel : (ctx.display_dir / p).lexically_normal().generic_string();
     r.resolved = canon;
@@ -235,6 +219,7 @@ void load_capsule(Ctx& ctx, const Value& v, Scenario* s) {
     d.a = m.get("a").vec3(detail::kCoordinate);
     d.b = m.get("b").vec3(detail::kCoordinate);
     d.radius = m.get("radius").number(detail::kSize);
+    if (distance(d.a, d.b) > geo::kMaxCapsuleSegment) m.get("b").fail("expected a capsule segment of at most 30000 m, found " + to_string_shortest(distance(d.a, d.b)) + " m from a");
     s->capsules.push_back(d);
 }
 
@@ -246,7 +231,7 @@ void load_mesh(Ctx& ctx, const Value& v, Scenario* s) {
         if (m.has("vertices") || m.has("triangles")) {
             m.fail("expected either 'obj' or 'vertices' and 'triangles', found both");
         }
-        const Ref r = read_ref(ctx, *obj);
+        const Ref r = read_ref(ctx, *obj, kMaxReferencedBytes);
         detail::parse_obj(r.bytes, r.display, &d.vertices, &d.indices);
         if (d.indices.empty()) obj->fail("expected a mesh with at least one face, found none in '" + r.display + "'");
     } else {
@@ -476,7 +461,7 @@ InputStream load_input(Ctx& ctx, const Map& character) {
         if (m.has("segments") || m.has("jumps") || m.has("impulses")) {
             m.fail("expected either 'csv' or 'segments'/'jumps'/'impulses', found both");
         }
-        const Ref r = read_ref(ctx, *csv);
+        const Ref r = read_ref(ctx, *csv, kMaxReferencedBytes);
         detail::parse_input_csv(r.bytes, r.display, ctx.ticks, &in);
         return in;
     }
@@ -487,7 +472,20 @@ InputStream load_input(Ctx& ctx, const Map& character) {
             const Map sm(segs->item(i), {"ticks", "stick"});
             StickSegment seg;
             seg.from = t;
-            seg.to = t + sm.get("ticks").integer(1, kMaxTicks);
+            // Segments play from tick 0 in order and must end within the run, like the CSV's rows,
+            // the jumps and the impulses.
+            if (t >= ctx.ticks) {
+                sm.fail("expected no more segments (those before fill the run's " + std::to_string(ctx.ticks) +
+                        " ticks), found another");
+            }
+            const Value tv = sm.get("ticks");
+            const int64_t n = tv.integer(1, kMaxTicks);
+            if (n > ctx.ticks - t) {
+                tv.fail("expected at most " + std::to_string(ctx.ticks - t) + " ticks (the segment starts at tick " +
+                        std::to_string(t) + " of a " + std::to_string(ctx.ticks) + "-tick run), found '" +
+                        tv.node.Scalar() + "'");
+            }
+            seg.to = t + n;
             if (auto stick = sm.opt("stick")) {
                 const char* what = "a sequence of 2 numbers [x, y]";
                 stick->require_sequence(what);
@@ -657,7 +655,7 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
             SameAsExpectation e;
             e.at = at;
             const Value pv = m.get("same_as");
-            const Ref r = read_ref(ctx, pv);
+            const Ref r = read_ref(ctx, pv, kMaxScenarioBytes);
             e.path = pv.node.Scalar();
             if (auto off = m.opt("offset")) e.offset = off->vec3(detail::kCoordinate);
             auto other = std::make_shared<Scenario>();
@@ -742,20 +740,160 @@ bool valid_name(const std::string& n) {
     return true;
 }
 
-void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, Scenario* s) {
-    std::vector<YAML::Node> docs;
+/// YAML is Unicode text: the first byte that is not part of a UTF-8 character, and the first
+/// control character other than tab, line feed and carriage return, are refused with their line
+/// and column (counted in characters). yaml-cpp would otherwise drop or pass them silently.
+void check_text(const std::string& file, std::string_view t) {
+    static const char kHex[] = "0123456789ABCDEF";
+    int line = 1, column = 1;
+    for (size_t i = 0; i < t.size();) {
+        const auto c = static_cast<unsigned char>(t[i]);
+        size_t len = 0;
+        uint32_t cp = 0;
+        if (c < 0x80) {
+            len = 1;
+            cp = c;
+        } else if ((c & 0xE0) == 0xC0) {
+            len = 2;
+            cp = c & 0x1Fu;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3;
+            cp = c & 0x0Fu;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4;
+            cp = c & 0x07u;
+        }
+        bool ok = len > 0 && i + len <= t.size();
+        for (size_t k = 1; ok && k < len; ++k) {
+            const auto d = static_cast<unsigned char>(t[i + k]);
+            ok = (d & 0xC0) == 0x80;
+            cp = (cp << 6) | (d & 0x3Fu);
+        }
+        // Overlong forms, UTF-16 surrogates and values past U+10FFFF are not UTF-8 either.
+        if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+                   (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)) {
+            ok = false;
+        }
+        if (!ok) {
+            detail::fail_at(file, line, column, "",
+                            std::string("expected UTF-8 text, found the byte 0x") + kHex[c >> 4] + kHex[c & 15] +
+                                " (not a UTF-8 character)");
+        }
+        if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp <= 0x9F)) {
+            detail::fail_at(file, line, column, "",
+                            std::string("expected text, found the control character U+00") + kHex[cp >> 4] +
+                                kHex[cp & 15] + " (only tab, line feed and carriage return are allowed)");
+        }
+        if (cp == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+        i += len;
+    }
+}
+
+/// Line `line0` (0-based) of the text, without its line break.
+std::string_view line_of(std::string_view text, int line0) {
+    size_t pos = 0;
+    for (int l = 0; l < line0; ++l) {
+        pos = text.find('\n', pos);
+        if (pos == std::string_view::npos) return {};
+        ++pos;
+    }
+    const size_t end = text.find('\n', pos);
+    return text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+}
+
+/// Walks the documents of a YAML text without building them, to find where the reader stops
+/// moving. yaml-cpp 0.7.0 reads a ',' outside any flow collection as an empty document without
+/// consuming it, so `YAML::LoadAll` loops for ever, allocating (jbeder/yaml-cpp issue 1040,
+/// fixed upstream after 0.8.0): a document starting where the previous one started is that loop.
+class DocumentWalk : public YAML::EventHandler {
+public:
+    bool stuck = false;
+    YAML::Mark stuck_at;
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        if (started_ && mark.pos == last_.pos) {
+            stuck = true;
+            stuck_at = mark;
+        }
+        started_ = true;
+        last_ = mark;
+    }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+
+private:
+    bool started_ = false;
+    YAML::Mark last_;
+};
+
+/// Parses the YAML text into documents; syntax errors as "YAML syntax error: ..." at their mark.
+std::vector<YAML::Node> parse_yaml(const Ctx& ctx, const std::string& text) {
+    // yaml-cpp accepts a quoted string left open up to the end of the file when the file ends
+    // with a line break (it throws "illegal EOF in scalar" only without one). An explicit
+    // document end marker after the last line changes nothing in a valid document and makes
+    // that open quote an error, at the end of the file.
+    const bool sentinel = !text.empty() && text.back() == '\n';
+    const int end_line0 = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    auto fail = [&](const YAML::Mark& mark, std::string message) {
+        if (message == YAML::ErrorMsg::EOF_IN_SCALAR ||
+            (sentinel && message == YAML::ErrorMsg::DOC_IN_SCALAR && mark.line == end_line0)) {
+            message = "end of file inside a quoted string (a closing quote is missing)";
+        }
+        const std::string_view line = line_of(text, mark.line);
+        const std::string_view indent = line.substr(0, std::min(line.find_first_not_of(" \t"), line.size()));
+        if (indent.find('\t') != std::string_view::npos) message += " (a tab in the indentation: YAML indents with spaces)";
+        detail::fail_at(ctx.file, mark.line + 1, mark.column + 1, "", "YAML syntax error: " + message);
+    };
     try {
-        docs = YAML::LoadAll(text);
+        const std::string input = sentinel ? text + "...\n" : text;
+        {
+            std::istringstream in(input);
+            YAML::Parser parser(in);
+            DocumentWalk walk;
+            while (!walk.stuck && parser.HandleNextDocument(walk)) {
+            }
+            if (walk.stuck) {
+                const char c = static_cast<size_t>(walk.stuck_at.pos) < input.size() ? input[walk.stuck_at.pos] : ' ';
+                fail(walk.stuck_at, c == ','
+                                        ? "unexpected ',' outside a flow sequence [...] or flow mapping {...}"
+                                        : "unexpected " + detail::shown(std::string_view(&c, 1), 0));
+            }
+        }
+        return YAML::LoadAll(input);
+#if __has_include(<yaml-cpp/depthguard.h>)
+    } catch (const YAML::DeepRecursion& e) {
+        // yaml-cpp's own guard against running out of stack ("bad file" in its words).
+        fail(e.mark, "nesting deeper than " + std::to_string(e.depth() - 1) +
+                         " levels of sequences and mappings (the YAML reader's limit)");
+#endif
     } catch (const YAML::ParserException& e) {
-        detail::fail_at(ctx.file, e.mark.line + 1, e.mark.column + 1, "", "YAML syntax error: " + e.msg);
+        fail(e.mark, e.msg);
     } catch (const YAML::Exception& e) {
         detail::fail_at(ctx.file, e.mark.line + 1, e.mark.column + 1, "", "YAML error: " + e.msg);
     }
+    return {};
+}
+
+void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, Scenario* s) {
+    check_text(ctx.file, text);
+    ctx.budget.total = ctx.budget.left = std::max<int64_t>(kMinNodeBudget, static_cast<int64_t>(text.size()));
+    const std::vector<YAML::Node> docs = parse_yaml(ctx, text);
     Value root;
     root.file = &ctx.file;
+    root.budget = &ctx.budget;
     if (!docs.empty()) root.node = docs[0];
     if (docs.size() > 1) {
-        const Value second = Value{&ctx.file, docs[1], "", docs[1].Mark().line + 1, docs[1].Mark().column + 1};
+        const Value second = Value{&ctx.file, docs[1], "", docs[1].Mark().line + 1, docs[1].Mark().column + 1, nullptr};
         second.fail("expected one YAML document, found " + std::to_string(docs.size()));
     }
     const Map m(root,
@@ -776,7 +914,7 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
     const Value nv = m.get("name");
     const char* name_what = "a name of 1 to 64 characters [a-z0-9][a-z0-9._-]*";
     s->name = nv.text(name_what);
-    if (!valid_name(s->name)) nv.fail(std::string("expected ") + name_what + ", found '" + s->name + "'");
+    if (!valid_name(s->name)) nv.fail(std::string("expected ") + name_what + ", found " + detail::shown(s->name));
     s->description = m.get("description").text("a description (a string)");
     if (auto tr = m.opt("tick_rate")) s->tick_rate_hz = static_cast<int>(tr->integer(1, 1000));
     ctx.tick_rate = s->tick_rate_hz;
@@ -822,13 +960,22 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
 
 bool load_scenario_text(const std::string& text, const std::string& display_path, const std::string& base_dir,
                         const LoadOptions& opts, Scenario* out, LoadError* err) {
+    if (text.size() > kMaxScenarioBytes) {
+        if (err != nullptr) {
+            *err = LoadError{display_path, 0, 0, "",
+                             "cannot read the scenario: file too large: " + std::to_string(text.size()) +
+                                 " bytes, the limit is " + std::to_string(kMaxScenarioBytes) + " bytes (" +
+                                 std::to_string(kMaxScenarioBytes >> 20) + " MiB)"};
+        }
+        return false;
+    }
     return load(text, display_path, fs::path(base_dir), opts, false, out, err);
 }
 
 bool load_scenario(const std::string& path, const LoadOptions& opts, Scenario* out, LoadError* err) {
     std::string text;
     std::string error;
-    if (!read_file(fs::path(path), &text, &error)) {
+    if (!read_file(fs::path(path), kMaxScenarioBytes, &text, &error)) {
         if (err != nullptr) *err = LoadError{path, 0, 0, "", "cannot read the scenario: " + error};
         return false;
     }

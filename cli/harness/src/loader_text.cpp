@@ -4,6 +4,7 @@
 
 #include "fx/decimal.h"
 #include "loader_yaml.h"
+#include "text_util.h"
 
 namespace fx::harness::detail {
 
@@ -65,7 +66,7 @@ std::vector<Token> split_commas(std::string_view l) {
 }
 
 std::string q(std::string_view s) {
-    return "'" + std::string(s) + "'";
+    return text::quote(s); // cut to 60 bytes; control and non-ASCII bytes escaped (OBJ and CSV are ASCII)
 }
 
 } // namespace
@@ -90,7 +91,11 @@ void parse_obj(std::string_view text, const std::string& file, std::vector<Vec3>
             for (int i = 0; i < 3; ++i) {
                 const Token& tok = t[static_cast<size_t>(i) + 1];
                 const DecimalResult r = parse_decimal(tok.text);
-                if (!r.ok) fail(tok, "expected a number, found " + q(tok.text) + " (" + r.error + ")");
+                if (!r.ok) {
+                    // parse_decimal may already say exactly this: then its message stands alone.
+                    const std::string ours = "expected a number, found " + q(tok.text);
+                    fail(tok, r.error.rfind(ours, 0) == 0 ? r.error : ours + " (" + r.error + ")");
+                }
                 if (!in_bound(r.value, kCoordinate)) {
                     fail(tok, std::string("expected ") + kCoordinate.what + ", found " + q(tok.text));
                 }

@@ -1,9 +1,11 @@
 #include "loader_yaml.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "fx/decimal.h"
+#include "text_util.h"
 
 namespace fx::harness::detail {
 
@@ -70,6 +72,27 @@ bool parse_integer(std::string_view text, int64_t* out) {
     return true;
 }
 
+std::string shown(std::string_view text, size_t max) {
+    auto starts_char = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+    size_t chars = 0;
+    for (const char c : text) chars += starts_char(c) ? 1 : 0;
+    // Cut at a character boundary, keeping max - 3 characters and "...".
+    const bool cut = max != 0 && chars > max;
+    size_t keep = text.size();
+    if (cut) {
+        size_t n = 0;
+        for (size_t i = 0; i < text.size(); ++i) {
+            if (starts_char(text[i]) && n++ == max - 3) {
+                keep = i;
+                break;
+            }
+        }
+    }
+    std::string o = "'";
+    for (size_t i = 0; i < keep; ++i) text::append_escaped(o, static_cast<unsigned char>(text[i]), false);
+    return o + (cut ? "...'" : "'");
+}
+
 int edit_distance(std::string_view a, std::string_view b) {
     std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
     for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
@@ -86,7 +109,7 @@ int edit_distance(std::string_view a, std::string_view b) {
 
 std::string unknown_key_message(std::string_view key, const std::vector<std::string>& valid,
                                 const char* what) {
-    const std::string head = std::string("unknown ") + what + " '" + std::string(key) + "'";
+    const std::string head = std::string("unknown ") + what + " " + shown(key);
     // Closest key within distance 2 (first in schema order on ties), else a prefix match.
     int best = 3;
     const std::string* pick = nullptr;
@@ -125,6 +148,7 @@ bool is_quoted(const YAML::Node& n) {
 Value at_node(const Value& parent, YAML::Node n, std::string path) {
     Value v;
     v.file = parent.file;
+    v.budget = parent.budget;
     v.node = n;
     v.path = std::move(path);
     if (n.IsDefined() && !n.IsNull() && n.Mark().line >= 0) {
@@ -142,12 +166,19 @@ void Value::fail(std::string message) const {
     fail_at(*file, line, column, path, std::move(message));
 }
 
+void Value::spend() const {
+    if (budget == nullptr || --budget->left >= 0) return;
+    fail("expected at most " + std::to_string(budget->total) + " nodes once aliases are expanded (one per byte of " +
+         "the file, at least " + std::to_string(kMinNodeBudget) + "), found more: an alias may repeat content, " +
+         "not multiply it");
+}
+
 std::string Value::found() const {
     if (is_null()) return "nothing";
     if (node.IsMap()) return "a mapping";
     if (node.IsSequence()) return "a sequence";
     if (is_quoted(node)) return node.Tag() == "!" ? "a quoted string" : "a tagged value";
-    return "'" + node.Scalar() + "'";
+    return shown(node.Scalar());
 }
 
 const std::string& Value::plain(const std::string& what) const {
@@ -166,10 +197,10 @@ Scalar Value::number(const Bound& b) const {
     if (!r.ok) {
         // parse_decimal may already say exactly this ("expected a number, found 'nan': ..."):
         // then its message stands alone; otherwise it explains ours in brackets.
-        const std::string ours = "expected a number, found '" + t + "'";
+        const std::string ours = "expected a number, found " + shown(t);
         fail(r.error.rfind(ours, 0) == 0 ? r.error : ours + " (" + r.error + ")");
     }
-    if (!in_bound(r.value, b)) fail(std::string("expected ") + bound_what(r.value, b) + ", found '" + t + "'");
+    if (!in_bound(r.value, b)) fail(std::string("expected ") + bound_what(r.value, b) + ", found " + shown(t));
     return r.value;
 }
 
@@ -177,7 +208,7 @@ int64_t Value::integer(int64_t lo, int64_t hi) const {
     const std::string what = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
     const std::string& t = plain(what);
     int64_t v = 0;
-    if (!parse_integer(t, &v) || v < lo || v > hi) fail("expected " + what + ", found '" + t + "'");
+    if (!parse_integer(t, &v) || v < lo || v > hi) fail("expected " + what + ", found " + shown(t));
     return v;
 }
 
@@ -186,7 +217,9 @@ void Value::require_sequence(const std::string& what) const {
 }
 
 Value Value::item(size_t i) const {
-    return at_node(*this, node[i], index(path, i));
+    Value v = at_node(*this, node[i], index(path, i));
+    v.spend();
+    return v;
 }
 
 Vec3 Value::vec3(const Bound& b, const char* what) const {
@@ -201,14 +234,15 @@ Vec3 Value::vec3(const Bound& b, const char* what) const {
 Map::Map(const Value& v, std::vector<std::string> keys, const std::string& what, bool defer_unknown)
     : v_(v), keys_(std::move(keys)) {
     if (v.is_null() || !v.node.IsMap()) v.fail("expected " + what + ", found " + v.found());
+    std::map<std::string, size_t> seen; // key -> index in entries_: linear in the keys, not quadratic
     for (auto it = v.node.begin(); it != v.node.end(); ++it) {
         const Value k = at_node(v, it->first, v.path);
+        k.spend();
         const std::string& name = k.plain("a key name");
-        for (const Entry& e : entries_) {
-            if (e.key == name) {
-                k.fail("duplicate key '" + name + "' (first at line " +
-                       std::to_string(e.key_node.Mark().line + 1) + ")");
-            }
+        const auto [at, inserted] = seen.emplace(name, entries_.size());
+        if (!inserted) {
+            k.fail("duplicate key " + shown(name) + " (first at line " +
+                   std::to_string(entries_[at->second].key_node.Mark().line + 1) + ")");
         }
         entries_.push_back({name, it->first, it->second});
     }

@@ -22,6 +22,12 @@ struct Failure {
     LoadError error;
 };
 
+/// Nodes the walk of one document may still visit (kMinNodeBudget, harness/loader.h).
+struct NodeBudget {
+    int64_t total = 0;
+    int64_t left = 0;
+};
+
 [[noreturn]] void fail_at(const std::string& file, int line, int column, std::string path,
                           std::string message);
 
@@ -57,6 +63,11 @@ extern const Bound kAny;        ///< any Scalar
 /// text is not an integer or its magnitude exceeds 10^18.
 bool parse_integer(std::string_view text, int64_t* out);
 
+/// Text as quoted in a message: 'text', control characters escaped (\n, \t, \xNN) so that an
+/// error stays one line, and cut to `max` characters with "..." (0: not cut), so that a
+/// hostile value of megabytes is not echoed whole.
+std::string shown(std::string_view text, size_t max = 60);
+
 /// Levenshtein distance (bytes).
 int edit_distance(std::string_view a, std::string_view b);
 /// "unknown key 'k', did you mean 'x'?" or "unknown key 'k', expected one of: a, b, c".
@@ -69,8 +80,13 @@ struct Value {
     YAML::Node node;
     std::string path;
     int line = 1, column = 1; ///< 1-based: the node's mark, or its key's when the node is null
+    /// Nodes the walk may still visit (aliases counted each time they are used); shared by
+    /// every Value of a document; null: unlimited.
+    NodeBudget* budget = nullptr;
 
     [[noreturn]] void fail(std::string message) const;
+    /// Counts one visited node against the budget; fails when it is spent (an alias bomb).
+    void spend() const;
     /// "a mapping", "a sequence", "nothing", "a quoted string", "'text'".
     std::string found() const;
     bool is_null() const { return !node.IsDefined() || node.IsNull(); }

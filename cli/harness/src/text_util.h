@@ -48,10 +48,35 @@ private:
     int number_ = 0;
 };
 
-/// A piece of text as quoted in messages: at most 60 characters.
+/// Appends one byte of quoted text: line breaks and tabs as \n, \r, \t, other control bytes as
+/// \xNN, and bytes from 0x7F up as \xNN too when `escape_high` (ASCII formats) or raw otherwise
+/// (UTF-8 text, where only DEL is escaped). Messages stay on one line and never carry terminal
+/// escapes.
+inline void append_escaped(std::string& o, unsigned char c, bool escape_high) {
+    static const char kHex[] = "0123456789abcdef";
+    if (c == '\n') {
+        o += "\\n";
+    } else if (c == '\r') {
+        o += "\\r";
+    } else if (c == '\t') {
+        o += "\\t";
+    } else if (c < 0x20 || c == 0x7F || (escape_high && c > 0x7F)) {
+        o += "\\x";
+        o += kHex[c >> 4];
+        o += kHex[c & 15];
+    } else {
+        o += static_cast<char>(c);
+    }
+}
+
+/// A piece of text as quoted in messages: at most 60 bytes of it, escaped by append_escaped
+/// (these formats are ASCII; a binary file must not write raw bytes into a one-line error).
 inline std::string quote(std::string_view s) {
-    if (s.size() > 60) return "'" + std::string(s.substr(0, 57)) + "...'";
-    return "'" + std::string(s) + "'";
+    const bool cut = s.size() > 60;
+    if (cut) s = s.substr(0, 57);
+    std::string o = "'";
+    for (const char ch : s) append_escaped(o, static_cast<unsigned char>(ch), true);
+    return o + (cut ? "...'" : "'");
 }
 
 inline void append_int(std::string* s, int64_t v) {

@@ -101,8 +101,10 @@ public:
     bool parse(std::vector<TrajectoryRow>* rows, bool* with_render) {
         std::string_view line;
         const std::string prefix = std::string(kTrajectoryMagic) + " ";
-        if (!lines_.next(&line) || line.substr(0, prefix.size()) != prefix) {
-            return fail(1, "not an fxkcc trajectory file (first line " + quote(line) + ")");
+        const bool any = lines_.next(&line);
+        if (!any || line.substr(0, prefix.size()) != prefix) {
+            return fail(1, std::string("not an fxkcc trajectory file (") +
+                               (any ? "first line " + quote(line) : "an empty file") + ")");
         }
         const std::string_view version = line.substr(prefix.size());
         uint64_t v = 0;

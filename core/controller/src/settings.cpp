@@ -1,6 +1,7 @@
 #include "kcc/settings.h"
 
 #include "fx/trig.h"
+#include "geo/tolerances.h"
 
 namespace fx::kcc {
 
@@ -15,6 +16,8 @@ bool validate(const Settings& s, std::string* error) {
     const Scalar zero{};
     if (s.radius <= zero) return fail(error, "radius: must be > 0");
     if (s.height < s.radius.mul_int(2)) return fail(error, "height: must be >= 2 * radius");
+    if (s.height - s.radius.mul_int(2) > geo::kMaxCapsuleSegment)
+        return fail(error, "height: must be at most 2 * radius + 30000 m (the capsule's segment)");
     if (s.skin <= zero || s.skin >= s.radius) return fail(error, "skin: must be in (0, radius)");
     if (s.max_slope_enter_deg <= zero || s.max_slope_enter_deg > s.max_slope_stay_deg ||
         s.max_slope_stay_deg >= Scalar::from_int(90))

@@ -118,8 +118,10 @@ class TriangleMesh {
 public:
     /// Builds a mesh from vertices and index triples. Fails, with a message naming the first
     /// offending triangle (by index), when indices.size() is not a multiple of 3, an index is
-    /// out of range, or a triangle is degenerate: repeated vertices or
-    /// |cross(v1 - v0, v2 - v0)| < kMinTriangleDoubleArea (zero area). Examples:
+    /// out of range, a triangle is degenerate: repeated vertices or
+    /// |cross(v1 - v0, v2 - v0)| < kMinTriangleDoubleArea (zero area), or an edge is longer
+    /// than kMaxTriangleEdge (30 km: "triangle 0: too large (edge 1 is 52000 m long, at most
+    /// 30000 m: indices 0, 1, 2)"). Examples:
     ///   "triangle 4: index 12 out of range (9 vertices)"
     ///   "triangle 2: degenerate (repeated vertex: indices 3, 3, 5)"
     ///   "triangle 7: degenerate (zero area: indices 1, 2, 3)"

@@ -39,6 +39,20 @@ inline constexpr int kMaxCastIterations = 48;
 /// Degenerate triangles (repeated vertices, collinear) have 0 and are rejected at build time.
 inline constexpr Scalar kMinTriangleDoubleArea = Scalar::from_raw(int64_t{1} << 12);
 
+/// 30,000 m: longest edge of a mesh triangle. A triangle keeps cross(v1 - v0, v2 - v0) as a
+/// Vec3, and the queries take exact dot products with it (fx::dot_q64: components below 2^30),
+/// so |cross| <= |e1| |e2| must stay below 2^30 m^2: edges up to 32,768 m fit, 30 km leaves a
+/// margin. Longer edges are refused at build time (found by fuzzing: an 80 km triangle
+/// overflowed in TriangleMesh::build, a 40 km one in the first query).
+inline constexpr Scalar kMaxTriangleEdge = Scalar::from_int(30000);
+
+/// 30,000 m: longest segment of a capsule (a static or kinematic shape's |b - a|, a character's
+/// height - 2 radius). Segment queries square the segment's direction as a Scalar
+/// (closest_seg_seg: dot(d, d) below 2^31 m^2, 46 km); 30 km keeps the margin of triangle
+/// edges. Found by fuzzing: a 130 km capsule overflowed in fx::dot. StaticScene::build,
+/// the loader and kcc::validate refuse longer ones.
+inline constexpr Scalar kMaxCapsuleSegment = Scalar::from_int(30000);
+
 /// 1 - 2^-8 (0.99609375 = cos 5.07 deg): two mesh triangles sharing an edge whose (consistently
 /// oriented) normals have a cosine at least this are "the same surface" for contacts: the
 /// edge is inactive (internal), and so is a vertex all of whose triangles agree pairwise

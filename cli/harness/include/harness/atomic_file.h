@@ -1,5 +1,5 @@
 // Writing files so that a reader never sees a partial one: the content goes to a temporary file
-// in the same directory ("<path>.tmp.<pid>.<token>") which is renamed over the target only once it is
+// in the same directory ("<path>.tmp.<pid>") which is renamed over the target only once it is
 // complete. A crash, an error or a writer destroyed without commit() leaves the target as it was
 // (old content, or absent) and removes the temporary file.
 //
@@ -7,6 +7,7 @@
 // The rename is std::filesystem::rename (POSIX rename(2): atomic replacement of the target).
 #pragma once
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -48,11 +49,19 @@ private:
     std::string temp_;
 };
 
-/// Reads a whole file into *out (binary). False with "cannot read '<path>': <reason>".
+/// The most read_file reads (hash files, trajectory CSVs): 1 GiB.
+inline constexpr uint64_t kMaxReadBytes = uint64_t{1} << 30;
+
+/// Reads a whole file into *out (binary), refusing a folder and a file of more than max_bytes
+/// (by its size before reading, and while reading for devices and pipes). False with *reason
+/// such as "Is a directory", "No such file or directory" or "file too large: 104857600 bytes,
+/// the limit is 2097152 bytes (2 MiB)". Never throws.
+bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out, std::string* reason);
+
+/// read_file_limited with kMaxReadBytes. False with "cannot read '<path>': <reason>".
 bool read_file(const std::string& path, std::string* out, std::string* err);
 
-/// "<path>.tmp.<pid>.<token>": the temporary name used for `path` by this process (the token is
-/// random, drawn once per process: under node every process has the same id).
+/// "<path>.tmp.<pid>": the temporary name used for `path` by this process.
 std::string temp_path_for(const std::string& path);
 
 } // namespace fx::harness

@@ -13,11 +13,27 @@
 // messages is in docs/scenarios.md.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "harness/scenario.h"
 
 namespace fx::harness {
+
+/// Limits on hostile input (docs/bad-inputs.md). A scenario file (and the scenario of a
+/// same_as expectation) of more than kMaxScenarioBytes is refused by its size before it is
+/// parsed: yaml-cpp needs about 470 bytes of memory and 2.5 us per node, so a file of the
+/// smallest nodes costs at most about 0.5 GB and 3 s.
+inline constexpr uint64_t kMaxScenarioBytes = uint64_t{2} << 20; // 2 MiB
+/// Referenced OBJ meshes and input CSVs (read by the loader's own parsers): 256 MiB, enough for a
+/// CSV of 10,000,000 ticks.
+inline constexpr uint64_t kMaxReferencedBytes = uint64_t{256} << 20;
+/// The walk of a document visits at most max(kMinNodeBudget, the text's size in bytes) nodes
+/// (sequence items and mapping keys), counting an aliased node each time it is used. yaml-cpp
+/// never copies an aliased node, but the walk repeats it; without aliases every node takes at
+/// least 2 bytes of text, so only a document whose aliases multiply its content (an alias bomb,
+/// the billion laughs) reaches the budget, and the walk stays linear in the file's size.
+inline constexpr int64_t kMinNodeBudget = int64_t{1} << 16;
 
 struct LoadError {
     std::string file;   ///< display path of the file the error is in
