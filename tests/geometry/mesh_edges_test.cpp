@@ -94,8 +94,12 @@ TEST_CASE("mesh edges: coplanar seams and flat interior vertices are inactive, b
     // A lone triangle, a fold (the same triangle twice) and a non-manifold edge stay active.
     const std::vector<Vec3> v = {V(0, 0, 0), V(0, 0, 1), V(1, 0, 0), V(-1, 0, 0), V(0, 1, 0)};
     CHECK(build(v, {0, 1, 2}).triangles()[0].inactive == 0);
-    for (const MeshTriangle& t : build(v, {0, 1, 2, 0, 2, 1}).triangles()) CHECK(t.inactive == 0);
-    for (const MeshTriangle& t : build(v, {0, 1, 2, 1, 0, 3, 0, 1, 4}).triangles()) CHECK(t.inactive == 0);
+    // Named meshes: a range-for over build(...).triangles() would iterate the triangles of a
+    // temporary destroyed before the loop body (AddressSanitizer: heap-use-after-free).
+    const TriangleMesh fold = build(v, {0, 1, 2, 0, 2, 1});
+    for (const MeshTriangle& t : fold.triangles()) CHECK(t.inactive == 0);
+    const TriangleMesh non_manifold = build(v, {0, 1, 2, 1, 0, 3, 0, 1, 4});
+    for (const MeshTriangle& t : non_manifold.triangles()) CHECK(t.inactive == 0);
 }
 
 TEST_CASE("mesh edges: the angle threshold (about 5 degrees) holds for ridges and valleys alike",
