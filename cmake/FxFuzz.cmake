@@ -14,7 +14,7 @@ if(FX_FUZZ)
   endif()
   set(FX_FUZZ_SANITIZERS address,undefined)
   add_compile_options(-fsanitize=fuzzer-no-link,${FX_FUZZ_SANITIZERS} -fno-sanitize-recover=all
-                      -fno-omit-frame-pointer -g)
+                      -fno-omit-frame-pointer -gline-tables-only)
   add_link_options(-fsanitize=${FX_FUZZ_SANITIZERS})
   message(STATUS "fxkcc: libFuzzer build (fuzzer-no-link,${FX_FUZZ_SANITIZERS} on every target)")
 endif()

@@ -11,6 +11,9 @@
 # 3. runs each target for SECONDS_PER_TARGET on a fresh copy of its seed corpus
 #    (tests/fuzz/corpus/<target>/ -> build-fuzz/fuzz-work/<target>/corpus/) with
 #    -max_total_time, -rss_limit_mb=2048 and -timeout=10; logs in build-fuzz/fuzz-work/<target>/log.
+# FX_FUZZ_SEED=N fixes libFuzzer's random seed (-seed=N): the test command sets it, so that a
+# commit's short runs try the same inputs in the same order on every CI run and a red run
+# replays; unset (long runs), each run draws its own seed, printed in the log.
 # Exit code: 0 when no target found anything; 1 when a target crashed, leaked, ran out of memory
 # or timed out (the reproducer path is printed: replay it with `build-fuzz/tests/fuzz/fuzz_<target>
 # FILE`); 125 when setup or the build failed. FX_FUZZ_JOBS sets the build's parallelism.
@@ -53,7 +56,10 @@ fi
 # ---- 2. build --------------------------------------------------------------------------------
 echo "== fuzz: configure and build $BUILD ($CXX)"
 mkdir -p "$BUILD"
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$CXX" -DFX_FUZZ=ON \
+# -O1 (libFuzzer's advice for sanitized fuzzing; compiles faster than -O3), and
+# line tables for the stack traces (cmake/FxFuzz.cmake).
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+  -DCMAKE_CXX_COMPILER="$CXX" -DFX_FUZZ=ON \
   -DFX_CHECKED=ON -DFX_WERROR=ON -DFX_BUILD_TESTS=OFF -DFX_BUILD_BENCH=OFF >"$BUILD/configure.log" 2>&1 ||
   { cat "$BUILD/configure.log" >&2; echo "fuzz: configure failed" >&2; exit 125; }
 cmake --build "$BUILD" -j "$JOBS" --target $(printf 'fuzz_%s ' "${TARGETS[@]}") ||
@@ -70,7 +76,9 @@ for t in "${TARGETS[@]}"; do
   cp -R "tests/fuzz/corpus/$t/." "$work/corpus/"
   echo "== fuzz: $t for $SECS s ($(ls "$work/corpus" | wc -l) seeds)"
   t0=$SECONDS
-  "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+  seed_arg=()
+  [ -n "${FX_FUZZ_SEED:-}" ] && seed_arg=(-seed="$FX_FUZZ_SEED")
+  "$BUILD/tests/fuzz/fuzz_$t" "${seed_arg[@]}" -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/" "$work/corpus" >"$work/log" 2>&1
   rc=$?
   # The last status line: "#123 DONE cov: 456 ft: 789 corp: 12/3456b ... exec/s: 100 ...".
@@ -78,7 +86,8 @@ for t in "${TARGETS[@]}"; do
   execs=$(grep -E '^stat::number_of_executed_units:' "$work/log" | awk '{print $2}')
   eps=$(grep -E '^stat::average_exec_per_sec:' "$work/log" | awk '{print $2}')
   cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$status")
-  line="$t: $((SECONDS - t0)) s, ${execs:-?} execs (${eps:-?}/s), cov ${cov:-?}, corpus $(ls "$work/corpus" | wc -l)"
+  seed=$(sed -nE 's/^INFO: Seed: ([0-9]+).*/\1/p' "$work/log" | head -n 1)
+  line="$t: $((SECONDS - t0)) s, ${execs:-?} execs (${eps:-?}/s), cov ${cov:-?}, corpus $(ls "$work/corpus" | wc -l), seed ${seed:-?}"
   if [ $rc -ne 0 ]; then
     repro=$(sed -nE 's/.*Test unit written to (.*)$/\1/p' "$work/log" | tail -n 1)
     echo "fuzz: $t FAILED (exit $rc); log $work/log" >&2
