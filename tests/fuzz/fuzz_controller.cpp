@@ -8,14 +8,14 @@
 // run with every conformance check (harness/checks.h, run_checked). The oracle:
 //   - no invariant of docs/conformance.md is violated: penetration of static geometry beyond
 //     1 mm that grows, arithmetic overflow, and with FXKCC_FUZZ_GROUND=1 grounded without
-//     walkable ground below (left out by default: an open finding, docs/fuzzing.md) (this target
+//     walkable ground below (left out by default, docs/fuzzing.md) (this target
 //     is built with FX_CHECKED; an overflow is re-run with the aborting handler so the crash
 //     shows where it happened);
 //   - no character leaves the level: the axis of its capsule stays inside the arena (skipped
 //     when the level has moving platforms, which may push a body through a wall by design);
 //   - the run itself does not fail (a loaded scenario builds and runs).
-// Levels where a body spawns overlapping static geometry are skipped (a known open finding,
-// docs/fuzzing.md) unless FXKCC_FUZZ_OVERLAPPING_SPAWNS=1.
+// Levels where a body spawns overlapping static geometry are skipped (a body inside solids that
+// overlap one another is not pushed out jointly, docs/fuzzing.md) unless FXKCC_FUZZ_OVERLAPPING_SPAWNS=1.
 // Environment: FXKCC_FUZZ_PRINT=1 prints every decoded scenario (run the binary on a crash file
 // to get its YAML); FXKCC_FUZZ_VERBOSE=1 also prints why the loader refused one (a generator bug).
 #include <algorithm>
@@ -558,9 +558,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     // Spawns inside solid geometry are left out unless FXKCC_FUZZ_OVERLAPPING_SPAWNS=1: where
-    // solids overlap (a capsule half sunk in the floor, a thin slab lying on it) depenetration
-    // pushes the body out of one shape into another (docs/fuzzing.md, tests/fuzz/known/), a
-    // known open finding that would otherwise end every run within seconds.
+    // solids overlap (a capsule half sunk in the floor, a thin slab lying on it) no push gets
+    // the body out of all of them at once; depenetration then leaves it where it is (fixed: it
+    // used to push it into the other solid, docs/fuzzing.md), so such levels mostly test that.
     static const bool overlapping_spawns = env("FXKCC_FUZZ_OVERLAPPING_SPAWNS");
     if (!overlapping_spawns && spawn_overlaps(sc)) return 0;
     BoundsSink bounds(gen.arena_box());
@@ -578,8 +578,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
     }
     // The oracle of the brief: penetration, overflow (above) and bounds (below). The grounded
-    // invariant is left out unless FXKCC_FUZZ_GROUND=1: it fails within seconds on an open
-    // finding (docs/fuzzing.md, tests/fuzz/known/controller-grounded-no-ground).
+    // invariant is left out unless FXKCC_FUZZ_GROUND=1 (its finding is fixed, docs/fuzzing.md,
+    // corpus/controller/regress-grounded-no-ground; to be turned on once long runs stay clean).
     static const bool ground = env("FXKCC_FUZZ_GROUND");
     std::erase_if(report.failures, [](const CheckFailure& f) {
         return !ground && f.message.find(": grounded but ") != std::string::npos;

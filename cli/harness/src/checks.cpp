@@ -104,7 +104,7 @@ struct Tracker {
     bool spell_excused = false;
     Vec3 prev_pressed_disp;
     bool prev_pressed = false;
-    Scalar prev_depth;         ///< static penetration after the previous tick
+    Scalar prev_depth;         ///< static penetration the depth is compared with: the least since it last grew (see invariants)
     bool depth_failed = false, ground_failed = false;
     CharacterMetrics m;
 };
@@ -373,8 +373,10 @@ private:
         const geo::StaticScene& scene = world_->scene();
         const geo::Capsule cap = kcc::capsule_at(s.position, p);
         // 1. Penetration of static geometry: within tolerance, or not growing (depenetration at work).
+        // overlap returns how many contacts there are in all; only the first contacts.size()
+        // are written (reading past them was an out-of-bounds read).
         std::array<geo::Contact, 32> contacts;
-        const size_t n = scene.overlap(cap, Scalar{}, contacts);
+        const size_t n = std::min(scene.overlap(cap, Scalar{}, contacts), contacts.size());
         Scalar depth;
         uint32_t deepest = kcc::kNoId;
         bool touches_platform = false;
@@ -389,15 +391,21 @@ private:
             }
         }
         raise(t, kMaxPenetration, depth);
+        // Growth is measured from the least depth since the last tick that set it (a platform
+        // contact, or a decrease), with kPenetrationGrowthTolerance for rounding: a body stuck
+        // inside solids that overlap one another (spawned there) and sliding along the face it
+        // is nearest to drifted deeper by rounding, 1e-7 m a tick, which the bare comparison
+        // "deeper than the tick before" reported as growing; accumulated drift is still caught.
         const Scalar before = t.have_prev ? t.prev_depth : depth;
-        if (depth > kPenetrationTolerance && depth > before && !touches_platform && !t.depth_failed) {
+        if (depth > kPenetrationTolerance && depth > before + kPenetrationGrowthTolerance && !touches_platform &&
+            !t.depth_failed) {
             t.depth_failed = true;
             invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) +
                                 ": penetrates shape " + std::to_string(deepest) + " by " + num6(depth) +
                                 " m (tolerance " + num6(kPenetrationTolerance) + " m; " + num6(before) +
                                 " m the tick before: the depth grew)");
         }
-        t.prev_depth = depth;
+        t.prev_depth = touches_platform || !t.have_prev ? depth : std::min(before, depth);
 
         // 2. Grounded implies walkable ground within the probe band.
         if (s.grounded && !t.ground_failed) {
@@ -406,13 +414,17 @@ private:
                 why = "its ground normal is " + num6(rad_to_deg(acos(s.ground_normal.y))) +
                       " deg from up, steeper than max_slope_stay_deg " + num(p.s.max_slope_stay_deg);
             } else {
-                std::array<geo::Hit, kcc::kMaxProbeHits> hits;
+                // cast_all returns how many hits there are in all, which may exceed the room
+                // given: only the nearest hits.size() are written (reading past them was an
+                // out-of-bounds read, found by fuzz_controller with more than 8 hits in the band).
+                std::array<geo::Hit, kGroundCheckHits> hits;
                 const Scalar reach = p.ground_band + kGroundTolerance;
-                const size_t h = scene.cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits);
+                const size_t total = scene.cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits);
+                const size_t h = std::min(total, hits.size());
                 bool found = false;
                 for (size_t k = 0; k < h && !found; ++k) found = hits[k].normal.y >= p.cos_stay;
                 if (!found) {
-                    why = "no walkable ground within " + num6(reach) + " m below (" + std::to_string(h) + " hits";
+                    why = "no walkable ground within " + num6(reach) + " m below (" + std::to_string(total) + " hits";
                     if (h > 0) why += "; nearest shape " + std::to_string(hits[0].shape) + " at " + num6(hits[0].distance) + " m";
                     why += ")";
                 }

@@ -19,12 +19,14 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     state.previous_facing = state.facing;
     Vec3 pos = state.position;
     if (!platform_shift.is_zero()) {
-        pos += platform_shift;
+        // Swept against the scene (the whole scene: the shift may be long), the platform aside.
+        pos = carry(geo::LocalScene(world_scene), pos, platform_shift, state.platform, p);
         if (t.on()) {
             TraceEvent e;
             e.kind = TraceKind::kPlatformCarry;
             e.shape = state.platform;
             e.a = platform_shift;
+            e.b = pos - state.position;
             t.emit(e);
         }
     }
@@ -106,6 +108,11 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
             // still be touching ground where it stands.
             end = probe_ground(scene, pos, p, true, t);
         }
+    } else if (vertical.landed && vertical.moved_after_landing) {
+        // The leftover of the fall slid on along the surface it landed on: off a round surface
+        // (a capsule's side, a sphere) the tangent plane leads into the air, and the landing
+        // said grounded where there was no ground (docs/fuzzing.md). Where the body ends decides.
+        end = probe_ground(scene, pos, p, false, t);
     } else if (vertical.landed) {
         end.grounded = true;
         end.normal = vertical.landed_normal;

@@ -16,6 +16,17 @@ const Vec3 kUp = Vec3::unit_y();
 
 /// Motions shorter than this are not swept (2^-24 m): below any visible movement, above noise.
 constexpr Scalar kMinMove = Scalar::from_raw(int64_t{1} << 8);
+/// Hits a sweep looks at when its earliest hit is a contact it leaves (see sweep()).
+constexpr size_t kMaxSweepHits = 16;
+/// Shapes near a depenetration push that constrain it, and rounds of projection onto them
+/// (see constrain_push()).
+constexpr size_t kMaxPushConstraints = 16;
+constexpr int kPushRounds = 8;
+/// Longest depenetration push that is checked against the shapes around it (2^10 m); a longer
+/// one (a body deep inside a kilometre-sized solid, depenetration_cap raised) is shortened to it.
+constexpr Scalar kMaxPushReach = Scalar::from_int(1024);
+/// Longest piece of a platform carry swept at once (2^10 m; see carry()).
+constexpr Scalar kMaxCarryPiece = Scalar::from_int(1024);
 /// Two plane normals this close (dot >= 1 - 2^-20) are the same plane for the solver.
 constexpr Scalar kSamePlaneDot = Scalar::from_raw(Scalar::kOneRaw - (int64_t{1} << 12));
 /// Rounding allowance of the step rise test: casts stop within kContactTolerance of a surface.
@@ -52,11 +63,113 @@ bool add_plane(Vec3* normals, int* count, const Vec3& n) {
     return true;
 }
 
+/// Whether a hit resists `motion`: any hit at a distance does; a shape the capsule touches or
+/// overlaps at the start (Hit::start_overlap, reported at distance 0 whatever the direction)
+/// only if the motion goes into it (dot(motion, n) < -kPlaneTolerance). Moving along or away
+/// from such a contact never brings the capsule closer to that (convex) shape or deeper into it:
+/// the signed distance is convex along the motion and starts growing at dot(direction, n).
+bool resists(const geo::Hit& h, const Vec3& motion, geo::ShapeId ignore) {
+    if (h.shape == ignore) return false;
+    return !h.start_overlap || dot(motion, h.normal) < -kPlaneTolerance;
+}
+
+/// The earliest hit (hit_less order) of the capsule moved along `motion` up to `distance` that
+/// resists the motion (above), never one with shape `ignore` (kNoId: none). Without the filter
+/// a body touching the floor with no gap (less than skin) had every horizontal sweep stopped at
+/// distance 0 by the floor, and never moved (docs/fuzzing.md). The plain cast answers unless
+/// its earliest hit is such a contact; then the hits behind it are looked at.
+bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion, Scalar distance,
+           geo::ShapeId ignore, geo::Hit* out) {
+    if (!scene.cast(c, motion, distance, out)) return false;
+    if (resists(*out, motion, ignore)) return true;
+    Results<geo::Hit, kMaxSweepHits> results;
+    const std::span<geo::Hit> hits = results.span();
+    const size_t found = scene.cast_all(c, motion, distance, hits);
+    const size_t n = found < hits.size() ? found : hits.size();
+    for (size_t i = 0; i < n; ++i) {
+        if (resists(hits[i], motion, ignore)) {
+            *out = hits[i];
+            return true;
+        }
+    }
+    // More contacts at the start than the buffer holds: the ones left out may resist, so the
+    // motion is stopped where it is (conservative), at the first contact seen that is not the
+    // ignored shape (or the last one seen, if all were).
+    if (found > n) {
+        *out = hits[n - 1];
+        for (size_t i = 0; i < n; ++i) {
+            if (hits[i].shape != ignore) {
+                *out = hits[i];
+                break;
+            }
+        }
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 geo::Capsule capsule_at(const Vec3& feet, const Params& p) {
     return geo::Capsule::upright(feet, p.s.radius, p.s.height);
 }
+
+namespace {
+
+/// The push of depenetrate() kept from going into anything else: contacts are resolved one by
+/// one, so the push out of one shape could carry the body into another (a platform pushing it
+/// down into the floor, a capsule pushing it into the floor it is half sunk in, a thin slab
+/// pushing it through its bottom face into the floor under it), and the depth there grew tick
+/// after tick (docs/fuzzing.md). Every shape within the push's reach (plus skin) is a
+/// constraint dot(push, n) >= c: c = -gap for a shape at a distance (the push may close the gap,
+/// not cross it), 0 for one touched or overlapped (the push may not go deeper into it). Every
+/// c <= 0, so every constraint is a half-space holding zero. The push is projected onto the
+/// violated ones in turn (contact_less order, a few rounds), which never lengthens it; if some
+/// are still violated, it is shortened along its direction until it meets them all (always
+/// possible, zero meets them all: the body is pushed as far as the other shapes allow and no
+/// depth grows). A push that meets them all, the usual case, is returned unchanged. With more
+/// shapes in reach than the query keeps, the push is dropped: a shape left out could be the one
+/// it goes into.
+Vec3 constrain_push(const geo::LocalScene& scene, const Vec3& feet, Vec3 push, const Params& p) {
+    Results<geo::Contact, kMaxPushConstraints> results;
+    const std::span<geo::Contact> near = results.span();
+    // The reach is bounded so that the query stays within the geometry's local extent; a push
+    // is never longer than the reach, so nothing beyond it can be met.
+    const Scalar reach = min(length(push) + p.s.skin, kMaxPushReach);
+    const Scalar len = length(push);
+    if (len > reach) push = scaled(push, reach, len);
+    const size_t found = scene.overlap(capsule_at(feet, p), reach, near);
+    if (found > near.size()) return Vec3::zero();
+    const size_t n = found;
+    std::array<Scalar, kMaxPushConstraints> bound;
+    for (size_t k = 0; k < n; ++k) bound[k] = min(near[k].depth, Scalar{});
+    auto violated = [&](size_t k) { return dot(push, near[k].normal) < bound[k] - kPlaneTolerance; };
+    for (int round = 0; round < kPushRounds; ++round) {
+        bool changed = false;
+        for (size_t k = 0; k < n; ++k) {
+            if (!violated(k)) continue;
+            push += near[k].normal * (bound[k] - dot(push, near[k].normal));
+            changed = true;
+        }
+        if (!changed) return push;
+    }
+    // Shortened: t = the least bound_k / dot(push, n_k) over the violated k (both negative, so
+    // 0 <= t < 1); t * push meets every constraint, the ones it met already included.
+    Scalar t = Scalar::one();
+    for (size_t k = 0; k < n; ++k) {
+        if (!violated(k)) continue;
+        const Scalar into = dot(push, near[k].normal);
+        const Scalar r = bound[k].raw() == 0 ? Scalar{} : bound[k] / into;
+        t = min(t, max(r, Scalar{}));
+    }
+    push = push * t;
+    for (size_t k = 0; k < n; ++k) {
+        if (violated(k)) return Vec3::zero(); // rounding: never push into anything
+    }
+    return push;
+}
+
+} // namespace
 
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                           const Tracer& t) {
@@ -74,6 +187,7 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     }
     out.wanted = length(push);
     if (out.wanted > p.s.depenetration_cap) push = scaled(push, p.s.depenetration_cap, out.wanted);
+    if (!push.is_zero()) push = constrain_push(scene, feet, push, p);
     out.push = push;
     if (t.on() && n > 0) {
         TraceEvent e;
@@ -131,7 +245,7 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
     geo::Hit h;
     if (len < kMinMove || s.step_height.raw() <= 0) {
         a.result = StepResult::kNoMotion;
-    } else if (scene.cast_any(capsule_at(feet, p), kUp, s.step_height + s.skin)) {
+    } else if (sweep(scene, capsule_at(feet, p), kUp * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
         a.result = StepResult::kCeiling;
     } else {
         if (len < s.step_min_forward) {
@@ -139,11 +253,11 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
             len = s.step_min_forward;
         }
         const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
-        if (scene.cast_any(capsule_at(raised, p), fwd, len + s.skin)) {
+        if (sweep(scene, capsule_at(raised, p), fwd, len + s.skin, kNoId, &h)) {
             a.result = StepResult::kBlocked;
         } else {
             const Vec3 over = raised + fwd;
-            if (!scene.cast(capsule_at(over, p), kDown, s.step_height + s.skin, &h)) {
+            if (!sweep(scene, capsule_at(over, p), kDown * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
                 a.result = StepResult::kNoLanding;
             } else if (h.start_overlap || h.normal.y < p.cos_stay) {
                 a.result = StepResult::kSteepLanding;
@@ -196,7 +310,7 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
         const Scalar len = length(motion);
         if (len < kMinMove) break;
         geo::Hit h;
-        const bool hit = scene.cast(capsule_at(out.position, p), motion, len + s.skin, &h);
+        const bool hit = sweep(scene, capsule_at(out.position, p), motion, len + s.skin, kNoId, &h);
         if (t.on()) {
             TraceEvent e;
             e.kind = TraceKind::kSweep;
@@ -214,6 +328,7 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
         }
         if (!hit) {
             out.position += motion;
+            if (out.landed) out.moved_after_landing = true;
             motion = Vec3::zero();
             break;
         }
@@ -222,6 +337,7 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
         const Scalar move = min(max(d - s.skin, Scalar{}), len);
         const Vec3 advance = scaled(motion, move, len);
         out.position += advance;
+        if (out.landed && !advance.is_zero()) out.moved_after_landing = true;
         const Vec3 leftover = motion - advance;
 
         Vec3 n = h.normal;
@@ -305,6 +421,44 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
         if (ps.kind == PlaneSolveKind::kStop) break;
     }
     return out;
+}
+
+Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, geo::ShapeId platform,
+           const Params& p) {
+    const Settings& s = p.s;
+    Vec3 pos = feet;
+    Vec3 motion = shift;
+    std::array<Vec3, kMaxPlanes> planes;
+    int plane_count = 0;
+    if (length(motion) < kMinMove) return pos + motion; // below a sweep's resolution: carried as before
+    int slides = 0;
+    while (slides < s.max_slide_iterations) {
+        const Scalar len = length(motion);
+        if (len < kMinMove) break;
+        // A cast reaches at most kMaxCarryPiece (queries are bounded by the geometry's local
+        // extent): a longer shift (a platform looping back from its last waypoint to its first
+        // in one tick) is swept in pieces, each free piece costing no slide iteration.
+        const bool long_shift = len > kMaxCarryPiece;
+        const Scalar piece_len = long_shift ? kMaxCarryPiece : len;
+        const Vec3 piece = long_shift ? scaled(motion, kMaxCarryPiece, len) : motion;
+        geo::Hit h;
+        if (!sweep(scene, capsule_at(pos, p), piece, piece_len + s.skin, platform, &h)) {
+            pos += piece;
+            if (!long_shift) break;
+            motion -= piece;
+            continue;
+        }
+        const Scalar d = h.start_overlap ? Scalar{} : h.distance;
+        const Scalar move = min(max(d - s.skin, Scalar{}), piece_len);
+        const Vec3 advance = scaled(piece, move, piece_len);
+        pos += advance;
+        add_plane(planes.data(), &plane_count, h.normal);
+        const PlaneSolve ps = solve_planes(motion - advance, planes.data(), plane_count);
+        if (ps.kind == PlaneSolveKind::kStop) break;
+        motion = ps.motion;
+        ++slides;
+    }
+    return pos;
 }
 
 Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,

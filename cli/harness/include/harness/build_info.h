@@ -20,7 +20,7 @@ const BuildInfo& build_info();
 /// Engine name and version; behaviour version (bumped with every intended change of results;
 /// the changes are listed in docs/controller.md, "Behaviour versions").
 inline constexpr const char* kEngine = "fxkcc 0.1.0";
-inline constexpr int kBehaviourVersion = 3;
+inline constexpr int kBehaviourVersion = 4;
 
 /// The text of --version.
 std::string version_text();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -77,7 +78,12 @@ struct CheckReport {
 
 /// Invariant thresholds (docs/conformance.md).
 inline constexpr Scalar kPenetrationTolerance = Scalar::ratio(1, 1000); ///< m
+/// Growth of a penetration deeper than kPenetrationTolerance that is rounding, not growth (m),
+/// measured from the least depth since the body last got out (docs/conformance.md).
+inline constexpr Scalar kPenetrationGrowthTolerance = Scalar::ratio(1, 10000);
 inline constexpr Scalar kGroundTolerance = Scalar::ratio(1, 1000);      ///< m beyond the probe band
+/// Nearest hits of the grounded check's downward cast that are looked at for walkable ground.
+inline constexpr size_t kGroundCheckHits = 32;
 
 class Checker;
 

@@ -51,6 +51,7 @@ struct SlideResult {
     bool landed = false;     ///< (vertical pass) hit walkable ground moving down
     Vec3 landed_normal;
     geo::ShapeId landed_shape = kNoId;
+    bool moved_after_landing = false; ///< (vertical pass) the leftover slid the body on past the landing
 };
 
 struct SlideRequest {
@@ -88,6 +89,14 @@ struct StepAttempt {
 /// grounded body, and the rise (landing feet - start feet) is within step_height.
 StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
                         const Params& p, const Tracer& t);
+
+/// Where a body riding `platform` ends when the platform moved by `shift` this tick: the shift
+/// swept and slid like collide-and-slide (max_slide_iterations, skin) against everything but
+/// that platform, so a platform sinking into the floor or rising through a solid does not carry
+/// its rider into static geometry (it did, unswept, faster than depenetration could undo it:
+/// docs/fuzzing.md). No hit: feet + shift exactly, as before.
+Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, geo::ShapeId platform,
+           const Params& p);
 
 /// Downward sweep of snap_distance + skin; lands on ground walkable for a grounded body.
 struct Snap {
