@@ -142,6 +142,17 @@ public:
     }
 };
 
+/// Runs a scenario of data/fuzz/ checked and requires every check to hold; returns every
+/// character's state of every tick.
+std::vector<std::vector<fx::kcc::CharacterState>> run_clean(const std::string& name) {
+    CheckReport report;
+    StatesSink states;
+    run_fuzz_scenario(name, &report, &states);
+    INFO(name << "\n" << format_failures(report, "  "));
+    CHECK(report.failures.empty());
+    return std::move(states.ticks);
+}
+
 } // namespace
 
 // corpus/controller/regress-penetration-1, -4 and regress-teleport-into-floor: the platform
@@ -150,20 +161,13 @@ public:
 // capped depenetration could undo. The carry is now swept (kcc::carry).
 TEST_CASE("fuzz regression: a platform carry does not take its rider into static geometry") {
     for (const char* name : {"penetration-1.yaml", "penetration-4.yaml", "teleport-into-floor.yaml"}) {
-        CheckReport report;
-        run_fuzz_scenario(name, &report);
-        INFO(name << "\n" << format_failures(report, "  "));
-        CHECK(report.failures.empty());
+        run_clean(name);
     }
     // Hand-made: a platform sinking through the floor at 0.45 m a tick; its rider stops on the
     // floor (skin above it) instead of going down with it.
-    CheckReport report;
-    StatesSink states;
-    run_fuzz_scenario("carry-into-floor.yaml", &report, &states);
-    INFO(format_failures(report, "  "));
-    CHECK(report.failures.empty());
-    REQUIRE(states.ticks.size() == 12);
-    for (const auto& tick : states.ticks) CHECK(tick[0].position.y >= fx::Scalar::ratio(14, 1000));
+    const auto ticks = run_clean("carry-into-floor.yaml");
+    REQUIRE(ticks.size() == 12);
+    for (const auto& tick : ticks) CHECK(tick[0].position.y >= fx::Scalar::ratio(14, 1000));
 }
 
 // corpus/controller/regress-penetration-2, -3 and thin-slab-push-through.yaml (a reduced case):
@@ -175,21 +179,14 @@ TEST_CASE("fuzz regression: a platform carry does not take its rider into static
 TEST_CASE("fuzz regression: depenetration does not push a body into other geometry") {
     for (const char* name : {"penetration-2.yaml", "penetration-3.yaml", "push-into-floor.yaml",
                              "deep-spawn-penetration.yaml"}) {
-        CheckReport report;
-        run_fuzz_scenario(name, &report);
-        INFO(name << "\n" << format_failures(report, "  "));
-        CHECK(report.failures.empty());
+        run_clean(name);
     }
     // A 2.6 mm body spawned inside a 3 mm slab lying on the floor: it was pushed through the
     // slab's bottom face into the floor on tick 0, back up on tick 1, and so on (the depth
     // alternated, so only the fuzzer's bounds oracle saw it). It now stays above the floor.
-    CheckReport report;
-    StatesSink states;
-    run_fuzz_scenario("thin-slab-push-through.yaml", &report, &states);
-    INFO(format_failures(report, "  "));
-    CHECK(report.failures.empty());
-    REQUIRE(states.ticks.size() == 5);
-    for (const auto& tick : states.ticks) CHECK(tick[0].position.y >= fx::Scalar{});
+    const auto ticks = run_clean("thin-slab-push-through.yaml");
+    REQUIRE(ticks.size() == 5);
+    for (const auto& tick : ticks) CHECK(tick[0].position.y >= fx::Scalar{});
 }
 
 // docs/fuzzing.md: a body spawned with its feet exactly on the floor (gap 0, less than skin)
@@ -197,13 +194,9 @@ TEST_CASE("fuzz regression: depenetration does not push a body into other geomet
 // reported whatever the direction), and the iteration cap dropped the motion. Sweeps now look
 // past contacts the motion does not go into.
 TEST_CASE("fuzz regression: a body touching the floor with no gap walks") {
-    CheckReport report;
-    StatesSink states;
-    run_fuzz_scenario("floor-gap-zero.yaml", &report, &states);
-    INFO(format_failures(report, "  "));
-    CHECK(report.failures.empty());
-    REQUIRE(states.ticks.size() == 20);
-    const fx::kcc::CharacterState& last = states.ticks.back()[0];
+    const auto ticks = run_clean("floor-gap-zero.yaml");
+    REQUIRE(ticks.size() == 20);
+    const fx::kcc::CharacterState& last = ticks.back()[0];
     CHECK(last.position.x > fx::Scalar::one());   // 20 ticks accelerating toward 6.2 m/s: about 2 m
     CHECK(last.position.y >= fx::Scalar{});
     CHECK(last.grounded);
@@ -214,10 +207,7 @@ TEST_CASE("fuzz regression: a body touching the floor with no gap walks") {
 // the capsule and ended the tick in the air, still grounded (the landing set the ground without a
 // look where the body ended). A body that slides on after landing is now probed where it ends.
 TEST_CASE("fuzz regression: a landing that slides off a round surface is not grounded in the air") {
-    CheckReport report;
-    run_fuzz_scenario("grounded-no-ground.yaml", &report);
-    INFO(format_failures(report, "  "));
-    CHECK(report.failures.empty());
+    run_clean("grounded-no-ground.yaml");
 }
 
 // Oracle findings (harness/checks.h), with FXKCC_FUZZ_OVERLAPPING_SPAWNS=1 FXKCC_FUZZ_GROUND=1
@@ -230,10 +220,7 @@ TEST_CASE("fuzz regression: a landing that slides off a round surface is not gro
 //   micrometre a tick), which "deeper than the tick before" reported as growing penetration.
 TEST_CASE("fuzz regression: the checks' grounded cast and rounding drift of a stuck body") {
     for (const char* name : {"ground-check-many-hits.yaml", "stuck-in-stairs-rounding.yaml"}) {
-        CheckReport report;
-        run_fuzz_scenario(name, &report);
-        INFO(name << "\n" << format_failures(report, "  "));
-        CHECK(report.failures.empty());
+        run_clean(name);
     }
 }
 
@@ -242,13 +229,9 @@ TEST_CASE("fuzz regression: the checks' grounded cast and rounding drift of a st
 // first wall for ever (its depth did not grow, so no invariant saw it). A push may now close a
 // gap, never cross it: the body leaves the left wall and stops short of the right one.
 TEST_CASE("fuzz regression: a push out of one wall may close the gap to the other, not cross it") {
-    CheckReport report;
-    StatesSink states;
-    run_fuzz_scenario("corridor-push.yaml", &report, &states);
-    INFO(format_failures(report, "  "));
-    CHECK(report.failures.empty());
-    REQUIRE(states.ticks.size() == 5);
-    const fx::Scalar x = states.ticks.back()[0].position.x;
+    const auto ticks = run_clean("corridor-push.yaml");
+    REQUIRE(ticks.size() == 5);
+    const fx::Scalar x = ticks.back()[0].position.x;
     INFO("x = " << x.raw());
     CHECK(x >= fx::Scalar::ratio(5, 1000) - fx::Scalar::ratio(1, 100000)); // out of the left wall (its face at x - 0.395)
     CHECK(x <= fx::Scalar::ratio(10, 1000));                               // not into the right one (its face at x + 0.41)
