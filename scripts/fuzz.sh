@@ -8,7 +8,8 @@
 #    holds libFuzzer and the sanitizer runtimes) with apt-get, idempotently;
 # 2. configures and builds build-fuzz/ (clang, FX_FUZZ=ON: libFuzzer + AddressSanitizer +
 #    UndefinedBehaviorSanitizer on every target; FX_CHECKED=ON: fixed-point overflow traps);
-# 3. runs each target for SECONDS_PER_TARGET on a fresh copy of its seed corpus
+# 3. runs each target for SECONDS_PER_TARGET (FX_FUZZ_PARALLEL at once, default: the number of
+#    cores) on a fresh copy of its seed corpus
 #    (tests/fuzz/corpus/<target>/ -> build-fuzz/fuzz-work/<target>/corpus/) with
 #    -max_total_time, -rss_limit_mb=2048 and -timeout=10; logs in build-fuzz/fuzz-work/<target>/log.
 # FX_FUZZ_SEED=N fixes libFuzzer's random seed (-seed=N): the test command sets it, so that a
@@ -67,19 +68,16 @@ cmake --build "$BUILD" -j "$JOBS" --target $(printf 'fuzz_%s ' "${TARGETS[@]}") 
 echo "== fuzz: built in $((SECONDS - start)) s"
 
 # ---- 3. run ----------------------------------------------------------------------------------
-failed=()
-summary=()
-for t in "${TARGETS[@]}"; do
-  work="$BUILD/fuzz-work/$t"
-  rm -rf "$work"
-  mkdir -p "$work/corpus" "$work/artifacts"
-  cp -R "tests/fuzz/corpus/$t/." "$work/corpus/"
-  echo "== fuzz: $t for $SECS s ($(ls "$work/corpus" | wc -l) seeds)"
-  t0=$SECONDS
-  seed_arg=()
+# Each target is one process on one core; FX_FUZZ_PARALLEL of them run at once (default: the
+# number of cores), so the test command's four minutes of fuzzing take two on this machine.
+PARALLEL=${FX_FUZZ_PARALLEL:-$JOBS}
+[ "$PARALLEL" -ge 1 ] 2>/dev/null || PARALLEL=1
+run_one() { # target: runs it, writes $work/line (the summary line) and $work/rc
+  local t=$1 work="$BUILD/fuzz-work/$1" t0=$SECONDS rc status execs eps cov seed line
+  local seed_arg=()
   [ -n "${FX_FUZZ_SEED:-}" ] && seed_arg=(-seed="$FX_FUZZ_SEED")
-  "$BUILD/tests/fuzz/fuzz_$t" "${seed_arg[@]}" -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-    -artifact_prefix="$work/artifacts/" "$work/corpus" >"$work/log" 2>&1
+  "$BUILD/tests/fuzz/fuzz_$t" "${seed_arg[@]}" -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" >"$work/log" 2>&1
   rc=$?
   # The last status line: "#123 DONE cov: 456 ft: 789 corp: 12/3456b ... exec/s: 100 ...".
   status=$(grep -E '^#[0-9]+' "$work/log" | tail -n 1)
@@ -88,7 +86,31 @@ for t in "${TARGETS[@]}"; do
   cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$status")
   seed=$(sed -nE 's/^INFO: Seed: ([0-9]+).*/\1/p' "$work/log" | head -n 1)
   line="$t: $((SECONDS - t0)) s, ${execs:-?} execs (${eps:-?}/s), cov ${cov:-?}, corpus $(ls "$work/corpus" | wc -l), seed ${seed:-?}"
-  if [ $rc -ne 0 ]; then
+  echo "$line" >"$work/line"
+  echo "$rc" >"$work/rc"
+}
+failed=()
+summary=()
+pids=()
+for t in "${TARGETS[@]}"; do
+  work="$BUILD/fuzz-work/$t"
+  rm -rf "$work"
+  mkdir -p "$work/corpus" "$work/artifacts"
+  cp -R "tests/fuzz/corpus/$t/." "$work/corpus/"
+  echo "== fuzz: $t for $SECS s ($(ls "$work/corpus" | wc -l) seeds)"
+  run_one "$t" &
+  pids+=($!)
+  if [ ${#pids[@]} -ge "$PARALLEL" ]; then
+    wait "${pids[0]}"
+    pids=("${pids[@]:1}")
+  fi
+done
+wait
+for t in "${TARGETS[@]}"; do
+  work="$BUILD/fuzz-work/$t"
+  line=$(cat "$work/line" 2>/dev/null || echo "$t: did not finish")
+  rc=$(cat "$work/rc" 2>/dev/null || echo 1)
+  if [ "$rc" != 0 ]; then
     repro=$(sed -nE 's/.*Test unit written to (.*)$/\1/p' "$work/log" | tail -n 1)
     echo "fuzz: $t FAILED (exit $rc); log $work/log" >&2
     grep -E '^(==[0-9]+==ERROR|SUMMARY:|fuzz property violated|fx: arithmetic overflow|ALARM|.*runtime error)' "$work/log" | head -n 5 >&2

@@ -8,9 +8,13 @@
 #      built, tested under its emulator and verified against its goldens
 #      (scripts/cross.sh TARGET all); the -O0, -O2 and clang builds verify against the x86-64
 #      goldens; fxkcc compare-goldens proves all targets' goldens identical
-#   5. the CI workflow in ci/ is checked against the GitHub Actions schema
+#   5. the sanitizer build (scripts/targets/x86_64-linux-asan.sh): every test and the x86-64
+#      goldens under AddressSanitizer + UndefinedBehaviorSanitizer
+#   6. the fuzz targets (scripts/fuzz.sh), each for FX_FUZZ_SECONDS (default 60): no crash,
+#      overflow, hang or broken invariant
+#   7. the CI workflow in ci/ is checked against the GitHub Actions schema
 # Environment: JOBS (default: number of cores); FX_TARGETS (default: all six targets);
-# FX_SKIP_CROSS=1 skips step 4 (a quick local run; CI never sets it).
+# FX_FUZZ_SECONDS; FX_SKIP_CROSS=1 skips steps 4 to 6 (a quick local run; CI never sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -49,6 +53,12 @@ if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
   done
   echo "== every target's goldens agree"
   build/cli/fxkcc compare-goldens
+  echo "== sanitizers: every test and the x86-64 goldens under ASan + UBSan"
+  start=$SECONDS
+  bash scripts/cross.sh x86_64-linux-asan all
+  echo "== x86_64-linux-asan: passed in $((SECONDS - start)) s"
+  echo "== fuzzing: each target for ${FX_FUZZ_SECONDS:-60} s (docs/fuzzing.md)"
+  FX_FUZZ_SEED=${FX_FUZZ_SEED:-1} bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-60}"
 fi
 echo "== CI workflow"
 bash scripts/lint-workflow.sh
