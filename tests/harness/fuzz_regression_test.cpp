@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/checks.h"
+#include "harness/golden.h"
 #include "harness/loader.h"
 #include "harness/runner.h"
 #include "kcc/state.h"
@@ -235,4 +236,20 @@ TEST_CASE("fuzz regression: a push out of one wall may close the gap to the othe
     INFO("x = " << x.raw());
     CHECK(x >= fx::Scalar::ratio(5, 1000) - fx::Scalar::ratio(1, 100000)); // out of the left wall (its face at x - 0.395)
     CHECK(x <= fx::Scalar::ratio(10, 1000));                               // not into the right one (its face at x + 0.41)
+}
+
+// fuzz_formats, tests/fuzz/corpus/formats/regress-hash-control-character (15 min of
+// scripts/fuzz.sh 900): a hash file whose header values held control characters (a CR before
+// the line's CRLF end, NULs) was read, and written back as text that read differently (the
+// reader drops one CR per line). Header values are now refused with a control character.
+TEST_CASE("fuzz regression: a hash file header value with a control character is refused") {
+    const std::string head = "fxkcc-hashes 1\nhash xxh3-64\nstate-bytes 1\nplatform-bytes 1\nengine fxkcc 0.1.0\n"
+                             "behaviour 4\nscenario tiny\ndigest 0123456789abcdef\ntarget x86_64-linux\n"
+                             "compiler gcc-12.2.0\n";
+    HashFile f;
+    std::string err;
+    REQUIRE_FALSE(parse_hash_file(head + "flags -O3\r\r\nwide int128\nticks 1\n", "g.hashes", &f, &err));
+    CHECK(err == "g.hashes:11: expected text after 'flags', found the control character 0x0D in '-O3\\r'");
+    REQUIRE_FALSE(parse_hash_file(std::string(head).replace(head.find("tiny"), 4, std::string("ti\0ny", 5)), "g.hashes", &f, &err));
+    CHECK(err == "g.hashes:7: expected text after 'scenario', found the control character 0x00 in 'ti\\x00ny'");
 }

@@ -128,9 +128,19 @@ public:
         }
         return fail("expected '" + std::string(k) + "', found " + quote(line));
     }
+    /// A text value: no control characters (a CR inside a line, a NUL: a corrupt file; a value
+    /// read with one would not be written back the same, found by fuzz_formats).
     bool key_string(std::string_view k, std::string* out) {
         std::string_view v;
         if (!key(k, &v)) return false;
+        for (const char ch : v) {
+            const auto c = static_cast<unsigned char>(ch);
+            if ((c < 0x20 && c != '\t') || c == 0x7F) {
+                static const char kHex[] = "0123456789ABCDEF";
+                return fail("expected text after '" + std::string(k) + "', found the control character 0x" +
+                            kHex[c >> 4] + kHex[c & 15] + " in " + quote(v));
+            }
+        }
         *out = std::string(v);
         return true;
     }
