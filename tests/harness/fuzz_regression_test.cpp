@@ -238,7 +238,7 @@ TEST_CASE("fuzz regression: a push out of one wall may close the gap to the othe
     CHECK(x <= fx::Scalar::ratio(10, 1000));                               // not into the right one (its face at x + 0.41)
 }
 
-// fuzz_formats, tests/fuzz/corpus/formats/regress-hash-control-character (15 min of
+// fuzz_formats, tests/fuzz/corpus/formats/regress-hash-control-character (76 s into a run of
 // scripts/fuzz.sh 900): a hash file whose header values held control characters (a CR before
 // the line's CRLF end, NULs) was read, and written back as text that read differently (the
 // reader drops one CR per line). Header values are now refused with a control character.
