@@ -8,7 +8,17 @@
 #include <system_error>
 
 #ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
 #include <process.h>
+#include <windows.h>
+
+#include <chrono>
+#include <thread>
 #define FX_GETPID _getpid
 #else
 #include <unistd.h>
@@ -62,16 +72,50 @@ bool AtomicFile::commit(std::string* err) {
         abandon();
         return false;
     }
-    std::error_code ec;
-    std::filesystem::rename(temp_, path_, ec);
-    if (ec) {
-        *err = "cannot rename '" + temp_ + "' to '" + path_ + "': " + ec.message();
+    if (!replace_file(temp_, path_, err)) {
         abandon();
         return false;
     }
     temp_.clear(); // committed: nothing to clean up
     return true;
 }
+
+#ifdef _WIN32
+
+bool replace_file(const std::string& from, const std::string& to, std::string* err) {
+    using Clock = std::chrono::steady_clock;
+    const std::filesystem::path f(from), t(to);
+    const Clock::time_point start = Clock::now();
+    for (int attempt = 0;; ++attempt) {
+        // No MOVEFILE_COPY_ALLOWED: a copy is not atomic. Both names are in one folder.
+        if (MoveFileExW(f.c_str(), t.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) return true;
+        const DWORD code = GetLastError();
+        // Refused while another process has `to` open without FILE_SHARE_DELETE (a reader such
+        // as verify, a virus scanner) or replaces it at the same moment: wait for it to let go.
+        const bool transient =
+            code == ERROR_ACCESS_DENIED || code == ERROR_SHARING_VIOLATION || code == ERROR_LOCK_VIOLATION;
+        if (!transient || Clock::now() - start > kReplaceRetryLimit) {
+            *err = "cannot rename '" + from + "' to '" + to + "': " +
+                   std::system_category().message(static_cast<int>(code));
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(attempt < 10 ? 1 << (attempt / 2) : 50));
+    }
+}
+
+#else
+
+bool replace_file(const std::string& from, const std::string& to, std::string* err) {
+    std::error_code ec;
+    std::filesystem::rename(from, to, ec); // rename(2): atomic, whoever has `to` open
+    if (ec) {
+        *err = "cannot rename '" + from + "' to '" + to + "': " + ec.message();
+        return false;
+    }
+    return true;
+}
+
+#endif
 
 void AtomicFile::abandon() {
     if (out_.is_open()) out_.close();

@@ -18,6 +18,7 @@
 #include "harness/atomic_file.h"
 #include "harness/build_info.h"
 #include "harness/checks.h"
+#include "harness/folder_lock.h"
 #include "suite_common.h"
 #include "text_util.h"
 
@@ -455,6 +456,27 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err)
             return kExitBadInput;
         }
     }
+    // One bless of a golden folder at a time: a second one waits, then finds the first one's
+    // goldens (Windows refuses two processes replacing one file at the same moment).
+    const fs::path golden_folder = fs::path(cmd.suite.golden_dir) / suite_target(cmd.suite);
+    FolderLock lock;
+    {
+        std::error_code ec;
+        fs::create_directories(golden_folder, ec);
+        if (ec) {
+            err << "fxkcc bless: cannot create '" << golden_folder.generic_string() << "': " << ec.message() << "\n";
+            return kExitCannotTest;
+        }
+        FolderLock::Result r = lock.try_lock(golden_folder.string(), &error);
+        if (r == FolderLock::Result::kBusy) {
+            err << "fxkcc bless: waiting for another bless of '" << golden_folder.generic_string() << "' to finish\n";
+            r = lock.lock(golden_folder.string(), &error) ? FolderLock::Result::kLocked : FolderLock::Result::kError;
+        }
+        if (r == FolderLock::Result::kError) {
+            err << "fxkcc bless: " << error << "\n";
+            return kExitCannotTest;
+        }
+    }
     std::vector<std::string> selected;
     std::vector<size_t> selected_index; ///< into paths and scenarios
     std::vector<int64_t> costs;
@@ -513,10 +535,9 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err)
     if (cmd.suite.inputs.empty() && cmd.suite.filter.empty() && cmd.suite.shard_count == 0) {
         std::set<std::string> names;
         for (const Outcome& o : loaded) names.insert(o.name);
-        const fs::path dir = fs::path(cmd.suite.golden_dir) / suite_target(cmd.suite);
         std::error_code ec;
         std::vector<fs::path> stale;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        for (fs::directory_iterator it(golden_folder, ec), end; !ec && it != end; it.increment(ec)) {
             const fs::path p = it->path();
             if ((p.extension() == ".hashes" || p.extension() == ".csv") && names.count(p.stem().string()) == 0) {
                 stale.push_back(p);

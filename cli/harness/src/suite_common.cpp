@@ -236,12 +236,7 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
         fs::remove(next, ec);
         return false;
     }
-    fs::rename(next, csv_path, ec);
-    if (ec) {
-        *error = "cannot rename '" + next + "' to '" + csv_path + "': " + ec.message();
-        return false;
-    }
-    return true;
+    return replace_file(next, csv_path, error);
 }
 
 std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv) {

@@ -1,12 +1,14 @@
 // Writing files so that a reader never sees a partial one: the content goes to a temporary file
-// in the same directory ("<path>.tmp.<pid>") which is renamed over the target only once it is
+// in the same directory ("<path>.tmp.<pid>.<token>") which is renamed over the target only once it is
 // complete. A crash, an error or a writer destroyed without commit() leaves the target as it was
 // (old content, or absent) and removes the temporary file.
 //
 // No fsync: the guarantee is "complete or old", not durability across a power cut.
-// The rename is std::filesystem::rename (POSIX rename(2): atomic replacement of the target).
+// The rename is replace_file: POSIX rename(2), or on Windows MoveFileExW, retried while another
+// process holds the target open.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -61,7 +63,18 @@ bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string*
 /// read_file_limited with kMaxReadBytes. False with "cannot read '<path>': <reason>".
 bool read_file(const std::string& path, std::string* out, std::string* err);
 
-/// "<path>.tmp.<pid>": the temporary name used for `path` by this process.
+/// How long replace_file keeps retrying a rename that Windows refuses because another process
+/// has the target open or is replacing it.
+inline constexpr std::chrono::seconds kReplaceRetryLimit{30};
+
+/// Renames `from` over `to` (same folder), replacing it atomically: a reader sees the old file or
+/// the new one. POSIX: rename(2). Windows: MoveFileExW, which fails while another process has
+/// `to` open without delete sharing (a reader, a scanner) or is replacing it at that moment; it
+/// is retried for up to kReplaceRetryLimit. False with "cannot rename 'from' to 'to': reason".
+bool replace_file(const std::string& from, const std::string& to, std::string* err);
+
+/// "<path>.tmp.<pid>.<token>": the temporary name used for `path` by this process (the token is
+/// random, drawn once per process: under node every process has the same id).
 std::string temp_path_for(const std::string& path);
 
 } // namespace fx::harness
