@@ -47,14 +47,36 @@ def read(path):
         return f.read()
 
 
+def remove_tree(path):
+    """Removes a test's folder; says so on stderr if something stays (nothing may be left behind)."""
+    for _ in range(3):
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.exists(path):
+            return
+        time.sleep(0.2)
+    print(f"warning: could not remove {path}", file=sys.stderr)
+
+
 class Workspace(unittest.TestCase):
+    """Each test in a fresh folder, removed afterwards whatever the outcome. FXKCC_KEEP_TMP=1
+    keeps a failing test's folder and prints where it is."""
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="fxkcc-e2e-")
+        self.addCleanup(self.remove_workspace)
+        self.procs = []  # processes a test started in the background, stopped at the end
         shutil.copytree(os.path.join(HERE, "scenarios"), os.path.join(self.tmp, "scenarios"))
         os.makedirs(os.path.join(self.tmp, "golden"))
 
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
+    def remove_workspace(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+        if os.environ.get("FXKCC_KEEP_TMP") == "1" and not self._outcome.success:
+            print(f"\nkept the folder of {self.id()}: {self.tmp}", file=sys.stderr)
+            return
+        remove_tree(self.tmp)
 
     def run_ok(self, args, **kw):
         rc, out, err = fxkcc(args, self.tmp, **kw)
@@ -201,9 +223,13 @@ class Bless(Workspace):
 
 
 def snapshot(folder):
-    """{file name: bytes} of the files directly in folder."""
+    """{file name: bytes} of the files directly in folder. On Windows a bless's lock file
+    (.fxkcc-lock) lives in the folder while the bless runs and goes when it ends (a killed
+    bless's a moment later, when wine closes its handles): it is not part of the goldens."""
     out = {}
     for name in sorted(os.listdir(folder)):
+        if name == ".fxkcc-lock":
+            continue
         with open(os.path.join(folder, name), "rb") as f:
             out[name] = f.read()
     return out
@@ -236,12 +262,14 @@ class BlessFiles(Workspace):
             self.assertEqual(rc, 0, err)
             return snapshot(os.path.join(ref, "golden", self.target())), took
         finally:
-            shutil.rmtree(ref, ignore_errors=True)
+            remove_tree(ref)
 
     def start_bless(self):
         env = {k: v for k, v in os.environ.items() if k != "CI"}
-        return subprocess.Popen(EMULATOR + [BINARY, "bless"], cwd=self.tmp, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(EMULATOR + [BINARY, "bless"], cwd=self.tmp, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.procs.append(p)
+        return p
 
     def test_killed_bless_leaves_every_golden_old_or_new(self):
         t = self.target()

@@ -161,6 +161,17 @@ bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string*
     }
     errno = 0;
     std::FILE* f = std::fopen(path.c_str(), "rb");
+#ifdef _WIN32
+    // While another process replaces the file (replace_file: a bless), Windows refuses to open
+    // it for a moment ("Permission denied", the old file pending deletion): wait for the new one.
+    using Clock = std::chrono::steady_clock;
+    for (const Clock::time_point start = Clock::now();
+         f == nullptr && errno == EACCES && Clock::now() - start < kReadRetryLimit;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        errno = 0;
+        f = std::fopen(path.c_str(), "rb");
+    }
+#endif
     if (f == nullptr) {
         *reason = std::error_code(errno != 0 ? errno : EIO, std::generic_category()).message();
         return false;

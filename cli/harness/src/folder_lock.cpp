@@ -117,6 +117,26 @@ bool no_lock_support(int e) { return e == ENOSYS || e == EOPNOTSUPP || e == ENOL
 
 } // namespace
 
+#ifdef __EMSCRIPTEN__
+
+// emscripten's flock is a stub that does nothing: no lock between node processes (see the header).
+FolderLock::Result FolderLock::try_lock(const std::string& folder, std::string* err) {
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::status(folder, ec);
+    if (!std::filesystem::is_directory(st)) {
+        *err = lock_error(folder, std::filesystem::exists(st) ? ENOTDIR : ENOENT);
+        return Result::kError;
+    }
+    locked_ = true;
+    return Result::kLocked;
+}
+
+bool FolderLock::lock(const std::string& folder, std::string* err) {
+    return try_lock(folder, err) == Result::kLocked;
+}
+
+#else
+
 FolderLock::Result FolderLock::try_lock(const std::string& folder, std::string* err) {
     if (locked_) return Result::kLocked;
     const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -155,6 +175,8 @@ bool FolderLock::lock(const std::string& folder, std::string* err) {
     locked_ = true;
     return true;
 }
+
+#endif
 
 void FolderLock::unlock() {
     if (fd_ >= 0) ::close(fd_); // closing the last descriptor releases the flock

@@ -57,7 +57,8 @@ inline constexpr uint64_t kMaxReadBytes = uint64_t{1} << 30;
 /// Reads a whole file into *out (binary), refusing a folder and a file of more than max_bytes
 /// (by its size before reading, and while reading for devices and pipes). False with *reason
 /// such as "Is a directory", "No such file or directory" or "file too large: 104857600 bytes,
-/// the limit is 2097152 bytes (2 MiB)". Never throws.
+/// the limit is 2097152 bytes (2 MiB)". On Windows an open refused with "Permission denied" is
+/// retried for up to kReadRetryLimit (a file being replaced). Never throws.
 bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out, std::string* reason);
 
 /// read_file_limited with kMaxReadBytes. False with "cannot read '<path>': <reason>".
@@ -66,6 +67,10 @@ bool read_file(const std::string& path, std::string* out, std::string* err);
 /// How long replace_file keeps retrying a rename that Windows refuses because another process
 /// has the target open or is replacing it.
 inline constexpr std::chrono::seconds kReplaceRetryLimit{30};
+
+/// How long read_file_limited keeps retrying, on Windows, to open a file that it may not open
+/// because another process is replacing it at that moment ("Permission denied").
+inline constexpr std::chrono::seconds kReadRetryLimit{5};
 
 /// Renames `from` over `to` (same folder), replacing it atomically: a reader sees the old file or
 /// the new one. POSIX: rename(2). Windows: MoveFileExW, which fails while another process has
