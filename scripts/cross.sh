@@ -9,6 +9,10 @@
 #         verify  fxkcc verify of every bundled scenario against golden/<golden target>/
 #         bless   capture that target's goldens (fxkcc refuses when CI is set)
 #         desync  the native `fxkcc desync` against this target's build, with and without a fault
+#         repeat  [-n COUNT] [--load] TEST...: end-to-end tests (tests/e2e/test_cli.py names, e.g.
+#                 BlessFiles.test_two_blesses_at_once_write_what_one_does) COUNT times (default 200)
+#                 on this build, under its emulator; --load keeps both cores busy with a parallel
+#                 build (build-load-TARGET/, removed afterwards) meanwhile. Prints every failure and the count; exit 1 if any failed
 #         all     setup, build, test, verify
 #         quick   setup, build fxkcc only, verify (for build variants: -O0, -O2, clang)
 # Exit codes: 0 good, 1 a test or verification failed, 125 setup or build failure.
@@ -19,18 +23,20 @@ TARGET=${1:-}
 JOB=${2:-}
 shift 2 2>/dev/null || true
 if [ -z "$TARGET" ] || [ -z "$JOB" ] || [ ! -f "scripts/targets/$TARGET.sh" ]; then
-  echo "usage: scripts/cross.sh TARGET setup|build|test|verify|bless|desync|all [args]" >&2
+  echo "usage: scripts/cross.sh TARGET setup|build|test|verify|bless|desync|repeat|all|quick [args]" >&2
   echo "targets: $(cd scripts/targets && ls *.sh | sed 's/\.sh$//' | tr '\n' ' ')" >&2
   exit 2
 fi
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-BUILD="build-$TARGET"
+BUILD="${FX_BUILD_DIR:-build-$TARGET}" # FX_BUILD_DIR: another build folder (e.g. build/ for repeat)
 # What each target file defines (defaults for a native build):
 TARGET_GOLDEN=""          # golden folder (fxkcc --version's target); default: the binary's own
 TARGET_CMAKE_ARGS=()      # toolchain file and options
 TARGET_RUN=()             # prefix to run a target binary (emulator), empty when native
 TARGET_CTEST_ARGS=()      # extra ctest arguments (e.g. -E patterns the target cannot run)
 target_setup() { :; }
+target_begin() { :; }     # before a job runs target binaries (an emulator's server, ...)
+target_end() { :; }       # when the job ends, however it ends
 # Accuracy tests compare against a long double reference. A target whose long double math is
 # not a trustworthy reference (emscripten's sqrtl/sinl are double precision; MinGW's sinl uses
 # x87 fsin, off by more than a raw unit near 2e9 rad) skips them with
@@ -85,6 +91,51 @@ job_desync() {
     { echo "cross: the desync report does not name tick 57, c3, vz and the tick-begin step" >&2; return 1; }
 }
 
+trap target_end EXIT
+# Every job but setup may run target binaries (ctest's test discovery runs them while building).
+[ "$JOB" = setup ] || [ "$JOB" = all ] || [ "$JOB" = quick ] || target_begin
+# repeat: flakiness under load (issue 24). The load is a native build of the project, cleaned
+# and rebuilt for as long as the repetitions run.
+job_repeat() {
+  local count=200 load=0 tests=() exe="$BUILD/cli/fxkcc" i failed=0 load_pid=""
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -n) count=$2; shift 2 ;;
+      --load) load=1; shift ;;
+      *) tests+=("$1"); shift ;;
+    esac
+  done
+  [ ${#tests[@]} -gt 0 ] || { echo "cross: repeat needs test names" >&2; return 2; }
+  [ -f "$exe.exe" ] && exe="$exe.exe"
+  [ -f "$exe.js" ] && exe="$exe.js"
+  [ -f "$exe" ] || { echo "cross: no $exe: build $TARGET first" >&2; return 125; }
+  local load_dir="build-load-$TARGET"
+  if [ "$load" = 1 ]; then
+    cmake -S . -B "$load_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null || return 125
+    (while :; do cmake --build "$load_dir" --clean-first -j "$JOBS" >/dev/null 2>&1; done) &
+    load_pid=$!
+  fi
+  local emulator
+  emulator=$(IFS=';'; echo "${TARGET_RUN[*]}")
+  for ((i = 1; i <= count; i++)); do
+    if ! out=$(python3 tests/e2e/test_cli.py --binary "$exe" "--emulator=$emulator" "${tests[@]}" 2>&1); then
+      failed=$((failed + 1))
+      echo "run $i of $count FAILED:"
+      echo "$out"
+    fi
+    [ $((i % 10)) = 0 ] && echo "repeat: $i runs, $failed failed ($(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) load)"
+  done
+  if [ -n "$load_pid" ]; then
+    kill "$load_pid" 2>/dev/null
+    wait "$load_pid" 2>/dev/null
+    pkill -f "$load_dir" 2>/dev/null
+    sleep 1
+    rm -rf "$load_dir"
+  fi
+  echo "repeat: $TARGET: ${tests[*]}: $count runs, $failed failed"
+  [ "$failed" = 0 ]
+}
+
 case "$JOB" in
   setup) job_setup ;;
   build) job_build ;;
@@ -92,7 +143,8 @@ case "$JOB" in
   verify) job_verify "$@" ;;
   bless) job_bless "$@" ;;
   desync) job_desync ;;
-  all) job_setup && job_build && job_test && job_verify "$@" ;;
-  quick) job_setup && job_build --target fxkcc && job_verify "$@" ;;
+  repeat) job_repeat "$@" ;;
+  all) job_setup && target_begin && job_build && job_test && job_verify "$@" ;;
+  quick) job_setup && target_begin && job_build --target fxkcc && job_verify "$@" ;;
   *) echo "cross: unknown job '$JOB'" >&2; exit 2 ;;
 esac

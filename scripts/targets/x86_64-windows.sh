@@ -21,13 +21,37 @@ target_setup() {
       --no-install-recommends g++-mingw-w64-x86-64-posix wine wine64 || return 1
   fi
   bash scripts/deps/yaml-cpp-source.sh cmake/toolchains/x86_64-w64-mingw32.cmake "$MINGW_DEPS" || return 1
-  # Create the wine prefix once (slow the first time), so that tests do not race to create it.
-  local prefix="${WINEPREFIX:-$HOME/.wine}"
-  if [ ! -f "$prefix/system.reg" ]; then
-    echo "x86_64-windows: initialising the wine prefix $prefix"
-    wineboot --init >/dev/null 2>&1 || true
+}
+# This build's own wine prefix and a wine server that lives as long as this job (target_begin,
+# target_end), so that nothing another job does with wine (another leg, another run of the test
+# command, a test that kills a bless) can reach this one's server. Debian's wineserver wrapper
+# starts every server with -p0: left to the clients, the server exits whenever its last client
+# does and the next client starts a new one, and a client that connects as the old one exits dies
+# with "recvmsg: Connection reset by peer" (seen in the test command under load, issue 24).
+export WINEPREFIX="${FXKCC_WINEPREFIX:-$ROOT/$BUILD/wine-prefix}"
+WINE_SERVER_OURS=0
+target_begin() {
+  command -v wineserver >/dev/null || return 0 # not set up yet: the setup job installs wine
+  if [ ! -f "$WINEPREFIX/system.reg" ]; then
+    echo "x86_64-windows: initialising the wine prefix $WINEPREFIX (once per build folder)"
+    mkdir -p "$WINEPREFIX"
+    wineboot --init </dev/null >/dev/null 2>&1 || true
     wineserver -w 2>/dev/null || true
   fi
+  # -p: persistent until killed (exit 2: a server already runs for this prefix; not ours to stop).
+  wineserver -p 2>/dev/null && WINE_SERVER_OURS=1
+  # Start the prefix's services (services.exe, winedevice.exe, ...) now, holding nothing but
+  # /dev/null: they live as long as the server, and started by a client whose output is read
+  # through a pipe (ctest's test discovery) they would hold that pipe open and its reader
+  # waiting for ever.
+  wineboot </dev/null >/dev/null 2>&1 || true
+  return 0
+}
+target_end() {
+  # Stops the server and every wine process of the prefix (winedevice.exe, services.exe, ...).
+  [ "$WINE_SERVER_OURS" = 1 ] && wineserver -k 2>/dev/null
+  WINE_SERVER_OURS=0
+  return 0
 }
 # Accuracy tests are skipped: this platform's long double is no reference (scripts/cross.sh).
 TARGET_CTEST_ARGS=(-E "$ACCURACY_TESTS")
