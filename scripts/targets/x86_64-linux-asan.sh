@@ -13,11 +13,12 @@ TARGET_CMAKE_ARGS=(-DFX_SANITIZE=address,undefined "-DCMAKE_CXX_FLAGS_RELEASE=-O
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:exitcode=86:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=86}
 # Instrumented code runs several times slower:
-#  - the geometry layer's random reference tests run a quarter of their cases (still 15,000
-#    casts and 37,500 overlaps per shape pair; the full count runs in build/): the accuracy
-#    figures are build/'s business, here the point is to drive every branch under the checks;
+#  - the numeric layer's accuracy sweeps and the geometry layer's random reference tests run a
+#    quarter of their cases (FX_TEST_SCALE; still 15,000 casts and 37,500 overlaps per shape
+#    pair; the full count runs in build/): the accuracy figures are build/'s business, here the
+#    point is to drive every branch under the checks;
 #  - the bad-input catalogue's hang bounds (tests/bad-inputs/run.py) are scaled by 5.
-export FX_GEO_SCALE=${FX_GEO_SCALE:-0.25}
+export FX_TEST_SCALE=${FX_TEST_SCALE:-0.25}
 export FX_BADINPUT_TIME_SCALE=${FX_BADINPUT_TIME_SCALE:-5}
 # Not run here: gate.* are source checks (no float tokens; an AArch64 -mgeneral-regs-only
 # compile of the sources), independent of this build's flags; they run in build/.

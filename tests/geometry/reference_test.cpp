@@ -374,15 +374,12 @@ void run_overlaps(Kind kind, const char* name, uint64_t seed, int n) {
     st.print(name);
 }
 
-int scaled(int n) {
-    if (const char* e = std::getenv("FX_GEO_SCALE")) return static_cast<int>(n * std::atof(e));
-    return n;
-}
+int scaled(int n) { return static_cast<int>(fxtest::scaled(n)); }
 
 } // namespace
 
 // Counts: hundreds of thousands of cases per pair over casts and overlaps, sized to keep the
-// whole geometry suite under a minute in Release on two cores. FX_GEO_SCALE multiplies them.
+// whole geometry suite under a minute in Release on two cores. FX_TEST_SCALE multiplies them.
 constexpr int kCasts = 60000;
 constexpr int kOverlaps = 150000;
 

@@ -81,7 +81,7 @@ long double deg_ref_radians(int64_t raw) {
 
 TEST_CASE("trig: sin and cos accuracy, dense sweep over [-4pi, 4pi]", "[trig][accuracy]") {
     Worst ws, wc;
-    constexpr int64_t kSteps = int64_t{1} << 20;
+    const int64_t kSteps = fxtest::scaled(int64_t{1} << 20);
     const long double span = 4.0L * kPiL * kTwo32;
     for (int64_t i = -kSteps; i <= kSteps; ++i) {
         const int64_t raw = std::llround(span * static_cast<long double>(i) / kSteps) + (i & 7) - 3;
@@ -104,14 +104,14 @@ TEST_CASE("trig: sin and cos accuracy, random points over the whole raw range",
         ws.add(fx::sin(Scalar::from_raw(raw)), std::sin(x), raw);
         wc.add(fx::cos(Scalar::from_raw(raw)), std::cos(x), raw);
     };
-    for (int i = 0; i < 300000; ++i) {
+    for (int64_t i = 0, n = fxtest::scaled(300000); i < n; ++i) {
         check(rng.next_i64()); // uniform: mostly huge angles
         check(rng.spread_i64()); // every magnitude
     }
     // Points next to multiples of pi/2 up to 2^31 rad, where the reduced angle is tiny and the
     // range reduction must cancel almost every bit.
     const long double half_pi_raw = kPiL / 2.0L * kTwo32;
-    for (int i = 0; i < 100000; ++i) {
+    for (int64_t i = 0, n = fxtest::scaled(100000); i < n; ++i) {
         const int64_t k = rng.range(0, 1367130550); // 2^31 / (pi/2)
         const int64_t raw =
             std::llround(half_pi_raw * static_cast<long double>(k)) + rng.range(-2, 2);
@@ -136,14 +136,14 @@ TEST_CASE("trig: sincos_deg accuracy", "[trig][accuracy]") {
         wc.add(sc.cos, std::cos(r), raw);
     };
     // Dense over [-720, 720] degrees, and every multiple of 1/16 degree in [0, 90].
-    constexpr int64_t kSteps = int64_t{1} << 19;
+    const int64_t kSteps = fxtest::scaled(int64_t{1} << 19);
     const int64_t span = int64_t{720} << 32;
     for (int64_t i = -kSteps; i <= kSteps; ++i)
         check(span / kSteps * i + (i % 5));
     for (int64_t i = 0; i <= 90 * 16; ++i)
         check(i << 28);
     fxtest::Rng rng(0xdea);
-    for (int i = 0; i < 200000; ++i)
+    for (int64_t i = 0, n = fxtest::scaled(200000); i < n; ++i)
         check(rng.spread_i64());
     WARN(describe("sincos_deg sin", ws));
     WARN(describe("sincos_deg cos", wc));
@@ -161,7 +161,7 @@ TEST_CASE("trig: atan2 accuracy over magnitudes, axes, diagonals and extremes",
         w.add(fx::atan2(Scalar::from_raw(y), Scalar::from_raw(x)), ref, y, x);
     };
     fxtest::Rng rng(0xa7a2);
-    for (int i = 0; i < 600000; ++i) {
+    for (int64_t i = 0, n = fxtest::scaled(600000); i < n; ++i) {
         const int64_t y = rng.spread_i64();
         const int64_t x = rng.spread_i64();
         check(y, x);
@@ -171,7 +171,7 @@ TEST_CASE("trig: atan2 accuracy over magnitudes, axes, diagonals and extremes",
     // Near-diagonal, axes, tiny and huge.
     const int64_t extremes[] = {INT64_MIN, INT64_MIN + 1,    INT64_MAX,          -1, 1, -2,
                                 2,         int64_t{1} << 32, -(int64_t{1} << 32)};
-    for (int i = 0; i < 100000; ++i) {
+    for (int64_t i = 0, n = fxtest::scaled(100000); i < n; ++i) {
         const int64_t m = (rng.spread_i64() & INT64_MAX) >> 1; // room for m + d
         const int64_t d = rng.range(-3, 3);
         const int64_t sy = (rng.next() & 1) ? -1 : 1;
@@ -199,9 +199,9 @@ TEST_CASE("trig: asin and acos accuracy over [-1, 1]", "[trig][accuracy]") {
         wc.add(fx::acos(Scalar::from_raw(raw)), std::acos(x), raw);
     };
     const int64_t one = Scalar::kOneRaw;
-    for (int64_t raw = -one; raw <= one; raw += 4099)
-        check(raw); // ~2.1 million points
-    for (int64_t k = 0; k <= 100000; ++k) { // next to +-1 and 0
+    for (int64_t raw = -one, step = fxtest::spaced(4099); raw <= one; raw += step)
+        check(raw); // ~2.1 million points at full scale
+    for (int64_t k = 0, n = fxtest::scaled(100000); k <= n; ++k) { // next to +-1 and 0
         check(one - k);
         check(-one + k);
         check(k);
@@ -218,7 +218,7 @@ TEST_CASE("trig: deg_to_rad and rad_to_deg accuracy", "[trig][accuracy]") {
     fxtest::Rng rng(0xd2);
     const long double rad_per_deg = kPiL / 180.0L;
     const long double deg_per_rad = 180.0L / kPiL;
-    for (int i = 0; i < 300000; ++i) {
+    for (int64_t i = 0, n = fxtest::scaled(300000); i < n; ++i) {
         const int64_t d = rng.spread_i64();
         wd.add(fx::deg_to_rad(Scalar::from_raw(d)), value_of(d) * rad_per_deg, d);
         const int64_t r = rng.spread_i64() / 64; // |r| < 2^57: rad_to_deg does not overflow

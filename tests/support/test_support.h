@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -37,6 +38,30 @@ public:
 private:
     uint64_t state_;
 };
+
+/// The share of their cases that the long accuracy sweeps and random-reference tests run:
+/// FX_TEST_SCALE (default 1; any positive factor). Emulated legs of the test command lower it
+/// (scripts/targets/*.sh), where a long double reference is slow software and the bits are
+/// proven identical by the known answers and the goldens; scripts/test-extended.sh runs them
+/// whole (docs/testing.md).
+inline double test_scale() {
+    const char* e = std::getenv("FX_TEST_SCALE");
+    if (e == nullptr) return 1.0;
+    const double s = std::atof(e);
+    return s > 0.0 ? s : 1.0;
+}
+
+/// n cases at FX_TEST_SCALE, at least 1.
+inline int64_t scaled(int64_t n) {
+    const auto k = static_cast<int64_t>(static_cast<double>(n) * test_scale());
+    return k < 1 ? 1 : k;
+}
+
+/// A sweep's step, widened by 1 / FX_TEST_SCALE (the same range, fewer points).
+inline int64_t spaced(int64_t step) {
+    const auto k = static_cast<int64_t>(1.0 / test_scale() + 0.5);
+    return step * (k < 1 ? 1 : k);
+}
 
 struct OverflowError : std::runtime_error {
     using std::runtime_error::runtime_error;
