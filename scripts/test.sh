@@ -1,65 +1,105 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds everything and runs every test.
-#   1. scripts/setup.sh                 (dependencies, idempotent)
-#   2. build/           Release, __int128 wide path, warnings as errors: all tests and gates
-#   3. build-portable/  portable two-limb wide path and checked arithmetic (traps on overflow):
-#                       the unit tests again, so both paths and the checked build are exercised
-#   4. the cross-target proof (docs/determinism.md): every target of FX_TARGETS is set up,
-#      built, tested under its emulator and verified against its goldens
-#      (scripts/cross.sh TARGET all); the -O0, -O2 and clang builds verify against the x86-64
-#      goldens; fxkcc compare-goldens proves all targets' goldens identical
-#   5. the sanitizer build (scripts/targets/x86_64-linux-asan.sh): every test and the x86-64
-#      goldens under AddressSanitizer + UndefinedBehaviorSanitizer
-#   6. the fuzz targets (scripts/fuzz.sh), each for FX_FUZZ_SECONDS (default 60): no crash,
-#      overflow, hang or broken invariant
-#   7. the CI workflow in ci/ is checked against the GitHub Actions schema
-# Environment: JOBS (default: number of cores); FX_TARGETS (default: all six targets);
-# FX_FUZZ_SECONDS; FX_SKIP_CROSS=1 skips steps 4 to 6 (a quick local run; CI never sets it).
+# Each leg is timed; the table at the end (also in build/test-times.txt) is what
+# docs/testing.md quotes.
+#   setup              scripts/setup.sh (dependencies, idempotent)
+#   native             build/: Release, __int128 wide path, warnings as errors: all tests and gates
+#   TARGET             the cross-target proof (docs/determinism.md), scripts/cross.sh TARGET all
+#                      (+ desync for aarch64 and wasm32): set up, built, tested under its
+#                      emulator and verified against its goldens; i686 (no __int128: the portable
+#                      two-limb wide path) is built with checked arithmetic, which traps on any
+#                      overflow, so the tests and the bundled goldens also run checked there
+#   x86_64-linux-O0/-O2/-clang   those builds verify against the x86-64 goldens
+#   compare-goldens    fxkcc compare-goldens: all targets' goldens identical
+#   asan               every test and the x86-64 goldens under ASan + UBSan
+#   fuzz               each fuzz target for FX_FUZZ_SECONDS (default 60)
+#   workflow           the CI workflow in ci/ against the GitHub Actions schema
+#   leftovers          the tests left nothing in the temporary folder
+# Emulated legs run their slowest accuracy and random-reference tests at reduced counts
+# (docs/testing.md says which); scripts/test-extended.sh runs everything at full count.
+# Environment: JOBS (default: number of cores); FX_TARGETS (default: all five cross targets);
+# FX_FUZZ_SECONDS; FX_SKIP_CROSS=1 skips the cross, variant, sanitizer and fuzz legs (a quick local
+# run; CI never sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+export JOBS
 
-bash scripts/setup.sh
+# Every test's temporary files go to one private folder, which must be empty at the end.
+FX_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/fxkcc-test.XXXXXX")
+export TMPDIR="$FX_TEST_TMP"
+trap 'rm -rf "$FX_TEST_TMP"' EXIT
 
-run_suite() { # name build-dir ctest-args... -- cmake-args...
-  local name=$1 dir=$2
-  shift 2
+LEG_NAMES=()
+LEG_SECONDS=()
+RUN_START=$SECONDS
+print_times() {
+  local i out=""
+  out+=$(printf '%-24s %8s\n' "leg" "seconds")$'\n'
+  for i in "${!LEG_NAMES[@]}"; do
+    out+=$(printf '%-24s %8d\n' "${LEG_NAMES[$i]}" "${LEG_SECONDS[$i]}")$'\n'
+  done
+  out+=$(printf '%-24s %8d\n' "total" "$((SECONDS - RUN_START))")
+  echo "== leg times"
+  echo "$out"
+  mkdir -p build && echo "$out" >build/test-times.txt
+}
+# leg NAME COMMAND...: runs one leg, records its time; on failure prints the table and stops.
+leg() {
+  local name=$1 start=$SECONDS rc=0
+  shift
+  echo "== $name"
+  "$@" || rc=$?
+  LEG_NAMES+=("$name")
+  LEG_SECONDS+=($((SECONDS - start)))
+  echo "== $name: $([ $rc = 0 ] && echo passed || echo "FAILED (exit $rc)") in $((SECONDS - start)) s"
+  if [ $rc != 0 ]; then
+    print_times
+    exit $rc
+  fi
+}
+
+run_suite() { # build-dir ctest-args... -- cmake-args...
+  local dir=$1
+  shift
   local ctest_args=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do ctest_args+=("$1"); shift; done
   shift
-  echo "== $name: configure and build ($dir)"
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFX_WERROR=ON "$@" >/dev/null
   cmake --build "$dir" -j "$JOBS"
-  echo "== $name: test"
   ctest --test-dir "$dir" -j "$JOBS" --output-on-failure "${ctest_args[@]}"
 }
 
-run_suite "native" build -- -DFX_FORCE_PORTABLE_WIDE=OFF -DFX_CHECKED=OFF
-run_suite "portable+checked" build-portable -E '^gate\.' -- \
-  -DFX_FORCE_PORTABLE_WIDE=ON -DFX_CHECKED=ON -DFX_BUILD_BENCH=OFF
+cross_leg() {
+  bash scripts/cross.sh "$1" all
+  case "$1" in aarch64-linux|wasm32-emscripten) bash scripts/cross.sh "$1" desync ;; esac
+}
+
+# Nothing may stay in the temporary folder (a self-hosted runner would keep it for ever).
+no_leftovers() {
+  local left
+  left=$(find "$FX_TEST_TMP" -mindepth 1 -maxdepth 1 | head -20)
+  [ -z "$left" ] && { echo "nothing left in $FX_TEST_TMP"; return 0; }
+  echo "left behind in the temporary folder:" >&2
+  echo "$left" >&2
+  return 1
+}
+
+leg setup bash scripts/setup.sh
+leg native run_suite build -- -DFX_FORCE_PORTABLE_WIDE=OFF -DFX_CHECKED=OFF
 if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
   for target in ${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows}; do
-    echo "== cross-target proof: $target"
-    start=$SECONDS
-    bash scripts/cross.sh "$target" all
-    case "$target" in aarch64-linux|wasm32-emscripten) bash scripts/cross.sh "$target" desync ;; esac
-    echo "== $target: passed in $((SECONDS - start)) s"
+    leg "$target" cross_leg "$target"
   done
   for variant in x86_64-linux-O0 x86_64-linux-O2 x86_64-linux-clang; do
-    echo "== build variant: $variant"
-    start=$SECONDS
-    bash scripts/cross.sh "$variant" quick
-    echo "== $variant: passed in $((SECONDS - start)) s"
+    leg "$variant" bash scripts/cross.sh "$variant" quick
   done
-  echo "== every target's goldens agree"
-  build/cli/fxkcc compare-goldens
-  echo "== sanitizers: every test and the x86-64 goldens under ASan + UBSan"
-  start=$SECONDS
-  bash scripts/cross.sh x86_64-linux-asan all
-  echo "== x86_64-linux-asan: passed in $((SECONDS - start)) s"
-  echo "== fuzzing: each target for ${FX_FUZZ_SECONDS:-60} s (docs/fuzzing.md)"
-  FX_FUZZ_SEED=${FX_FUZZ_SEED:-1} bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-60}"
+  leg compare-goldens build/cli/fxkcc compare-goldens
+  leg asan bash scripts/cross.sh x86_64-linux-asan all
+  leg fuzz env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-60}"
 fi
-echo "== CI workflow"
-bash scripts/lint-workflow.sh
+leg workflow bash scripts/lint-workflow.sh
+leg leftovers no_leftovers
+print_times
 echo "== all test suites passed"

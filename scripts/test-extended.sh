@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The extended test command (docs/testing.md): what the README's test command leaves out to stay
+# within 40 minutes on a 2-core machine. Several hours; not run by CI.
+#   1. scripts/test.sh with every test at full count (FX_TEST_SCALE=1: the accuracy sweeps and the
+#      geometry reference tests under qemu and the sanitizers too) and each fuzz target for
+#      FX_FUZZ_SECONDS (default 600) instead of 60;
+#   2. the end-to-end tests that run processes at once (two blesses, blesses beside verifies, a
+#      bless killed mid-write) FX_REPEAT times each (default 200) under load (a parallel build),
+#      natively and on the Windows build under wine (scripts/cross.sh TARGET repeat).
+# Exit code: the first failing step's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export FX_TEST_SCALE=1
+export FX_FUZZ_SECONDS=${FX_FUZZ_SECONDS:-600}
+bash scripts/test.sh
+CONCURRENT=(BlessFiles.test_two_blesses_at_once_write_what_one_does
+            BlessFiles.test_blesses_and_verifies_at_once_all_succeed
+            BlessFiles.test_killed_bless_leaves_every_golden_old_or_new)
+# Natively on test.sh's own build/, then on the Windows build it left in build-x86_64-windows/.
+FX_BUILD_DIR=build bash scripts/cross.sh x86_64-linux repeat -n "${FX_REPEAT:-200}" --load "${CONCURRENT[@]}"
+bash scripts/cross.sh x86_64-windows repeat -n "${FX_REPEAT:-200}" --load "${CONCURRENT[@]}"
+echo "== extended: all passed"
