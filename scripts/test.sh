@@ -60,19 +60,20 @@ leg() {
   fi
 }
 
+# (set -e does not reach into a function that `leg` calls as `"$@" || rc=$?`: steps say `|| return`.)
 run_suite() { # build-dir ctest-args... -- cmake-args...
   local dir=$1
   shift
   local ctest_args=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do ctest_args+=("$1"); shift; done
   shift
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFX_WERROR=ON "$@" >/dev/null
-  cmake --build "$dir" -j "$JOBS"
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFX_WERROR=ON "$@" >/dev/null || return
+  cmake --build "$dir" -j "$JOBS" || return
   ctest --test-dir "$dir" -j "$JOBS" --output-on-failure "${ctest_args[@]}"
 }
 
 cross_leg() {
-  bash scripts/cross.sh "$1" all
+  bash scripts/cross.sh "$1" all || return
   case "$1" in aarch64-linux|wasm32-emscripten) bash scripts/cross.sh "$1" desync ;; esac
 }
 

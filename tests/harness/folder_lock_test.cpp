@@ -42,6 +42,7 @@ private:
     fs::path path_;
 };
 
+#ifndef __EMSCRIPTEN__ // used by the cases that need threads (below)
 void spit(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
@@ -52,6 +53,7 @@ std::string slurp(const std::string& path) {
     s << in.rdbuf();
     return s.str();
 }
+#endif
 
 } // namespace
 

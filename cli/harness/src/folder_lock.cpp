@@ -112,8 +112,10 @@ std::string lock_error(const std::string& folder, int e) {
     return "cannot lock '" + folder + "': " + std::strerror(e);
 }
 
+#ifndef __EMSCRIPTEN__
 /// The file system or the platform has no flock: proceed unlocked (see the header).
 bool no_lock_support(int e) { return e == ENOSYS || e == EOPNOTSUPP || e == ENOLCK || e == EINVAL; }
+#endif
 
 } // namespace
 
