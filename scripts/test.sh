@@ -12,7 +12,7 @@
 #   x86_64-linux-O0/-O2/-clang   those builds verify against the x86-64 goldens
 #   compare-goldens    fxkcc compare-goldens: all targets' goldens identical
 #   asan               every test and the x86-64 goldens under ASan + UBSan
-#   fuzz               each fuzz target for FX_FUZZ_SECONDS (default 60)
+#   fuzz               each fuzz target for FX_FUZZ_SECONDS (default 30; the extended command 600)
 #   workflow           the CI workflow in ci/ against the GitHub Actions schema
 #   leftovers          the tests left nothing in the temporary folder
 # Emulated legs run their slowest accuracy and random-reference tests at reduced counts
@@ -98,7 +98,7 @@ if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
   done
   leg compare-goldens build/cli/fxkcc compare-goldens
   leg asan bash scripts/cross.sh x86_64-linux-asan all
-  leg fuzz env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-60}"
+  leg fuzz env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-30}"
 fi
 leg workflow bash scripts/lint-workflow.sh
 leg leftovers no_leftovers

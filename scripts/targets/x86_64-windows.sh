@@ -48,8 +48,19 @@ target_begin() {
   return 0
 }
 target_end() {
-  # Stops the server and every wine process of the prefix (winedevice.exe, services.exe, ...).
-  [ "$WINE_SERVER_OURS" = 1 ] && wineserver -k 2>/dev/null
+  [ "$WINE_SERVER_OURS" = 1 ] || return 0
+  # Stops the server and every wine process of the prefix (winedevice.exe, services.exe, ...),
+  # then removes the server's socket folder, which wine leaves behind:
+  # $TMPDIR/wine-<id>/server-<device>-<inode of the prefix>, in hex.
+  wineserver -k 2>/dev/null
+  wineserver -w 2>/dev/null
+  local sock d
+  sock=$(printf 'server-%s-%x' "$(stat -c %D "$WINEPREFIX")" "$(stat -c %i "$WINEPREFIX")")
+  for d in "${TMPDIR:-/tmp}"/wine-*/"$sock"; do
+    [ -d "$d" ] || continue
+    rm -rf "$d"
+    rmdir "$(dirname "$d")" 2>/dev/null # only when no other server's folder is in it
+  done
   WINE_SERVER_OURS=0
   return 0
 }
