@@ -8,14 +8,9 @@
 #include <system_error>
 
 #ifdef _WIN32
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
 #include <process.h>
-#include <windows.h>
+
+#include "windows_api.h"
 
 #include <chrono>
 #include <thread>
