@@ -14,6 +14,7 @@ declare -A NEED=(
   [libcli11-dev]=/usr/include/CLI/CLI.hpp
   [libyaml-cpp-dev]=/usr/include/yaml-cpp/yaml.h
   [libxxhash-dev]=/usr/include/xxhash.h
+  [libfmt-dev]=/usr/include/fmt/format.h
   [g++-aarch64-linux-gnu]=/usr/bin/aarch64-linux-gnu-g++
   [python3]=/usr/bin/python3
   [chromium]=/usr/bin/chromium   # e2e.Plot: renders `fxkcc plot` SVGs headless (tests/e2e/test_cli.py)

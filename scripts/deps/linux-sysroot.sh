@@ -18,7 +18,7 @@
 #     statically, so its config file is replaced by a small one that imports the static
 #     libyaml-cpp.a of the same package, with paths relative to the file (the sysroot can move).
 #     Debian's version file is kept, so find_package's version check is Debian's.
-#   - header-only dependencies (CLI11, xxHash, Catch2 v2) copied from the host's /usr/include
+#   - header-only dependencies (CLI11, xxHash, Catch2 v2, fmt) copied from the host's /usr/include
 #     with their CMake packages: only those headers, never the host's whole /usr/include (it
 #     holds x86-64 glibc headers). Catch2's prebuilt main library is x86-64 only and is left
 #     out (the tests use their own main), so Catch2::Catch2WithMain has no location here.
@@ -45,9 +45,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO "${APT[@]}" update -qq >/dev/null || true
   $SUDO "${APT[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-[ -f "$STAMP" ] && { echo "$SYSROOT"; exit 0; }
+# fmt's headers (header-only use, cmake/FxDependencies.cmake), also into a sysroot made before
+# they were needed.
+stage_fmt() { rm -rf "$1/include/fmt"; mkdir -p "$1/include"; cp -a /usr/include/fmt "$1/include/"; }
+if [ -f "$STAMP" ]; then
+  [ -f "$SYSROOT/usr/include/fmt/format.h" ] || stage_fmt "$SYSROOT/usr"
+  echo "$SYSROOT"
+  exit 0
+fi
 
-for f in /usr/include/CLI/CLI.hpp /usr/include/xxhash.h /usr/include/catch2/catch.hpp \
+for f in /usr/include/CLI/CLI.hpp /usr/include/xxhash.h /usr/include/catch2/catch.hpp /usr/include/fmt/format.h \
          /usr/lib/cmake/Catch2/Catch2Config.cmake /usr/share/cmake/CLI11/CLI11Config.cmake; do
   [ -e "$f" ] || { echo "linux-sysroot: $f missing (run scripts/setup.sh first)" >&2; exit 1; }
 done
@@ -106,6 +113,7 @@ CMAKE
 mkdir -p "$R/include" "$R/lib/cmake/Catch2" "$R/share/cmake"
 cp -a /usr/include/CLI /usr/include/catch2 "$R/include/"
 cp -a /usr/include/xxhash.h "$R/include/"
+stage_fmt "$R"
 [ -e /usr/include/xxh3.h ] && cp -a /usr/include/xxh3.h "$R/include/"
 cp -a /usr/share/cmake/CLI11 "$R/share/cmake/"
 for f in /usr/lib/cmake/Catch2/*.cmake; do

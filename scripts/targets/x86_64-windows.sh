@@ -3,16 +3,17 @@
 # ${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/mingw64; CLI11, xxHash and Catch2 are header-only copies there.
 # fxkcc switches stdout/stderr to binary mode on Windows (cli/main.cpp), so its output has no CRLF.
 MINGW_DEPS="${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/mingw64"
-# Quiet wine, and no prompts to install Mono or Gecko into a fresh prefix.
-export WINEDEBUG=-all
+# Quiet wine (override: WINEDEBUG=err+all to read wine's own errors), and no prompts to install
+# Mono or Gecko into a fresh prefix.
+export WINEDEBUG="${WINEDEBUG:--all}"
 export WINEDLLOVERRIDES="mscoree,mshtml="
 TARGET_GOLDEN=x86_64-windows
 TARGET_CMAKE_ARGS=(
   -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/toolchains/x86_64-w64-mingw32.cmake"
   -DFXKCC_DEPS_PREFIX="$MINGW_DEPS"
-  -DCMAKE_CROSSCOMPILING_EMULATOR=wine
+  "-DCMAKE_CROSSCOMPILING_EMULATOR=setarch;x86_64;-R;wine"
 )
-TARGET_RUN=(wine)
+TARGET_RUN=(setarch x86_64 -R wine)
 target_setup() {
   local SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo

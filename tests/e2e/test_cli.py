@@ -835,6 +835,76 @@ class Shrink(Workspace):
         self.assertFalse(os.path.exists(self.p("small.yaml")))
 
 
+class Colour(Workspace):
+    """Status words in colour on a terminal; plain text in pipes, with NO_COLOR or TERM=dumb;
+    --color always / never decide, before or after the subcommand's name."""
+
+    GREEN_PASS = "\x1b[32mpass\x1b[0m"
+
+    def blessed(self):
+        self.run_ok(["bless", "scenarios/walk-wall.yaml"])
+
+    def test_pipes_get_plain_text_unless_asked(self):
+        self.blessed()
+        out, _ = self.run_ok(["verify", "--no-progress", "scenarios/walk-wall.yaml"])
+        self.assertNotIn("\x1b", out)
+        self.assertRegex(out, r"(?m)^pass {8}walk-wall")
+        out, _ = self.run_ok(["--color", "always", "verify", "scenarios/walk-wall.yaml"])
+        self.assertIn(self.GREEN_PASS, out)
+        self.assertRegex(out, r"(?m)^\x1b\[32mpass\x1b\[0m {8}walk-wall")  # columns as without colour
+        out, _ = self.run_ok(["verify", "scenarios/walk-wall.yaml", "--color=always"], env_extra={"NO_COLOR": "1"})
+        self.assertIn(self.GREEN_PASS, out)
+        out, _ = self.run_ok(["verify", "scenarios/walk-wall.yaml", "--color", "never"])
+        self.assertNotIn("\x1b", out)
+        rc, _, err = fxkcc(["--color", "yes", "list"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("expected auto, always or never, found 'yes'", err)
+
+    def test_mismatch_in_red(self):
+        self.blessed()
+        g = self.p("golden", self.target(), "walk-wall.hashes")
+        lines = read(g).split("\n")
+        i = next(k for k, l in enumerate(lines) if l.startswith("5 "))
+        lines[i] = "5 " + "0" * 16 + lines[i][18:]
+        write(g, "\n".join(lines))
+        rc, out, _ = fxkcc(["--color", "always", "verify", "scenarios/walk-wall.yaml"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("\x1b[1m\x1b[31mMISMATCH\x1b[0m", out)
+
+    def run_on_terminal(self, args, env_extra):
+        """Runs fxkcc with stdout on a pseudo-terminal; returns what it printed there."""
+        import pty
+        master, slave = pty.openpty()
+        env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR")}
+        env["TERM"] = "xterm"
+        env.update(env_extra)
+        p = subprocess.Popen([BINARY] + args, cwd=self.tmp, env=env, stdout=slave, stderr=subprocess.PIPE)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+        os.close(master)
+        p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0)
+        return b"".join(chunks).decode()
+
+    def test_terminal_gets_colour_unless_no_color_or_dumb(self):
+        if EMULATOR or os.name != "posix":
+            self.skipTest("a pseudo-terminal for the native binary only")
+        self.blessed()
+        args = ["verify", "--no-progress", "scenarios/walk-wall.yaml"]
+        self.assertIn(self.GREEN_PASS, self.run_on_terminal(args, {}))
+        self.assertNotIn("\x1b", self.run_on_terminal(args, {"NO_COLOR": "1"}))
+        self.assertNotIn("\x1b", self.run_on_terminal(args, {"TERM": "dumb"}))
+        self.assertIn(self.GREEN_PASS, self.run_on_terminal(args, {"NO_COLOR": ""}))
+
+
 class Bench(Workspace):
     def test_bench_reports_time_queries_and_memory(self):
         out, _ = self.run_ok(["bench", "scenarios/walk-wall.yaml", "--repeat", "3", "--warmup", "0", "--json", "b.json"])

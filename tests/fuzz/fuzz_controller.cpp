@@ -5,7 +5,7 @@
 // with settings anywhere in their valid ranges, recorded sticks, jumps and impulses, sometimes a
 // frame clock, 1 to 300 ticks. The scenario is written as YAML and loaded by the real loader
 // (so it is exactly what `fxkcc run` would see, and a failure prints a scenario to replay), then
-// run with every conformance check (harness/checks.h, run_checked). The oracle:
+// run with every conformance check (run/checks.h, run_checked). The oracle:
 //   - no invariant of docs/conformance.md is violated: penetration of static geometry beyond
 //     1 mm that grows, arithmetic overflow, and with FXKCC_FUZZ_GROUND=1 grounded without
 //     walkable ground below (left out by default, docs/fuzzing.md) (this target
@@ -30,9 +30,9 @@
 #include "fuzz_util.h"
 #include "fx/decimal.h"
 #include "fx/overflow.h"
-#include "harness/checks.h"
-#include "harness/loader.h"
-#include "harness/runner.h"
+#include "run/checks.h"
+#include "scenario/loader.h"
+#include "run/runner.h"
 #include "kcc/motion.h"
 
 namespace {

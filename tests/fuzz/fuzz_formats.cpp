@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "fuzz_util.h"
-#include "harness/compare.h"
-#include "harness/desync.h"
-#include "harness/golden.h"
-#include "harness/trajectory.h"
+#include "records/compare.h"
+#include "forensics/desync.h"
+#include "records/hash_file.h"
+#include "records/trajectory.h"
 #include "loader_text.h"
 #include "loader_yaml.h"
 

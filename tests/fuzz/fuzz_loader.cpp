@@ -12,9 +12,9 @@
 #include <string>
 
 #include "fuzz_util.h"
-#include "harness/loader.h"
-#include "harness/runner.h"
-#include "harness/scenario_writer.h"
+#include "scenario/loader.h"
+#include "run/runner.h"
+#include "scenario/writer.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Tests of the conformance checks (cli/harness/src/checks.cpp): the feel metrics against values
+// Tests of the conformance checks (cli/run/src/checks.cpp): the feel metrics against values
 // worked out by hand from KCC-SPEC's numbers, the invariants on hand-made states that break
 // them, the expectations' verdicts and messages, and the loader's errors for `expect`.
 #include <catch2/catch.hpp>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/checks.h"
-#include "harness/loader.h"
+#include "run/checks.h"
+#include "scenario/loader.h"
 
 namespace {
 

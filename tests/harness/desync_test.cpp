@@ -1,4 +1,4 @@
-// Tests of the desync tools (cli/harness/src/desync.cpp): a fault injected at a random tick,
+// Tests of the desync tools (cli/forensics/src/desync.cpp, cli/run/src/fault.cpp): a fault injected at a random tick,
 // character, field and bit count is located exactly, every time: the first divergent tick, the
 // character, the one field that differs (with both raw values) and the first trace line where
 // the two solves part (that character's tick-begin on the next tick).
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/desync.h"
-#include "harness/loader.h"
-#include "harness/runner.h"
-#include "suite_common.h"
+#include "forensics/desync.h"
+#include "scenario/loader.h"
+#include "run/runner.h"
+#include "run/suite.h"
 #include "test_support.h"
 
 namespace {

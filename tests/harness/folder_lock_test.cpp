@@ -9,8 +9,8 @@
 #include <string>
 #include <thread>
 
-#include "harness/atomic_file.h"
-#include "harness/folder_lock.h"
+#include "records/atomic_file.h"
+#include "records/folder_lock.h"
 
 namespace fs = std::filesystem;
 using fx::harness::FolderLock;

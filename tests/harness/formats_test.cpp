@@ -7,11 +7,11 @@
 #include <sstream>
 
 #include "fx/decimal.h"
-#include "harness/atomic_file.h"
-#include "harness/compare.h"
-#include "harness/golden.h"
-#include "harness/records.h"
-#include "harness/trajectory.h"
+#include "records/atomic_file.h"
+#include "records/compare.h"
+#include "records/hash_file.h"
+#include "records/tick_hash.h"
+#include "records/trajectory.h"
 #include "kcc/state_bytes.h"
 #include "test_support.h"
 

@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "harness/checks.h"
-#include "harness/golden.h"
-#include "harness/loader.h"
-#include "harness/runner.h"
+#include "run/checks.h"
+#include "records/hash_file.h"
+#include "scenario/loader.h"
+#include "run/runner.h"
 #include "kcc/state.h"
 
 namespace {
@@ -211,7 +211,7 @@ TEST_CASE("fuzz regression: a landing that slides off a round surface is not gro
     run_clean("grounded-no-ground.yaml");
 }
 
-// Oracle findings (harness/checks.h), with FXKCC_FUZZ_OVERLAPPING_SPAWNS=1 FXKCC_FUZZ_GROUND=1
+// Oracle findings (run/checks.h), with FXKCC_FUZZ_OVERLAPPING_SPAWNS=1 FXKCC_FUZZ_GROUND=1
 // (corpus/controller/regress-ground-check-many-hits, regress-stuck-in-stairs-rounding):
 // - the grounded check read past its 8-hit buffer when more hits lay in the probe band
 //   (cast_all returns how many there are in all): an out-of-bounds read that UBSan/ASan builds

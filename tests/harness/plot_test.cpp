@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/plot.h"
+#include "forensics/plot.h"
 
 using namespace fx;
 using namespace fx::harness;

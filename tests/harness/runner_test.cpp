@@ -1,7 +1,7 @@
 // The runner: input streams read tick by tick, tick numbering, early stop, the frame clock.
 #include <catch2/catch.hpp>
 
-#include "harness/runner.h"
+#include "run/runner.h"
 
 using namespace fx;
 using namespace fx::harness;

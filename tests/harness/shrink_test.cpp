@@ -1,5 +1,5 @@
-// Tests of `fxkcc shrink` (cli/harness/src/shrink.cpp) and of the scenario writer it needs
-// (cli/harness/src/scenario_writer.cpp): a failing expectation buried in a bigger level shrinks
+// Tests of `fxkcc shrink` (cli/forensics/src/shrink.cpp) and of the scenario writer it needs
+// (cli/scenario/src/writer.cpp): a failing expectation buried in a bigger level shrinks
 // to the few items that make it fail and still fails the same expectation once written and
 // loaded back; a desync between two sides (this build, one of them with a fault injected)
 // shrinks to the faulted character; and every conformance scenario survives load -> write ->
@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/checks.h"
-#include "harness/commands.h"
-#include "harness/loader.h"
-#include "harness/scenario_writer.h"
-#include "harness/shrink.h"
-#include "suite_common.h"
+#include "run/checks.h"
+#include "commands/commands.h"
+#include "scenario/loader.h"
+#include "scenario/writer.h"
+#include "forensics/shrink.h"
+#include "run/suite.h"
 
 namespace {
 

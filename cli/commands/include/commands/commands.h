@@ -1,0 +1,123 @@
+// The subcommands as functions: plain options in, an exit code out, text written to the given
+// streams (the logic never prints elsewhere). The command table (commands/command.h) maps the
+// command line onto these; tests call them directly.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "commands/style.h"
+#include "run/suite.h"
+
+namespace fx::harness {
+
+struct RunCommand {
+    std::string scenario;
+    std::string hashes_path; ///< "-" for stdout, empty: none
+    std::string csv_path;
+    std::string trace_path;
+    int64_t trace_from = 0, trace_to = -1;
+    bool allow_outside = false;
+    std::string metrics_path;   ///< the feel metrics as CSV or JSON ("-": stdout); empty: none
+    std::string metrics_format; ///< "csv" or "json"; empty: from the extension (.json: JSON)
+    std::string fault;          ///< "TICK:CHARACTER:FIELD:BITS" (run/fault.h); empty: none
+    int64_t stop_after = -1;    ///< last tick to run; -1: all (hashes then cover the ticks run)
+};
+/// Exit 1 when an expectation or invariant fails (the outputs are still written).
+int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, const Style& out_style = {},
+                const Style& err_style = {});
+
+struct VerifyCommand {
+    SuiteOptions suite;
+    int jobs = 0; ///< 0: all cores
+    std::string junit_path;
+    bool progress = true; ///< a progress line on stderr when it is a terminal
+};
+/// `err_terminal`: a progress line on err (when cmd.progress).
+int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
+                   bool err_terminal = false);
+
+struct BlessCommand {
+    SuiteOptions suite;
+    int jobs = 0;
+};
+int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
+                  bool err_terminal = false);
+
+struct DiffCommand {
+    std::string a, b; ///< two hash files, two trajectory CSVs, or a scenario and a hash file
+    bool allow_outside = false;
+};
+int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {});
+
+/// Compares every target's goldens with a reference target's (golden/<target>/).
+struct CompareGoldensCommand {
+    std::string golden_dir = "golden";
+    std::vector<std::string> targets; ///< empty: every folder under golden_dir
+    std::string reference;            ///< empty: x86_64-linux if present, else the first
+};
+int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out, std::ostream& err);
+
+/// Where two runs of a scenario part (docs/desync.md): two sides (command prefixes that run
+/// fxkcc, e.g. under an emulator), or two hash files.
+struct DesyncCommand {
+    std::string scenario;           ///< empty: compare hashes_a and hashes_b
+    std::string hashes_a, hashes_b;
+    std::string golden;             ///< with a scenario: compare side a's run with this hash file
+    std::string a, b;               ///< command prefixes (default: this binary)
+    std::string a_args, b_args;     ///< appended to each side's run arguments
+    std::string bundle;             ///< write the bug-report bundle into this folder
+    int context = 5;                ///< trace lines shown before the first difference
+    bool allow_outside = false;
+};
+/// Exit 0: no desync; 1: desync found (reported); 2: bad input; 125: a side could not run.
+int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& err);
+
+/// The cost of a character-tick on a scenario (docs/performance.md): timed runs (median, min,
+/// max ns per character-tick), queries per character-tick by kind, time per phase.
+struct BenchCommand {
+    std::string scenario;
+    int repeat = 10;
+    int warmup = 2;
+    std::string json_path;
+    bool once = false; ///< one untimed run and nothing else (instruction counts under callgrind)
+    bool allow_outside = false;
+};
+int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err);
+int bench_once(const std::string& scenario, bool allow_outside, std::ostream& err);
+
+/// Tab-separated lines, or (markdown) one Markdown section per scenario: the generated part of
+/// docs/conformance.md.
+int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, std::ostream& err);
+int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
+
+
+struct PlotCommand {
+    std::string scenario;
+    std::vector<std::string> csvs; ///< 0 (run in process), 1 or 2 trajectory CSVs
+    std::vector<int64_t> ticks;    ///< capsule ticks
+    int64_t character = -1;        ///< -1: every character
+    std::string out_path;          ///< the SVG ("-": stdout)
+    bool allow_outside = false;
+};
+/// Exit 0 when the picture is written (whether or not two trajectories differ), 2 on bad input,
+/// 125 when the output cannot be written.
+int plot_command(const PlotCommand& cmd, std::ostream& out, std::ostream& err);
+
+/// Reduces a failing scenario to a smaller one that fails the same way (forensics/shrink.h,
+/// docs/shrink.md): a failed expectation or invariant, or (a / b set) a desync between two sides.
+struct ShrinkCommand {
+    std::string scenario;
+    std::string output;         ///< the shrunk scenario (YAML, written atomically)
+    std::string a, b;           ///< command prefixes of the two sides; both empty: check failures
+    std::string a_args, b_args; ///< appended to each side's run arguments
+    int max_runs = 1000;        ///< candidates tested at most
+    bool allow_outside = false;
+};
+/// Exit 0: shrunk, written and re-checked; 2: bad input, or the scenario does not fail (the
+/// sides do not diverge); 125: a side could not run, or the output cannot be written.
+int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& err);
+
+} // namespace fx::harness

@@ -1,0 +1,114 @@
+// `fxkcc bench`: the cost of a character-tick on a scenario (forensics/bench.h,
+// docs/performance.md), as text and optionally JSON.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "forensics/bench.h"
+#include "kcc/motion.h"
+#include "records/atomic_file.h"
+#include "subcommands.h"
+
+namespace fx::harness {
+
+int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err) {
+    Scenario sc;
+    std::string error;
+    if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
+        err << error << "\n";
+        return kExitBadInput;
+    }
+    if (cmd.repeat < 1) {
+        err << fmt::format("fxkcc bench: --repeat: expected at least 1, found {}\n", cmd.repeat);
+        return kExitBadInput;
+    }
+    BenchResult r;
+    if (!bench_scenario(sc, cmd.warmup, cmd.repeat, &r, &error)) {
+        err << "fxkcc bench: " << error << "\n";
+        return kExitBadInput;
+    }
+    const double ct = static_cast<double>(std::max<int64_t>(r.counted_character_ticks, 1));
+    const QueryCounts& q = r.queries;
+    const auto per = [ct](int64_t n) { return static_cast<double>(n) / ct; };
+    const int64_t total_queries = q.overlaps + q.probe_casts + q.slide_sweeps + q.step_casts + q.snap_casts;
+    // The world's memory per character: its state and its settings (with the derived limits).
+    // Nothing is allocated per tick (controller test "a built world steps without allocating").
+    constexpr size_t kStateBytes = sizeof(kcc::CharacterState), kParamsBytes = sizeof(kcc::Params);
+    std::string o = fmt::format(
+        "{}: {} ticks x {} characters = {} character-ticks, {} timed runs after {} warm-up\n"
+        "ns per character-tick: median {:.1f}, min {:.1f}, max {:.1f}\n"
+        "queries per character-tick: overlap {:.3f}, probe cast {:.3f}, slide sweep {:.3f}, step cast {:.3f}, "
+        "snap cast {:.3f} (total {:.3f}; step attempts {:.3f})\n"
+        "world memory per character: {} bytes (state {}, settings {}); no allocation per tick\n"
+        "time per phase (share of the solve, measured with a clock read per trace event):\n",
+        sc.name, sc.ticks, sc.characters.size(), r.character_ticks, cmd.repeat, cmd.warmup, r.median_ns, r.min_ns,
+        r.max_ns, per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts),
+        per(total_queries), per(q.step_attempts), kStateBytes + kParamsBytes, kStateBytes, kParamsBytes);
+    int64_t total = 0;
+    for (int64_t v : r.phase_ns) total += v;
+    for (int p = 0; p < kPhaseCount; ++p) {
+        const int64_t ns = r.phase_ns[static_cast<size_t>(p)];
+        const double share = total > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(total) : 0;
+        o += fmt::format("  {:<24}{:>6.1f} %  ({:.1f} ns per character-tick with the clock reads)\n", kPhaseNames[p],
+                         share, per(ns));
+    }
+    out << o;
+    if (!cmd.json_path.empty()) {
+        const std::string j = fmt::format(
+            "{{\"scenario\": \"{}\", \"character_ticks\": {}, \"repeat\": {}, \"ns_per_character_tick\": "
+            "{{\"median\": {:.3f}, \"min\": {:.3f}, \"max\": {:.3f}}}, \"queries_per_character_tick\": {{\"overlap\": "
+            "{:.4f}, \"probe_cast\": {:.4f}, \"slide_sweep\": {:.4f}, \"step_cast\": {:.4f}, \"snap_cast\": {:.4f}}}, "
+            "\"world_bytes_per_character\": {}}}\n",
+            sc.name, r.character_ticks, cmd.repeat, r.median_ns, r.min_ns, r.max_ns, per(q.overlaps),
+            per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts), kStateBytes + kParamsBytes);
+        if (!write_file_atomic(cmd.json_path, j, &error)) {
+            err << "fxkcc bench: " << error << "\n";
+            return kExitCannotTest;
+        }
+    }
+    return kExitOk;
+}
+
+/// Runs the scenario once with no observer and no output, for instruction counts under
+/// callgrind (scripts/bench-callgrind.sh toggles collection around World::step).
+int bench_once(const std::string& scenario, bool allow_outside, std::ostream& err) {
+    Scenario sc;
+    std::string error;
+    if (!load_single_scenario(scenario, allow_outside, &sc, &error)) {
+        err << error << "\n";
+        return kExitBadInput;
+    }
+    if (!run_once(sc, &error)) {
+        err << "fxkcc bench: " << error << "\n";
+        return kExitBadInput;
+    }
+    return kExitOk;
+}
+
+namespace {
+
+class BenchSubcommand final : public Subcommand {
+public:
+    void declare(CLI::App& app) override {
+        app.add_option("scenario", cmd_.scenario, "Scenario file")->required();
+        app.add_option("--repeat", cmd_.repeat, "Timed runs")->capture_default_str();
+        app.add_option("--warmup", cmd_.warmup, "Untimed runs first")
+            ->capture_default_str()
+            ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+        app.add_option("--json", cmd_.json_path, "Also write the figures as JSON");
+        app.add_flag("--once", cmd_.once, "One untimed run only (for callgrind: scripts/bench-callgrind.sh)");
+        app.add_flag("--allow-outside", cmd_.allow_outside, "Let the scenario reference files outside its tree");
+    }
+    int run(const Invocation& inv) override {
+        return cmd_.once ? bench_once(cmd_.scenario, cmd_.allow_outside, inv.err) : bench_command(cmd_, inv.out, inv.err);
+    }
+
+private:
+    BenchCommand cmd_;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_bench_subcommand() { return std::make_unique<BenchSubcommand>(); }
+
+} // namespace fx::harness

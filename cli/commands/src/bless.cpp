@@ -1,0 +1,163 @@
+// `fxkcc bless`: regenerates the goldens of one target, one bless of a golden folder at a time
+// (a folder lock), each golden replaced atomically; reports what changed.
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+#include "records/folder_lock.h"
+#include "run/verify.h"
+#include "subcommands.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+
+int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style,
+                  bool err_terminal) {
+    if (const char* ci = std::getenv("CI"); ci != nullptr && *ci != '\0') {
+        err << "fxkcc bless: refusing to regenerate goldens because CI is set (CI=" << ci
+            << "); goldens change only by a deliberate, reviewed commit\n";
+        return kExitBadInput;
+    }
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(cmd.suite, &paths, &error)) {
+        err << "fxkcc bless: " << error << "\n";
+        return kExitBadInput;
+    }
+    // Load everything first, so that nothing is written when one scenario is bad or two collide.
+    const std::vector<Loaded> scenarios = load_all(cmd.suite, paths, cmd.jobs, err);
+    std::vector<Outcome> loaded(paths.size());
+    for (size_t i = 0; i < paths.size(); ++i) {
+        loaded[i].path = paths[i];
+        if (!scenarios[i].ok) {
+            loaded[i].status = Status::kBadInput;
+            loaded[i].summary = scenarios[i].error;
+        }
+        loaded[i].name = scenarios[i].sc.name;
+    }
+    if (!unique_names(loaded, err)) return kExitBadInput;
+    for (const Outcome& o : loaded) {
+        if (o.status == Status::kBadInput) {
+            err << "fxkcc bless: " << o.summary << "\n";
+            return kExitBadInput;
+        }
+    }
+    // One bless of a golden folder at a time: a second one waits, then finds the first one's
+    // goldens (Windows refuses two processes replacing one file at the same moment).
+    const fs::path golden_folder = fs::path(cmd.suite.golden_dir) / suite_target(cmd.suite);
+    FolderLock lock;
+    {
+        std::error_code ec;
+        fs::create_directories(golden_folder, ec);
+        if (ec) {
+            err << "fxkcc bless: cannot create '" << golden_folder.generic_string() << "': " << ec.message() << "\n";
+            return kExitCannotTest;
+        }
+        FolderLock::Result r = lock.try_lock(golden_folder.string(), &error);
+        if (r == FolderLock::Result::kBusy) {
+            err << "fxkcc bless: waiting for another bless of '" << golden_folder.generic_string() << "' to finish\n";
+            r = lock.lock(golden_folder.string(), &error) ? FolderLock::Result::kLocked : FolderLock::Result::kError;
+        }
+        if (r == FolderLock::Result::kError) {
+            err << "fxkcc bless: " << error << "\n";
+            return kExitCannotTest;
+        }
+    }
+    std::vector<std::string> selected;
+    std::vector<size_t> selected_index; ///< into paths and scenarios
+    std::vector<int64_t> costs;
+    for (size_t i = 0; i < loaded.size(); ++i) {
+        const Outcome& o = loaded[i];
+        if (cmd.suite.filter.empty() || o.name.find(cmd.suite.filter) != std::string::npos) {
+            selected.push_back(o.path);
+            selected_index.push_back(i);
+            costs.push_back(run_cost(scenarios[i].sc));
+        }
+    }
+    std::vector<Outcome> outcomes = run_parallel(selected, costs, cmd.jobs, err_terminal, err, [&](size_t k) {
+        Outcome o;
+        o.path = selected[k];
+        const Scenario& sc = scenarios[selected_index[k]].sc;
+        std::string e;
+        o.name = sc.name;
+        HashFile old;
+        std::error_code ec;
+        const bool had = fs::exists(golden_hashes_path(cmd.suite, sc.name), ec);
+        std::string old_error;
+        const bool old_ok = had && read_hash_file(golden_hashes_path(cmd.suite, sc.name), &old, &old_error);
+        HashFile fresh;
+        if (!write_goldens(cmd.suite, sc, &fresh, &e)) {
+            o.status = Status::kCannotTest;
+            o.summary = e;
+            return o;
+        }
+        if (!had) {
+            o.summary = "new: " + std::to_string(sc.ticks) + " ticks";
+        } else if (!old_ok) {
+            o.summary = "replaced an unreadable golden (" + old_error + ")";
+        } else {
+            const HashDivergence d = first_divergence(old, fresh);
+            std::string note;
+            if (old.header.digest != fresh.header.digest) note += "; scenario digest updated";
+            if (old.header.behaviour != fresh.header.behaviour) {
+                note += "; behaviour " + std::to_string(old.header.behaviour) + " -> " +
+                        std::to_string(fresh.header.behaviour);
+            }
+            if (!d.diverged) {
+                o.summary = note.empty() ? "unchanged" : "unchanged results" + note;
+            } else {
+                o.summary = "changed: first changed tick " + std::to_string(d.tick) +
+                            (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
+                            (d.reason.empty() ? "" : ": " + d.reason);
+            }
+        }
+        return o;
+    });
+    for (const Outcome& o : outcomes) {
+        out << (o.status == Status::kPass ? style.good("blessed") : style.bad(status_name(o.status))) << "  "
+            << (o.name.empty() ? o.path : o.name) << ": " << o.summary << "\n";
+    }
+    // Goldens of this target that belong to no scenario (only meaningful for the whole suite).
+    if (cmd.suite.inputs.empty() && cmd.suite.filter.empty() && cmd.suite.shard_count == 0) {
+        std::set<std::string> names;
+        for (const Outcome& o : loaded) names.insert(o.name);
+        std::error_code ec;
+        std::vector<fs::path> stale;
+        for (fs::directory_iterator it(golden_folder, ec), end; !ec && it != end; it.increment(ec)) {
+            const fs::path p = it->path();
+            if ((p.extension() == ".hashes" || p.extension() == ".csv") && names.count(p.stem().string()) == 0) {
+                stale.push_back(p);
+            }
+        }
+        std::sort(stale.begin(), stale.end());
+        for (const fs::path& p : stale) {
+            fs::remove(p, ec);
+            out << "removed  " << p.generic_string() << " (no scenario named '" << p.stem().string() << "')\n";
+        }
+    }
+    return exit_code_of(outcomes);
+}
+
+namespace {
+
+class BlessSubcommand final : public Subcommand {
+public:
+    void declare(CLI::App& app) override {
+        add_suite_options(app, &cmd_.suite);
+        app.add_option("-j,--jobs", cmd_.jobs, "Scenarios run in parallel (default: all cores)");
+    }
+    int run(const Invocation& inv) override {
+        return bless_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_terminal);
+    }
+
+private:
+    BlessCommand cmd_;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_bless_subcommand() { return std::make_unique<BlessSubcommand>(); }
+
+} // namespace fx::harness

@@ -1,0 +1,147 @@
+// compare-goldens: proves that every target captured the same goldens. For each scenario, the
+// hash file of every target folder under golden/ must agree with the reference target's tick
+// by tick (provenance lines aside: they name the target and compiler), and the trajectory
+// CSVs must be byte-identical.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "records/atomic_file.h"
+#include "subcommands.h"
+#include "records/compare.h"
+#include "records/hash_file.h"
+#include "records/tick_hash.h"
+#include "run/suite.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+
+int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out, std::ostream& err) {
+    std::error_code ec;
+    std::vector<std::string> targets;
+    for (fs::directory_iterator it(cmd.golden_dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->is_directory()) targets.push_back(it->path().filename().string());
+    }
+    if (ec) {
+        err << "fxkcc compare-goldens: cannot read '" << cmd.golden_dir << "': " << ec.message() << "\n";
+        return kExitBadInput;
+    }
+    std::sort(targets.begin(), targets.end());
+    if (!cmd.targets.empty()) {
+        for (const std::string& t : cmd.targets) {
+            if (std::find(targets.begin(), targets.end(), t) == targets.end()) {
+                err << "fxkcc compare-goldens: no folder '" << (fs::path(cmd.golden_dir) / t).generic_string() << "'\n";
+                return kExitBadInput;
+            }
+        }
+        targets = cmd.targets;
+    }
+    if (targets.size() < 2) {
+        err << "fxkcc compare-goldens: need goldens of at least two targets under '" << cmd.golden_dir << "', found "
+            << targets.size() << "\n";
+        return kExitBadInput;
+    }
+    // The reference: the requested one, else x86_64-linux when present, else the first.
+    std::string ref = cmd.reference;
+    if (ref.empty()) ref = std::find(targets.begin(), targets.end(), "x86_64-linux") != targets.end() ? "x86_64-linux" : targets[0];
+    if (std::find(targets.begin(), targets.end(), ref) == targets.end()) {
+        err << "fxkcc compare-goldens: reference target '" << ref << "' has no goldens\n";
+        return kExitBadInput;
+    }
+    // Every scenario name seen on any target.
+    std::set<std::string> names;
+    for (const std::string& t : targets) {
+        for (fs::directory_iterator it(fs::path(cmd.golden_dir) / t, ec), end; !ec && it != end; it.increment(ec)) {
+            if (it->path().extension() == ".hashes") names.insert(it->path().stem().string());
+        }
+    }
+    int code = kExitOk;
+    int identical = 0, differing = 0;
+    for (const std::string& name : names) {
+        auto hashes_path = [&](const std::string& t) {
+            return (fs::path(cmd.golden_dir) / t / (name + ".hashes")).generic_string();
+        };
+        auto csv_path = [&](const std::string& t) { return (fs::path(cmd.golden_dir) / t / (name + ".csv")).generic_string(); };
+        HashFile refh;
+        std::string error;
+        if (!fs::exists(hashes_path(ref))) {
+            out << "MISSING   " << name << ": no golden on the reference target " << ref << "\n";
+            code = std::max<int>(code, kExitMismatch);
+            ++differing;
+            continue;
+        }
+        if (!read_hash_file(hashes_path(ref), &refh, &error)) {
+            err << "fxkcc compare-goldens: " << error << "\n";
+            return kExitBadInput;
+        }
+        std::string ref_csv, ref_csv_error;
+        const bool have_ref_csv = read_file(golden_csv_for(csv_path(ref), refh.header), &ref_csv, &ref_csv_error);
+        std::vector<std::string> problems;
+        for (const std::string& t : targets) {
+            if (t == ref) continue;
+            if (!fs::exists(hashes_path(t))) {
+                problems.push_back(t + ": missing");
+                continue;
+            }
+            HashFile other;
+            if (!read_hash_file(hashes_path(t), &other, &error)) {
+                err << "fxkcc compare-goldens: " << error << "\n";
+                return kExitBadInput;
+            }
+            if (const std::string why = incomparable_reason(refh.header, other.header); !why.empty()) {
+                problems.push_back(t + ": " + why);
+                continue;
+            }
+            const HashDivergence d = first_divergence(refh, other);
+            if (d.diverged) {
+                problems.push_back(t + ": first divergent tick " + std::to_string(d.tick) +
+                                   (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
+                                   (d.reason.empty() ? "" : ": " + d.reason));
+                continue;
+            }
+            std::string csv, csv_error;
+            if (!have_ref_csv || !read_file(golden_csv_for(csv_path(t), other.header), &csv, &csv_error) || csv != ref_csv) {
+                problems.push_back(t + ": trajectory CSV differs from " + ref + "'s");
+            }
+        }
+        if (problems.empty()) {
+            ++identical;
+            out << "identical " << name << " (" << refh.ticks.size() << " ticks on " << targets.size() << " targets)\n";
+        } else {
+            ++differing;
+            code = std::max<int>(code, kExitMismatch);
+            out << "DIFFERENT " << name << " (reference " << ref << ")\n";
+            for (const std::string& p : problems) out << "            " << p << "\n";
+        }
+    }
+    out << "\n" << names.size() << " scenarios, " << targets.size() << " targets (";
+    for (size_t i = 0; i < targets.size(); ++i) out << (i ? ", " : "") << targets[i];
+    out << "): " << identical << " identical, " << differing << " different\n";
+    return code;
+}
+
+namespace {
+
+class CompareGoldensSubcommand final : public Subcommand {
+public:
+    void declare(CLI::App& app) override {
+        app.add_option("--golden-dir", cmd_.golden_dir, "Where goldens live")->capture_default_str();
+        app.add_option("--targets", cmd_.targets, "Target folders to compare (default: all)")
+            ->delimiter(',')
+            ->check(target_name_validator());
+        app.add_option("--reference", cmd_.reference, "Reference target (default: x86_64-linux)")
+            ->check(target_name_validator());
+    }
+    int run(const Invocation& inv) override { return compare_goldens_command(cmd_, inv.out, inv.err); }
+
+private:
+    CompareGoldensCommand cmd_;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_compare_goldens_subcommand() { return std::make_unique<CompareGoldensSubcommand>(); }
+
+} // namespace fx::harness

@@ -1,0 +1,327 @@
+// `fxkcc desync`: the one-command report of where two runs part (docs/desync.md).
+#include <filesystem>
+#include <sstream>
+
+#include "fx/decimal.h"
+#include "records/atomic_file.h"
+#include "subcommands.h"
+#include "forensics/desync.h"
+#include "forensics/sides.h"
+#include "run/suite.h"
+#include "records/text.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+namespace {
+
+/// The file's bytes, or "" when it cannot be read (a side that wrote nothing).
+std::string slurp(const std::string& path) {
+    std::string text, unused;
+    return read_file(path, &text, &unused) ? text : std::string();
+}
+
+/// States of every character at `tick` from trajectory rows.
+std::vector<kcc::CharacterState> states_at_tick(const std::vector<TrajectoryRow>& rows, int64_t tick) {
+    std::vector<kcc::CharacterState> out;
+    for (const TrajectoryRow& r : rows) {
+        if (r.tick == tick) out.push_back(r.state);
+    }
+    return out;
+}
+
+/// The rows of `tick`, as CSV text with the trajectory header.
+std::string rows_text(const std::string& csv, int64_t tick) {
+    std::istringstream in(csv);
+    std::string out, line;
+    const std::string prefix = std::to_string(tick) + ",";
+    while (std::getline(in, line)) {
+        if (line.rfind("#", 0) == 0 || line.rfind("tick,", 0) == 0 || line.rfind(prefix, 0) == 0) out += line + "\n";
+    }
+    return out;
+}
+
+/// Each character's recorded input up to and including `tick`, one row per tick.
+std::string input_text(const Scenario& sc, int64_t tick) {
+    std::string s = "tick,character,stick_x,stick_y,jump,impulse_x,impulse_y,impulse_z\n";
+    std::vector<InputCursor> cursors;
+    for (const CharacterDef& c : sc.characters) cursors.emplace_back(c.input);
+    for (int64_t t = 0; t <= tick && t < sc.ticks; ++t) {
+        for (size_t i = 0; i < cursors.size(); ++i) {
+            const kcc::Input in = cursors[i].at(t);
+            s += std::to_string(t) + "," + std::to_string(sc.characters[i].id) + "," + to_string_shortest(in.stick_x) +
+                 "," + to_string_shortest(in.stick_y) + "," + (in.jump ? "1" : "0") + "," +
+                 to_string_shortest(in.impulse.x) + "," + to_string_shortest(in.impulse.y) + "," +
+                 to_string_shortest(in.impulse.z) + "\n";
+        }
+    }
+    return s;
+}
+
+struct SideRun {
+    HashFile hashes;
+    std::string csv, trace, version;
+};
+
+/// Runs one side twice: all ticks for the hashes, then to `trace_to` with CSV and trace.
+int run_hashes(const Side& side, const std::string& scenario, bool allow_outside, const TempFolder& tmp,
+               const std::string& tag, SideRun* out, std::string* error) {
+    const std::string h = tmp.file(tag + ".hashes");
+    std::vector<std::string> args{"run", scenario, "--hashes", h};
+    if (allow_outside) args.emplace_back("--allow-outside");
+    const SideResult r = run_side(side, args);
+    if (r.exit_code == 2) {
+        *error = "side " + tag + " (" + side.label + ") refused the input: " + r.err;
+        return kExitBadInput;
+    }
+    if (r.exit_code != 0 && r.exit_code != 1) {
+        *error = "side " + tag + " (" + side.label + ") could not run (exit " + std::to_string(r.exit_code) + "): " + r.err;
+        return kExitCannotTest;
+    }
+    if (!read_hash_file(h, &out->hashes, error)) {
+        *error = "side " + tag + " (" + side.label + "): " + *error;
+        return kExitCannotTest;
+    }
+    return kExitOk;
+}
+
+int run_trace(const Side& side, const std::string& scenario, bool allow_outside, const TempFolder& tmp,
+              const std::string& tag, int64_t from, int64_t to, SideRun* out, std::string* error) {
+    const std::string csv = tmp.file(tag + ".csv"), trace = tmp.file(tag + ".trace");
+    std::vector<std::string> args{"run", scenario, "--csv", csv, "--trace", trace, "--trace-ticks",
+                                  std::to_string(from) + ":" + std::to_string(to), "--stop-after", std::to_string(to)};
+    if (allow_outside) args.emplace_back("--allow-outside");
+    const SideResult r = run_side(side, args);
+    if (r.exit_code != 0 && r.exit_code != 1) {
+        *error = "side " + tag + " (" + side.label + ") could not trace (exit " + std::to_string(r.exit_code) + "): " + r.err;
+        return kExitCannotTest;
+    }
+    out->csv = slurp(csv);
+    out->trace = slurp(trace);
+    Side plain = side; // the build's fingerprint, without the run's extra arguments
+    plain.extra.clear();
+    out->version = run_side(plain, {"--version"}).out;
+    return kExitOk;
+}
+
+bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenario& sc, const DesyncReport& rep,
+                  const std::string& report_text, const SideRun& a, const SideRun& b, std::string* error) {
+    // Built in a sibling temporary folder and renamed into place: never half-written.
+    const fs::path final_dir(dir);
+    const fs::path tmp_dir = final_dir.parent_path() / (final_dir.filename().string() + ".tmp");
+    std::error_code ec;
+    fs::remove_all(tmp_dir, ec);
+    fs::create_directories(tmp_dir, ec);
+    if (ec) {
+        *error = "cannot create '" + tmp_dir.generic_string() + "': " + ec.message();
+        return false;
+    }
+    const std::string t = tmp_dir.generic_string() + "/";
+    const std::vector<std::pair<std::string, std::string>> files{
+        {"report.txt", report_text},
+        {"scenario.yaml", slurp(cmd.scenario)},
+        {"input.csv", input_text(sc, rep.tick)},
+        {"a.state.csv", rows_text(a.csv, rep.tick)},
+        {"b.state.csv", rows_text(b.csv, rep.tick)},
+        {"a.trace", a.trace},
+        {"b.trace", b.trace},
+        {"a.version.txt", "command: " + cmd.a + (cmd.a_args.empty() ? "" : " ... " + cmd.a_args) + "\n" + a.version},
+        {"b.version.txt", "command: " + cmd.b + (cmd.b_args.empty() ? "" : " ... " + cmd.b_args) + "\n" + b.version},
+        {"a.hashes", hash_file_text(a.hashes)},
+        {"b.hashes", hash_file_text(b.hashes)},
+    };
+    for (const auto& [name, text] : files) {
+        if (!write_file_atomic(t + name, text, error)) return false;
+    }
+    fs::remove_all(final_dir, ec);
+    fs::rename(tmp_dir, final_dir, ec);
+    if (ec) {
+        *error = "cannot move the bundle into '" + dir + "': " + ec.message();
+        return false;
+    }
+    return true;
+}
+
+/// A run of side a against a golden hash file (and the golden trajectory CSV beside it, for the
+/// states); only the run has a trace, shown for the divergent characters.
+int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Side& side, const TempFolder& tmp,
+                          std::ostream& out, std::ostream& err) {
+    std::string error;
+    HashFile golden;
+    if (!read_hash_file(cmd.golden, &golden, &error)) {
+        err << "fxkcc desync: " << error << "\n";
+        return kExitBadInput;
+    }
+    SideRun run;
+    if (int rc = run_hashes(side, cmd.scenario, cmd.allow_outside, tmp, "run", &run, &error); rc != kExitOk) {
+        err << "fxkcc desync: " << error << "\n";
+        return rc;
+    }
+    if (const std::string why = incomparable_reason(golden.header, run.hashes.header); !why.empty()) {
+        err << "fxkcc desync: cannot compare with the golden: " << why << "\n";
+        return kExitBadInput;
+    }
+    DesyncReport r = compare_runs(golden, run.hashes);
+    const std::string golden_label = cmd.golden + " (golden)";
+    if (!r.diverged) {
+        out << "no desync: the run matches " << golden_label << " on every recorded tick\n";
+        return kExitOk;
+    }
+    const int64_t from = r.every > 1 ? std::max<int64_t>(0, r.tick - r.every + 1) : r.tick;
+    if (int rc = run_trace(side, cmd.scenario, cmd.allow_outside, tmp, "run", from, r.tick, &run, &error); rc != kExitOk) {
+        err << "fxkcc desync: " << error << "\n";
+        return rc;
+    }
+    std::string golden_csv = cmd.golden;
+    if (golden_csv.size() > 7 && golden_csv.compare(golden_csv.size() - 7, 7, ".hashes") == 0) {
+        golden_csv.replace(golden_csv.size() - 7, 7, ".csv");
+    }
+    golden_csv = golden_csv_for(golden_csv, golden.header);
+    std::vector<TrajectoryRow> rows_golden, rows_run;
+    bool render = false;
+    if (fs::exists(golden_csv) && read_trajectory(golden_csv, &rows_golden, &render, &error) &&
+        parse_trajectory(run.csv, "run.csv", &rows_run, &render, &error)) {
+        add_state_differences(&r, states_at_tick(rows_golden, r.tick), states_at_tick(rows_run, r.tick));
+    }
+    std::string text = "scenario " + sc.name + " (" + cmd.scenario + ")\n" + format_desync(r, golden_label, side.label);
+    if (r.characters.empty()) text += "(no golden trajectory CSV at " + golden_csv + ": fields not compared)\n";
+    // The run's own trace of the divergent tick, for the characters that differ (a golden has none).
+    text += "solver trace of the run, tick " + std::to_string(r.tick) + " (the golden has no trace):\n";
+    std::istringstream lines(run.trace);
+    for (std::string line; std::getline(lines, line);) {
+        for (const EntityRef& e : r.entities) {
+            const std::string head = "t=" + std::to_string(r.tick) + " c=" + std::to_string(e.id) + " ";
+            if (e.kind == EntityKind::kCharacter && line.rfind(head, 0) == 0) text += "    " + line + "\n";
+        }
+    }
+    out << text;
+    return kExitMismatch;
+}
+
+} // namespace
+
+int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& err) {
+    std::string error;
+    // Two hash files: where they part (no states or traces without a scenario to run).
+    if (cmd.scenario.empty()) {
+        HashFile a, b;
+        if (!read_hash_file(cmd.hashes_a, &a, &error) || !read_hash_file(cmd.hashes_b, &b, &error)) {
+            err << "fxkcc desync: " << error << "\n";
+            return kExitBadInput;
+        }
+        if (const std::string why = incomparable_reason(a.header, b.header); !why.empty()) {
+            err << "fxkcc desync: cannot compare: " << why << "\n";
+            return kExitBadInput;
+        }
+        const DesyncReport r = compare_runs(a, b);
+        out << format_desync(r, cmd.hashes_a, cmd.hashes_b);
+        return r.diverged ? kExitMismatch : kExitOk;
+    }
+    Scenario sc;
+    if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
+        err << error << "\n";
+        return kExitBadInput;
+    }
+    if (!cmd.bundle.empty()) {
+        // The bundle replaces its folder (remove_all): only ever an earlier bundle or nothing.
+        std::error_code ec;
+        const fs::path dir(cmd.bundle);
+        const bool exists = fs::exists(dir, ec);
+        const bool is_bundle = fs::is_directory(dir, ec) && (fs::is_empty(dir, ec) || fs::exists(dir / "report.txt", ec));
+        if (exists && !is_bundle) {
+            err << "fxkcc desync: --bundle: '" << cmd.bundle
+                << "' exists and is not a desync bundle (a folder with report.txt): refusing to replace it\n";
+            return kExitBadInput;
+        }
+    }
+    Side a, b;
+    if (!make_side(cmd.a, cmd.a_args, &a, &error) || !make_side(cmd.b, cmd.b_args, &b, &error)) {
+        err << "fxkcc desync: " << error << "\n";
+        return kExitBadInput;
+    }
+    TempFolder tmp;
+    if (!tmp.ok()) {
+        err << "fxkcc desync: cannot create a temporary folder\n";
+        return kExitCannotTest;
+    }
+    if (!cmd.golden.empty()) return desync_against_golden(cmd, sc, a, tmp, out, err);
+    SideRun ra, rb;
+    if (int rc = run_hashes(a, cmd.scenario, cmd.allow_outside, tmp, "a", &ra, &error); rc != kExitOk) {
+        err << "fxkcc desync: " << error << "\n";
+        return rc;
+    }
+    if (int rc = run_hashes(b, cmd.scenario, cmd.allow_outside, tmp, "b", &rb, &error); rc != kExitOk) {
+        err << "fxkcc desync: " << error << "\n";
+        return rc;
+    }
+    DesyncReport r = compare_runs(ra.hashes, rb.hashes);
+    if (!r.diverged) {
+        out << "no desync: " << ra.hashes.ticks.size() << " recorded ticks identical on both sides\n"
+            << "a = " << a.label << "\nb = " << b.label << "\n";
+        return kExitOk;
+    }
+    // The divergent tick and the next, traced on both sides.
+    r.trace_from = r.every > 1 ? std::max<int64_t>(0, r.tick - r.every + 1) : r.tick;
+    r.trace_to = std::min(r.tick + 1, sc.ticks - 1);
+    for (auto [side, run, tag] : {std::tuple{&a, &ra, "a"}, std::tuple{&b, &rb, "b"}}) {
+        if (int rc = run_trace(*side, cmd.scenario, cmd.allow_outside, tmp, tag, r.trace_from, r.trace_to, run, &error);
+            rc != kExitOk) {
+            err << "fxkcc desync: " << error << "\n";
+            return rc;
+        }
+    }
+    std::vector<TrajectoryRow> rows_a, rows_b;
+    bool render = false;
+    if (!parse_trajectory(ra.csv, "a.csv", &rows_a, &render, &error) ||
+        !parse_trajectory(rb.csv, "b.csv", &rows_b, &render, &error)) {
+        err << "fxkcc desync: " << error << "\n";
+        return kExitCannotTest;
+    }
+    add_state_differences(&r, states_at_tick(rows_a, r.tick), states_at_tick(rows_b, r.tick));
+    r.trace = first_trace_difference(ra.trace, rb.trace, static_cast<size_t>(cmd.context));
+    const std::string text = "scenario " + sc.name + " (" + cmd.scenario + ")\n" + format_desync(r, a.label, b.label);
+    out << text;
+    if (!cmd.bundle.empty()) {
+        if (!write_bundle(cmd.bundle, cmd, sc, r, text, ra, rb, &error)) {
+            err << "fxkcc desync: " << error << "\n";
+            return kExitCannotTest;
+        }
+        out << "bundle: " << cmd.bundle << "/ (report, both states, input up to tick " << r.tick
+            << ", both build fingerprints, traces, hashes)\n";
+    }
+    return kExitMismatch;
+}
+
+namespace {
+
+class DesyncSubcommand final : public Subcommand {
+public:
+    void declare(CLI::App& app) override {
+        app.add_option("inputs", inputs_,
+                       "A scenario (run by both sides), a scenario and a golden hash file, or two hash files")
+            ->required()
+            ->expected(1, 2);
+        app.add_option("--a", cmd_.a, "Command that runs fxkcc for side a (default: this binary)");
+        app.add_option("--b", cmd_.b, "Command that runs fxkcc for side b, e.g. 'qemu-aarch64 build-aarch64-linux/cli/fxkcc'");
+        app.add_option("--a-args", cmd_.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
+        app.add_option("--b-args", cmd_.b_args, "Extra run arguments for side b");
+        app.add_option("--bundle", cmd_.bundle, "Write a bug-report bundle into this folder");
+        app.add_option("--context", cmd_.context, "Trace lines shown before the first difference")->capture_default_str();
+        app.add_flag("--allow-outside", cmd_.allow_outside, "Let the scenario reference files outside its tree");
+    }
+    int run(const Invocation& inv) override {
+        assign_desync_inputs(inputs_, &cmd_);
+        default_desync_sides(inv.self, &cmd_);
+        return desync_command(cmd_, inv.out, inv.err);
+    }
+
+private:
+    DesyncCommand cmd_;
+    std::vector<std::string> inputs_;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_desync_subcommand() { return std::make_unique<DesyncSubcommand>(); }
+
+} // namespace fx::harness

@@ -1,0 +1,68 @@
+// `fxkcc list`: the scenarios of a suite, as tab-separated lines or as the Markdown sections of
+// docs/conformance.md.
+#include "subcommands.h"
+
+namespace fx::harness {
+namespace {
+
+std::string plural(size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+/// One scenario as a Markdown section (docs/conformance.md is generated from these).
+void list_markdown(const Scenario& sc, const std::string& path, std::ostream& out) {
+    const size_t expectations = sc.expect_states.size() + sc.expect_metrics.size() + sc.expect_same_as.size();
+    out << "### " << sc.name << "\n\n`" << path << "`: " << plural(static_cast<size_t>(sc.ticks), "tick") << ", "
+        << plural(sc.characters.size(), "character") << ", " << plural(expectations, "expectation") << "\n\n"
+        << sc.description << "\n\n";
+    if (!sc.deviation.empty()) out << "**Accepted deviation from KCC-SPEC:** " << sc.deviation << "\n\n";
+}
+
+} // namespace
+
+int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(suite, &paths, &error)) {
+        err << "fxkcc list: " << error << "\n";
+        return kExitBadInput;
+    }
+    int code = kExitOk;
+    for (const std::string& p : paths) {
+        Scenario sc;
+        if (!load_for_suite(suite, p, &sc, &error)) {
+            err << error << "\n";
+            code = kExitBadInput;
+            continue;
+        }
+        if (!suite.filter.empty() && sc.name.find(suite.filter) == std::string::npos) continue;
+        if (markdown) {
+            list_markdown(sc, p, out);
+            continue;
+        }
+        out << sc.name << "\t" << sc.ticks << " ticks\t" << sc.characters.size() << " characters\t" << p << "\t"
+            << sc.description << "\n";
+    }
+    return code;
+}
+
+namespace {
+
+class ListSubcommand final : public Subcommand {
+public:
+    void declare(CLI::App& app) override {
+        add_suite_options(app, &suite_);
+        app.add_flag("--markdown", markdown_, "One Markdown section per scenario (docs/conformance.md)");
+    }
+    int run(const Invocation& inv) override { return list_command(suite_, markdown_, inv.out, inv.err); }
+
+private:
+    SuiteOptions suite_;
+    bool markdown_ = false;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_list_subcommand() { return std::make_unique<ListSubcommand>(); }
+
+} // namespace fx::harness

@@ -1,0 +1,116 @@
+#include "commands/options.h"
+
+#include <filesystem>
+
+#include "subcommands.h"
+
+namespace fx::harness {
+namespace {
+
+/// A whole non-negative decimal number of at most 18 digits.
+bool parse_count(std::string_view t, int64_t* out) {
+    if (t.empty() || t.size() > 18) return false;
+    int64_t v = 0;
+    for (char c : t) {
+        if (c < '0' || c > '9') return false;
+        v = v * 10 + (c - '0');
+    }
+    *out = v;
+    return true;
+}
+
+} // namespace
+
+bool parse_shard(std::string_view text, int* k, int* n, std::string* error) {
+    const size_t slash = text.find('/');
+    int64_t kk = 0, nn = 0;
+    if (slash == std::string_view::npos || !parse_count(text.substr(0, slash), &kk) ||
+        !parse_count(text.substr(slash + 1), &nn) || nn < 1 || nn > 1000000 || kk < 1 || kk > nn) {
+        *error = "expected K/N with 1 <= K <= N, found '" + std::string(text) + "'";
+        return false;
+    }
+    *k = static_cast<int>(kk);
+    *n = static_cast<int>(nn);
+    return true;
+}
+
+bool parse_tick_range(std::string_view text, int64_t* from, int64_t* to, std::string* error) {
+    const size_t colon = text.find(':');
+    int64_t a = 0, b = 0;
+    const bool ok = parse_count(text.substr(0, colon), &a) &&
+                    (colon == std::string_view::npos ? (b = a, true) : parse_count(text.substr(colon + 1), &b)) && a <= b;
+    if (!ok) {
+        *error = "expected A:B with 0 <= A <= B, found '" + std::string(text) + "'";
+        return false;
+    }
+    *from = a;
+    *to = b;
+    return true;
+}
+
+bool valid_target_name(std::string_view v) {
+    return !v.empty() && v != "." && v != ".." &&
+           v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+               std::string_view::npos;
+}
+
+void assign_desync_inputs(const std::vector<std::string>& inputs, DesyncCommand* cmd) {
+    const auto is_yaml = [](const std::string& p) {
+        const std::string ext = std::filesystem::path(p).extension().string();
+        return ext == ".yaml" || ext == ".yml";
+    };
+    if (inputs.size() == 2 && is_yaml(inputs[0])) {
+        cmd->scenario = inputs[0]; // a run (side a) against a golden
+        cmd->golden = inputs[1];
+    } else if (inputs.size() == 2) {
+        cmd->hashes_a = inputs[0];
+        cmd->hashes_b = inputs[1];
+    } else if (inputs.size() == 1) {
+        cmd->scenario = inputs[0];
+    }
+}
+
+void default_desync_sides(const std::string& self, DesyncCommand* cmd) {
+    if (cmd->a.empty()) cmd->a = self;
+    if (cmd->b.empty()) cmd->b = self;
+}
+
+void default_shrink_sides(const std::string& self, ShrinkCommand* cmd) {
+    if (cmd->a.empty() && cmd->b.empty() && cmd->a_args.empty() && cmd->b_args.empty()) return;
+    if (cmd->a.empty()) cmd->a = self;
+    if (cmd->b.empty()) cmd->b = self;
+}
+
+std::string self_path(const char* argv0) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::absolute(argv0, ec);
+    return ec ? std::string(argv0) : p.generic_string();
+}
+
+CLI::Validator target_name_validator() {
+    return CLI::Validator(
+        [](std::string& v) -> std::string {
+            return valid_target_name(v) ? std::string()
+                                        : "expected a target folder name such as x86_64-linux, found '" + v + "'";
+        },
+        "TARGET");
+}
+
+void add_suite_options(CLI::App& app, SuiteOptions* s) {
+    app.add_option("scenarios", s->inputs, "Scenario files or folders (default: all of --scenarios-dir)");
+    app.add_option("--scenarios-dir", s->scenarios_dir, "The scenarios tree")->capture_default_str();
+    app.add_option("--golden-dir", s->golden_dir, "Where goldens live (golden/<target>/)")->capture_default_str();
+    app.add_option("--target", s->target, "Golden target folder (default: this build's target)")->check(target_name_validator());
+    app.add_option("-k,--filter", s->filter, "Only scenarios whose name contains this text");
+    app.add_flag("--allow-outside", s->allow_outside, "Let scenarios reference files outside the scenarios tree");
+    app.add_option_function<std::string>(
+           "--shard",
+           [s](const std::string& v) {
+               std::string error;
+               if (!parse_shard(v, &s->shard_index, &s->shard_count, &error)) throw CLI::ValidationError("--shard", error);
+           },
+           "Run the K-th of N shards of the suite (K/N, 1-based)")
+        ->type_name("K/N");
+}
+
+} // namespace fx::harness

@@ -1,0 +1,257 @@
+// `fxkcc run`: one scenario, its summary and checks, and the outputs asked for (hashes,
+// trajectory CSV, solver trace, feel metrics), each written atomically.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "records/atomic_file.h"
+#include "records/trace_writer.h"
+#include "run/checks.h"
+#include "run/fault.h"
+#include "subcommands.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+namespace {
+
+// Streams a run to the outputs `run` asked for.
+class RunOutputs final : public RunSink {
+public:
+    HashFileWriter* hashes = nullptr;
+    std::ostream* hashes_stream = nullptr; // "-": text to stdout
+    int64_t run_ticks = 0, every = 1;
+    TrajectoryWriter* csv = nullptr;
+    TickHasher hasher;
+    TickHashes current;
+    uint64_t last_world = 0;
+    int64_t ticks = 0;
+    HashFile stdout_file; // header only, for stdout formatting
+
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override {
+        hasher.hash_into(tick, chars, platforms, &current);
+        last_world = current.world;
+        ++ticks;
+        const bool recorded = recorded_tick(tick, run_ticks, every); // the scenario's golden_every
+        if (recorded && hashes != nullptr && !hashes->write(current, error)) return false;
+        if (recorded && hashes_stream != nullptr) {
+            *hashes_stream << current.tick << ' ' << hex16(current.world);
+            for (uint64_t h : current.entities) *hashes_stream << ' ' << hex16(h);
+            *hashes_stream << '\n';
+        }
+        if (csv != nullptr) {
+            for (size_t i = 0; i < chars.size(); ++i) {
+                if (!csv->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
+            }
+        }
+        return true;
+    }
+};
+
+/// Folders a command creates for its outputs, removed again (deepest first, each only if still
+/// empty) unless keep() is called: a run that fails leaves nothing behind.
+class CreatedFolders {
+public:
+    CreatedFolders() = default;
+    CreatedFolders(const CreatedFolders&) = delete;
+    CreatedFolders& operator=(const CreatedFolders&) = delete;
+    ~CreatedFolders() {
+        std::error_code ec;
+        for (const fs::path& p : made_) fs::remove(p, ec);
+    }
+    /// create_directories, remembering the folders that did not exist.
+    void create(const fs::path& dir, std::error_code& ec) {
+        std::vector<fs::path> missing;
+        for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+            missing.push_back(p);
+            if (p == p.parent_path()) break;
+        }
+        fs::create_directories(dir, ec);
+        made_.insert(made_.end(), missing.begin(), missing.end()); // deepest first
+    }
+    void keep() { made_.clear(); }
+
+private:
+    std::vector<fs::path> made_;
+};
+
+} // namespace
+
+int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, const Style& out_style,
+                const Style& err_style) {
+    Scenario sc;
+    std::string error;
+    if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
+        err << error << "\n";
+        return kExitBadInput;
+    }
+    Fault fault;
+    if (!cmd.fault.empty() && !parse_fault(cmd.fault, &fault, &error)) {
+        err << "fxkcc run: --inject-fault: " << error << "\n";
+        return kExitBadInput;
+    }
+    const int64_t run_ticks = cmd.stop_after >= 0 && cmd.stop_after < sc.ticks ? cmd.stop_after + 1 : sc.ticks;
+    RunOutputs sink;
+    sink.run_ticks = run_ticks;
+    sink.every = sc.golden_every;
+    // Declared before the writers, so destroyed after them: the folders are empty by then.
+    CreatedFolders created;
+    HashFileWriter hashes;
+    TrajectoryWriter csv;
+    AtomicFile trace_file;
+    std::unique_ptr<TraceWriter> trace;
+    HashFileHeader header = header_for(sc);
+    header.ticks = run_ticks; // --stop-after: the hash file covers the ticks run
+    // Output folders are created on demand, like the goldens' folders.
+    std::string metrics_format = cmd.metrics_format;
+    if (metrics_format.empty()) metrics_format = fs::path(cmd.metrics_path).extension() == ".json" ? "json" : "csv";
+    if (metrics_format != "csv" && metrics_format != "json") {
+        err << "fxkcc run: --metrics-format: expected csv or json, found '" << metrics_format << "'\n";
+        return kExitBadInput;
+    }
+    const std::string* outputs[] = {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path, &cmd.metrics_path};
+    for (const std::string* path : outputs) {
+        std::error_code ec;
+        if (!path->empty() && *path != "-" && fs::is_directory(*path, ec)) {
+            err << "fxkcc run: cannot write '" << *path << "': " << std::make_error_code(std::errc::is_a_directory).message()
+                << "\n";
+            return kExitCannotTest;
+        }
+    }
+    for (const std::string* path : outputs) {
+        if (path->empty() || *path == "-") continue;
+        const fs::path parent = fs::path(*path).parent_path();
+        std::error_code ec;
+        if (!parent.empty()) created.create(parent, ec);
+        if (ec) {
+            err << "fxkcc run: cannot create folder '" << parent.generic_string() << "': " << ec.message() << "\n";
+            return kExitCannotTest;
+        }
+    }
+    if (cmd.hashes_path == "-") {
+        HashFile h;
+        h.header = header;
+        const std::string text = hash_file_text(h); // header and trailer of an empty run
+        out << text.substr(0, text.rfind("end "));
+        sink.hashes_stream = &out;
+    } else if (!cmd.hashes_path.empty()) {
+        if (!hashes.open(cmd.hashes_path, header, &error)) {
+            err << "fxkcc run: " << error << "\n";
+            return kExitCannotTest;
+        }
+        sink.hashes = &hashes;
+    }
+    if (!cmd.csv_path.empty()) {
+        if (cmd.csv_path == "-" ? !csv.open(out, !sc.frames.empty(), &error)
+                                : !csv.open(cmd.csv_path, !sc.frames.empty(), &error)) {
+            err << "fxkcc run: " << error << "\n";
+            return kExitCannotTest;
+        }
+        sink.csv = &csv;
+    }
+    RunOptions opts;
+    if (!cmd.fault.empty()) opts.fault = &fault;
+    opts.stop_after = cmd.stop_after;
+    if (!cmd.trace_path.empty()) {
+        std::ostream* trace_out = &out;
+        if (cmd.trace_path != "-") {
+            if (!trace_file.open(cmd.trace_path, &error)) {
+                err << "fxkcc run: cannot write trace file '" << cmd.trace_path << "': " << error << "\n";
+                return kExitCannotTest;
+            }
+            trace_out = &trace_file.stream();
+        }
+        trace = std::make_unique<TraceWriter>(*trace_out);
+        opts.trace = trace.get();
+        opts.trace_from = cmd.trace_from;
+        opts.trace_to = cmd.trace_to < 0 ? sc.ticks - 1 : cmd.trace_to;
+    }
+    CheckReport report;
+    if (!run_checked(sc, &sink, opts, &report, &error)) {
+        err << "fxkcc run: " << sc.path << ": " << error << "\n";
+        return kExitBadInput;
+    }
+    if (sink.hashes_stream != nullptr) out << "end " << sink.ticks << "\n";
+    if (sink.hashes != nullptr && !hashes.commit(&error)) {
+        err << "fxkcc run: " << error << "\n";
+        return kExitCannotTest;
+    }
+    if (sink.csv != nullptr && !csv.commit(&error)) {
+        err << "fxkcc run: " << error << "\n";
+        return kExitCannotTest;
+    }
+    if (trace_file.is_open() && !trace_file.commit(&error)) {
+        err << "fxkcc run: " << error << "\n";
+        return kExitCannotTest;
+    }
+    if (!cmd.metrics_path.empty()) {
+        const std::string text = metrics_format == "json" ? metrics_json(sc, report) : metrics_csv(report);
+        if (cmd.metrics_path == "-") {
+            out << text;
+        } else if (!write_file_atomic(cmd.metrics_path, text, &error)) {
+            err << "fxkcc run: " << error << "\n";
+            return kExitCannotTest;
+        }
+    }
+    created.keep();
+    // The summary goes to stderr when stdout carries data.
+    const bool data_on_stdout =
+        cmd.hashes_path == "-" || cmd.csv_path == "-" || cmd.trace_path == "-" || cmd.metrics_path == "-";
+    std::ostream& summary = data_on_stdout ? err : out;
+    const Style& style = data_on_stdout ? err_style : out_style;
+    summary << fmt::format("{}: {} ticks, {} characters, final hash {}\n", style.strong(sc.name), sink.ticks,
+                           sc.characters.size(), hex16(sink.last_world));
+    const int failed_expectations = report.expectation_failures(), failed_invariants = report.invariant_failures();
+    const std::string failed = fmt::format("{} failed", failed_expectations);
+    const std::string invariants = failed_invariants == 0 ? std::string("hold") : fmt::format("{} violated", failed_invariants);
+    summary << fmt::format("checks: {} expectations, {}; invariants {}\n", report.expectations,
+                           failed_expectations == 0 ? failed : style.bad(failed),
+                           failed_invariants == 0 ? style.good(invariants) : style.bad(invariants));
+    summary << format_failures(report, "  ");
+    summary << "metrics:\n" << metrics_table(report);
+    return report.passed() ? kExitOk : kExitMismatch;
+}
+
+namespace {
+
+class RunSubcommand final : public Subcommand {
+public:
+    void declare(CLI::App& app) override {
+        app.add_option("scenario", cmd_.scenario, "Scenario file")->required();
+        app.add_option("--hashes", cmd_.hashes_path, "Write per-tick hashes to this file ('-': stdout)");
+        app.add_option("--csv", cmd_.csv_path, "Write the trajectory CSV to this file ('-': stdout)");
+        app.add_option("--trace", cmd_.trace_path, "Write the solver trace to this file ('-': stdout)");
+        app.add_option("--trace-ticks", trace_ticks_, "Tick range of the trace, A:B inclusive (default: all)");
+        app.add_flag("--allow-outside", cmd_.allow_outside, "Let the scenario reference files outside its tree");
+        app.add_option("--metrics", cmd_.metrics_path, "Write the feel metrics to this file as CSV or JSON ('-': stdout)");
+        app.add_option("--metrics-format", cmd_.metrics_format, "csv or json (default: from the extension, .json: JSON)");
+        app.add_option("--inject-fault", cmd_.fault,
+                       "TICK:CHARACTER:FIELD:BITS: flip the low BITS bits of FIELD of CHARACTER after TICK (tests of desync)");
+        app.add_option("--stop-after", cmd_.stop_after, "Run ticks 0..N only")
+            ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+    }
+    int run(const Invocation& inv) override {
+        if (!trace_ticks_.empty()) {
+            std::string error;
+            if (!parse_tick_range(trace_ticks_, &cmd_.trace_from, &cmd_.trace_to, &error)) {
+                inv.err << "fxkcc run: --trace-ticks: " << error << "\n";
+                return kExitBadInput;
+            }
+            if (cmd_.trace_path.empty()) cmd_.trace_path = "-";
+        }
+        return run_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_style);
+    }
+
+private:
+    RunCommand cmd_;
+    std::string trace_ticks_;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_run_subcommand() { return std::make_unique<RunSubcommand>(); }
+
+} // namespace fx::harness

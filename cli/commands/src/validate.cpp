@@ -1,0 +1,50 @@
+// `fxkcc validate`: loads every scenario of a suite and builds its world, without running it.
+#include "kcc/world.h"
+#include "subcommands.h"
+
+namespace fx::harness {
+
+int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(suite, &paths, &error)) {
+        err << "fxkcc validate: " << error << "\n";
+        return kExitBadInput;
+    }
+    int bad = 0;
+    for (const std::string& p : paths) {
+        Scenario sc;
+        if (!load_for_suite(suite, p, &sc, &error)) {
+            err << error << "\n";
+            ++bad;
+            continue;
+        }
+        // Geometry that loads may still fail to build (e.g. a scene-level check).
+        kcc::World world;
+        if (!build_world(sc, &world, &error)) {
+            err << p << ": " << error << "\n";
+            ++bad;
+            continue;
+        }
+        out << "ok  " << sc.name << "  (" << p << ")\n";
+    }
+    out << paths.size() - static_cast<size_t>(bad) << " valid, " << bad << " invalid\n";
+    return bad == 0 ? kExitOk : kExitBadInput;
+}
+
+namespace {
+
+class ValidateSubcommand final : public Subcommand {
+public:
+    void declare(CLI::App& app) override { add_suite_options(app, &suite_); }
+    int run(const Invocation& inv) override { return validate_command(suite_, inv.out, inv.err); }
+
+private:
+    SuiteOptions suite_;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_validate_subcommand() { return std::make_unique<ValidateSubcommand>(); }
+
+} // namespace fx::harness

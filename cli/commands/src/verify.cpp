@@ -1,0 +1,157 @@
+// `fxkcc verify`: a suite against the goldens of one target (run/verify.h), as a table, a
+// summary line, an exit code as git bisect run reads it, and optionally a JUnit report.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "records/atomic_file.h"
+#include "records/text.h"
+#include "run/verify.h"
+#include "subcommands.h"
+
+namespace fx::harness {
+
+bool unique_names(const std::vector<Outcome>& outcomes, std::ostream& err) {
+    std::string duplicate;
+    if (check_unique_names(outcomes, &duplicate)) return true;
+    err << "fxkcc: two scenarios are named '" << duplicate << "' (names must be unique: they name the goldens)\n";
+    return false;
+}
+
+namespace {
+
+using text::xml_escape;
+
+std::string seconds_text(int64_t millis) {
+    std::string frac = std::to_string(millis % 1000);
+    return std::to_string(millis / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
+}
+
+std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& target) {
+    int failures = 0, errors = 0;
+    int64_t total = 0;
+    for (const Outcome& o : outcomes) {
+        if (o.status == Status::kMismatch || o.status == Status::kStale || o.status == Status::kMissing ||
+            o.status == Status::kFailed) {
+            ++failures;
+        }
+        if (o.status == Status::kBadInput || o.status == Status::kCannotTest) ++errors;
+        total += o.millis;
+    }
+    std::ostringstream x;
+    x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    x << "<testsuites>\n<testsuite name=\"fxkcc verify " << xml_escape(target) << "\" tests=\"" << outcomes.size()
+      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\"" << seconds_text(total) << "\">\n";
+    for (const Outcome& o : outcomes) {
+        x << "  <testcase classname=\"fxkcc." << xml_escape(target) << "\" name=\""
+          << xml_escape(o.name.empty() ? o.path : o.name) << "\" file=\"" << xml_escape(o.path) << "\" time=\""
+          << seconds_text(o.millis) << "\"";
+        if (o.status == Status::kPass) {
+            x << "/>\n";
+            continue;
+        }
+        const bool error = o.status == Status::kBadInput || o.status == Status::kCannotTest;
+        x << ">\n    <" << (error ? "error" : "failure") << " type=\"" << status_name(o.status) << "\" message=\""
+          << xml_escape(o.summary) << "\">" << xml_escape(o.detail) << "</" << (error ? "error" : "failure") << ">\n";
+        x << "  </testcase>\n";
+    }
+    x << "</testsuite>\n</testsuites>\n";
+    return x.str();
+}
+
+/// The status word of an outcome, coloured by what it means.
+std::string styled_status(Status s, const Style& style) {
+    const std::string word = status_name(s);
+    switch (s) {
+    case Status::kPass: return style.good(word);
+    case Status::kStale:
+    case Status::kMissing: return style.warning(word);
+    default: return style.bad(word);
+    }
+}
+
+void print_table(const std::vector<Outcome>& outcomes, std::ostream& out, const Style& style) {
+    size_t w = 8;
+    for (const Outcome& o : outcomes) w = std::max(w, (o.name.empty() ? o.path : o.name).size());
+    for (const Outcome& o : outcomes) {
+        const std::string_view word = status_name(o.status);
+        // Padded by the word's own width: the colour codes take no columns.
+        out << fmt::format("{}{:{}}{:<{}}{}\n", styled_status(o.status, style), "", 12 - word.size(),
+                           o.name.empty() ? o.path : o.name, w + 2, o.summary);
+        if (!o.detail.empty()) {
+            std::istringstream lines(o.detail);
+            for (std::string line; std::getline(lines, line);) out << "            " << line << "\n";
+        }
+    }
+}
+
+} // namespace
+
+int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err, const Style& style,
+                   bool err_terminal) {
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(cmd.suite, &paths, &error)) {
+        err << "fxkcc verify: " << error << "\n";
+        return kExitBadInput;
+    }
+    if (paths.empty()) {
+        err << "fxkcc verify: no scenarios selected\n";
+        return kExitBadInput;
+    }
+    const bool progress = cmd.progress && err_terminal;
+    // Load first (in parallel), so that the runs can be dealt out longest first.
+    const std::vector<Loaded> loaded = load_all(cmd.suite, paths, cmd.jobs, err);
+    std::vector<Outcome> outcomes = run_parallel(paths, run_costs(loaded), cmd.jobs, progress, err,
+                                                 [&](size_t i) { return verify_one(cmd.suite, paths[i], loaded[i]); });
+    for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i].millis += loaded[i].millis; // load + run, as before
+    if (!cmd.suite.filter.empty()) {
+        std::erase_if(outcomes, [&](const Outcome& o) {
+            return o.status != Status::kBadInput && o.name.find(cmd.suite.filter) == std::string::npos;
+        });
+    }
+    if (!unique_names(outcomes, err)) return kExitBadInput;
+    print_table(outcomes, out, style);
+    int counts[7] = {0, 0, 0, 0, 0, 0, 0};
+    int checks_failed = 0;
+    for (const Outcome& o : outcomes) {
+        ++counts[static_cast<int>(o.status)];
+        if (o.checks_failed) ++checks_failed;
+    }
+    out << fmt::format("\n{} scenarios on {}: {} passed, {} mismatched, {} stale, {} missing, {} errors; {} failed "
+                       "expectations or invariants\n",
+                       outcomes.size(), suite_target(cmd.suite), counts[0], counts[1], counts[2], counts[3], counts[4],
+                       checks_failed);
+    if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml(outcomes, suite_target(cmd.suite)), &error)) {
+        err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
+        return kExitCannotTest;
+    }
+    return exit_code_of(outcomes);
+}
+
+namespace {
+
+class VerifySubcommand final : public Subcommand {
+public:
+    void declare(CLI::App& app) override {
+        add_suite_options(app, &cmd_.suite);
+        app.add_option("-j,--jobs", cmd_.jobs, "Scenarios run in parallel (default: all cores)");
+        app.add_option("--junit", cmd_.junit_path, "Write a JUnit XML report");
+        app.add_flag("--no-progress", no_progress_, "No progress line on a terminal");
+    }
+    int run(const Invocation& inv) override {
+        cmd_.progress = !no_progress_;
+        return verify_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_terminal);
+    }
+
+private:
+    VerifyCommand cmd_;
+    bool no_progress_ = false;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_verify_subcommand() { return std::make_unique<VerifySubcommand>(); }
+
+} // namespace fx::harness

@@ -1,0 +1,103 @@
+#include "records/tick_hash.h"
+
+#include "kcc/state_bytes.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace fx::harness {
+
+std::string EntityRef::label() const {
+    return static_cast<char>(kind) + std::to_string(id);
+}
+
+bool parse_entity_label(std::string_view text, EntityRef* out) {
+    if (text.size() < 2 || text.size() > 11) return false;
+    EntityKind kind;
+    if (text[0] == 'c') {
+        kind = EntityKind::kCharacter;
+    } else if (text[0] == 'p') {
+        kind = EntityKind::kPlatform;
+    } else {
+        return false;
+    }
+    const std::string_view digits = text.substr(1);
+    if (digits.size() > 1 && digits[0] == '0') return false;
+    uint64_t v = 0;
+    for (const char c : digits) {
+        if (c < '0' || c > '9') return false;
+        v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    if (v > UINT32_MAX) return false;
+    *out = {kind, static_cast<uint32_t>(v)};
+    return true;
+}
+
+std::string entity_labels(std::span<const EntityRef> entities) {
+    std::string s;
+    for (const EntityRef& e : entities) {
+        if (!s.empty()) s += ' ';
+        s += e.label();
+    }
+    return s;
+}
+
+std::array<uint8_t, kPlatformBytes> serialize_platform(uint32_t id, const Vec3& center) {
+    std::array<uint8_t, kPlatformBytes> out{};
+    uint8_t* p = out.data();
+    *p++ = kPlatformBytesVersion;
+    for (int i = 0; i < 4; ++i) *p++ = static_cast<uint8_t>(id >> (8 * i));
+    for (const Scalar s : {center.x, center.y, center.z}) {
+        const uint64_t v = static_cast<uint64_t>(s.raw());
+        for (int i = 0; i < 8; ++i) *p++ = static_cast<uint8_t>(v >> (8 * i));
+    }
+    return out;
+}
+
+uint64_t xxh3(std::span<const uint8_t> bytes) {
+    return XXH3_64bits(bytes.data(), bytes.size());
+}
+
+std::vector<EntityRef> entity_list(std::span<const kcc::CharacterState> chars,
+                                   std::span<const std::pair<uint32_t, Vec3>> platforms) {
+    std::vector<EntityRef> out;
+    out.reserve(chars.size() + platforms.size());
+    for (const kcc::CharacterState& c : chars) out.push_back({EntityKind::kCharacter, c.id});
+    for (const auto& p : platforms) out.push_back({EntityKind::kPlatform, p.first});
+    return out;
+}
+
+TickHashes TickHasher::hash(int64_t tick, std::span<const kcc::CharacterState> chars,
+                            std::span<const std::pair<uint32_t, Vec3>> platforms) {
+    TickHashes h;
+    hash_into(tick, chars, platforms, &h);
+    return h;
+}
+
+void TickHasher::hash_into(int64_t tick, std::span<const kcc::CharacterState> chars,
+                           std::span<const std::pair<uint32_t, Vec3>> platforms,
+                           TickHashes* out) {
+    // One contiguous buffer: each entity's sub-hash reads its slice, the world hash reads it all
+    // (one-shot XXH3 of the concatenation, so anyone can recompute it from the bytes alone).
+    const size_t total = chars.size() * kcc::kStateBytes + platforms.size() * kPlatformBytes;
+    buffer_.resize(total);
+    out->tick = tick;
+    out->entities.resize(chars.size() + platforms.size());
+    uint8_t* p = buffer_.data();
+    size_t k = 0;
+    for (const kcc::CharacterState& c : chars) {
+        const auto bytes = kcc::serialize_state(c);
+        std::copy(bytes.begin(), bytes.end(), p);
+        out->entities[k++] = XXH3_64bits(p, bytes.size());
+        p += bytes.size();
+    }
+    for (const auto& [id, center] : platforms) {
+        const auto bytes = serialize_platform(id, center);
+        std::copy(bytes.begin(), bytes.end(), p);
+        out->entities[k++] = XXH3_64bits(p, bytes.size());
+        p += bytes.size();
+    }
+    out->world = XXH3_64bits(buffer_.data(), total);
+}
+
+} // namespace fx::harness

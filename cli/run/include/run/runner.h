@@ -1,0 +1,72 @@
+// The replay runner: builds a kcc::World from a Scenario and plays its input for
+// `scenario.ticks` ticks, headless, reporting every tick to a sink. Single-threaded by design
+// (that is what makes a run replayable); suites run scenarios in parallel, one per thread.
+//
+// Tick numbering: tick t is the state after the world has stepped t + 1 times, i.e. after the
+// input recorded for tick t was applied. With a frame clock, display frames are played in
+// order and each runs the whole ticks it is due (at most max_ticks_per_frame of the first
+// character, default 4); the render pose after a frame is reported with that frame's last
+// tick.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "run/fault.h"
+#include "scenario/scenario.h"
+#include "records/trace_writer.h"
+#include "kcc/state.h"
+#include "kcc/trace.h"
+#include "kcc/world.h"
+
+namespace fx::harness {
+
+/// Receives each tick's results, in tick order.
+class RunSink {
+public:
+    virtual ~RunSink() = default;
+    /// chars: ascending id. platforms: (id, centre) ascending id. render: one per character when
+    /// a frame ended on this tick (frame clock runs), else empty.
+    virtual bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                         std::span<const std::pair<uint32_t, Vec3>> platforms,
+                         std::span<const Vec3> render, std::string* error) = 0;
+    /// Called once, after the world is built and before the first tick. The world outlives
+    /// the run; sinks may query its scene (read-only) in on_tick.
+    virtual void on_start(const kcc::World& world) { (void)world; }
+};
+
+/// Builds the world of a scenario. Fails with a message naming the shape on invalid geometry.
+bool build_world(const Scenario& scenario, kcc::World* world, std::string* error);
+
+struct RunOptions {
+    /// Receives trace events for ticks in [trace_from, trace_to] (inclusive). May be null.
+    TraceWriter* trace = nullptr;
+    int64_t trace_from = 0;
+    int64_t trace_to = -1;
+    /// Receives every trace event of every tick (the conformance checks). May be null.
+    kcc::TraceObserver* observer = nullptr;
+    /// Flips bits of one field of one character right after that tick is computed (run/fault.h).
+    const Fault* fault = nullptr;
+    /// Stop after this tick (inclusive); -1: run all ticks.
+    int64_t stop_after = -1;
+};
+
+/// Runs the scenario; false with *error when the world cannot be built, the fault names no
+/// character of the scenario, or the sink fails.
+bool run_scenario(const Scenario& scenario, RunSink& sink, const RunOptions& options, std::string* error);
+
+/// The input of one character at tick t, read sequentially (ticks must not go backwards).
+class InputCursor {
+public:
+    explicit InputCursor(const InputStream& stream) : stream_(&stream) {}
+    kcc::Input at(int64_t tick);
+
+private:
+    const InputStream* stream_;
+    size_t stick_ = 0, jump_ = 0, impulse_ = 0;
+};
+
+} // namespace fx::harness

@@ -1,0 +1,91 @@
+// The suite: scenario discovery, golden paths, and runs that hash, write or compare a scenario
+// tick by tick (the pieces verify, bless and the forensics share).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "records/compare.h"
+#include "records/hash_file.h"
+#include "scenario/loader.h"
+#include "records/tick_hash.h"
+#include "run/runner.h"
+#include "records/trajectory.h"
+
+namespace fx::harness {
+
+/// Exit codes, as `git bisect run` reads them.
+enum ExitCode : int {
+    kExitOk = 0,         ///< everything matched / succeeded
+    kExitMismatch = 1,   ///< a golden mismatch, a stale or missing golden
+    kExitBadInput = 2,   ///< bad usage or bad input (scenario, golden or CSV file)
+    kExitCannotTest = 125, ///< the test could not be run (setup failure, cannot write)
+};
+
+/// Where scenarios and goldens live; shared by every command.
+struct SuiteOptions {
+    std::string scenarios_dir = "scenarios";
+    std::string golden_dir = "golden";
+    std::string target; ///< golden/<target>/; empty: this build's target
+    bool allow_outside = false;
+    std::vector<std::string> inputs; ///< scenario files or folders; empty: all of scenarios_dir
+    std::string filter;              ///< keep scenarios whose name contains this
+    int shard_index = 0;             ///< 1-based K of --shard K/N; 0: no sharding
+    int shard_count = 0;
+};
+
+/// Scenario files selected by the suite options: the inputs (files, or folders searched
+/// recursively for *.yaml / *.yml), or all of scenarios_dir; sorted by path; then the shard
+/// (every N-th starting at K-1). Fails on an input that does not exist.
+bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* paths, std::string* error);
+
+std::string suite_target(const SuiteOptions& suite);
+std::string golden_hashes_path(const SuiteOptions& suite, const std::string& name);
+std::string golden_csv_path(const SuiteOptions& suite, const std::string& name);
+/// The trajectory CSV that belongs to a golden hash file whose CSV is at csv_path: csv_path,
+/// or csv_path + ".next" when a bless was interrupted after committing the hash file but
+/// before renaming the CSV into place (write_goldens), recognised by the header's CSV digest.
+std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header);
+/// hex16 of XXH3-64 of the bytes (the golden CSV digest).
+std::string content_digest(std::string_view bytes);
+
+/// Loads with the suite's root and options.
+bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc, std::string* error);
+
+/// Loads one scenario given on the command line (run, diff, desync, shrink, plot, bench): its
+/// own folder is the tree, or the default scenarios/ tree when the file lies inside it.
+bool load_single_scenario(const std::string& path, bool allow_outside, Scenario* sc, std::string* error);
+
+/// The header a run of this build writes for a scenario.
+HashFileHeader header_for(const Scenario& sc);
+std::vector<EntityRef> entities_of(const Scenario& sc);
+
+/// Collects the hashes of a run in memory (for bless and diff).
+class CollectSink final : public RunSink {
+public:
+    explicit CollectSink(HashFile* out) : out_(out) {}
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override;
+
+private:
+    HashFile* out_;
+    TickHasher hasher_;
+};
+
+/// Runs a scenario and returns its hash file (in memory).
+bool run_to_hash_file(const Scenario& sc, HashFile* out, std::string* error);
+
+/// Runs a scenario to `tick` and returns every character's state there.
+bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState>* out, std::string* error);
+
+/// Runs the scenario once and writes its goldens (trajectory CSV, then hashes) atomically;
+/// *hashes receives the new hash file.
+bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes, std::string* error);
+
+/// The detailed report of a divergence: first tick, entities, and for characters the fields
+/// that differ, expected from the golden trajectory CSV when readable, actual from a re-run.
+std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv);
+
+} // namespace fx::harness

@@ -1,0 +1,67 @@
+// Running a suite: each scenario against its golden (verify_one), on worker threads, the
+// costliest first (so that a long one does not start last and leave the others idle); results
+// in path order, so the output does not depend on scheduling. The commands verify and bless
+// print what this returns.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "run/suite.h"
+
+namespace fx::harness {
+
+/// A golden status; kFailed: the golden matched (or could not be compared) but an expectation
+/// or invariant failed.
+enum class Status { kPass, kMismatch, kStale, kMissing, kBadInput, kCannotTest, kFailed };
+
+const char* status_name(Status s);
+
+struct Outcome {
+    std::string path;
+    std::string name;
+    Status status = Status::kPass;
+    std::string summary; ///< one line
+    std::string detail;  ///< the full report, may be multi-line
+    int64_t ticks = 0;
+    int64_t millis = 0;
+    bool checks_failed = false; ///< an expectation or invariant failed (whatever the golden status)
+};
+
+/// The exit code of a suite: cannot test > bad input > mismatch > ok.
+int exit_code_of(const std::vector<Outcome>& outcomes);
+
+/// A scenario loaded for a suite command, or why it could not be.
+struct Loaded {
+    Scenario sc;
+    bool ok = false;
+    std::string error;
+    int64_t millis = 0; ///< time taken to load
+};
+
+/// Loads every path on `jobs` threads (0: all cores), the largest file first.
+std::vector<Loaded> load_all(const SuiteOptions& suite, const std::vector<std::string>& paths, int jobs, std::ostream& err);
+
+/// What running a loaded scenario costs, roughly: its character-ticks (ticks alone without
+/// characters), plus those of the scenarios its same_as expectations run beside it.
+int64_t run_cost(const Scenario& sc);
+/// The run cost of each loaded scenario (0 for one that did not load).
+std::vector<int64_t> run_costs(const std::vector<Loaded>& loaded);
+
+/// Runs work(i) for every index i of `paths` on `jobs` threads (0: all cores), the largest cost
+/// first (costs[i] is that of paths[i]; ties, and an empty `costs`, in path order); results in
+/// path order, each with its time. `progress`: a progress line on `err`.
+std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, const std::vector<int64_t>& costs, int jobs,
+                                  bool progress, std::ostream& err, const std::function<Outcome(size_t)>& work);
+
+/// Verifies one loaded scenario against its golden (hashes, then the trajectory CSV to explain
+/// a divergence) and runs its expectations and invariants, whatever the golden says.
+Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded);
+
+/// False with *duplicate when two outcomes share a scenario name (names name the goldens).
+bool check_unique_names(const std::vector<Outcome>& outcomes, std::string* duplicate);
+
+} // namespace fx::harness

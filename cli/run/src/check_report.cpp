@@ -1,0 +1,109 @@
+// The checks' report: metrics as a table, CSV or JSON, and the failures, one per line.
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run/checks.h"
+
+namespace fx::harness {
+
+/// v rounded to 6 decimals (half away from zero), trailing zeros dropped: metrics resolve
+/// nothing near 1e-6, and exact expansions of Q31.32 values are 32 digits long.
+std::string metric_text(const MetricValue& v) {
+    if (!v.present) return "";
+    const int64_t raw = v.value.raw();
+    const bool negative = raw < 0;
+    const uint64_t mag = negative ? uint64_t{0} - static_cast<uint64_t>(raw) : static_cast<uint64_t>(raw);
+    uint64_t whole = mag >> Scalar::kFracBits;
+    uint64_t micro = ((mag & 0xFFFFFFFFu) * 1000000u + (uint64_t{1} << 31)) >> Scalar::kFracBits;
+    if (micro == 1000000u) {
+        ++whole;
+        micro = 0;
+    }
+    std::string out = (negative && (whole != 0 || micro != 0) ? "-" : "") + std::to_string(whole);
+    if (micro != 0) {
+        std::string frac = std::to_string(micro);
+        frac = std::string(6 - frac.size(), '0') + frac;
+        while (frac.back() == '0') frac.pop_back();
+        out += "." + frac;
+    }
+    return out;
+}
+
+std::string metrics_table(const CheckReport& report) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head{"character"};
+    for (const MetricInfo& m : metric_info()) head.emplace_back(m.name);
+    rows.push_back(head);
+    for (const CharacterMetrics& c : report.metrics) {
+        std::vector<std::string> r{std::to_string(c.id)};
+        for (const MetricValue& v : c.values) r.push_back(v.present ? metric_text(v) : "-");
+        rows.push_back(r);
+    }
+    std::vector<size_t> width(head.size(), 0);
+    for (const auto& r : rows) {
+        for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+    }
+    std::string out;
+    for (const auto& r : rows) {
+        std::string line;
+        for (size_t i = 0; i < r.size(); ++i) {
+            line += r[i];
+            if (i + 1 < r.size()) line += std::string(width[i] - r[i].size() + 2, ' ');
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string metrics_csv(const CheckReport& report) {
+    std::string out = "character";
+    for (const MetricInfo& m : metric_info()) out += std::string(",") + m.name;
+    out += "\n";
+    for (const CharacterMetrics& c : report.metrics) {
+        out += std::to_string(c.id);
+        for (const MetricValue& v : c.values) out += "," + metric_text(v);
+        out += "\n";
+    }
+    return out;
+}
+
+std::string metrics_json(const Scenario& sc, const CheckReport& report) {
+    std::ostringstream o;
+    o << "{\n  \"scenario\": \"" << sc.name << "\",\n  \"ticks\": " << report.ticks << ",\n  \"characters\": [";
+    for (size_t i = 0; i < report.metrics.size(); ++i) {
+        const CharacterMetrics& c = report.metrics[i];
+        o << (i == 0 ? "\n" : ",\n") << "    {\"id\": " << c.id;
+        for (int m = 0; m < kMetricCount; ++m) {
+            const MetricValue& v = c.values[static_cast<size_t>(m)];
+            o << ", \"" << metric_info()[m].name << "\": " << (v.present ? metric_text(v) : "null");
+        }
+        o << "}";
+    }
+    o << "\n  ],\n  \"expectations\": " << report.expectations << ",\n  \"failures\": [";
+    for (size_t i = 0; i < report.failures.size(); ++i) {
+        const CheckFailure& f = report.failures[i];
+        std::string msg;
+        for (char ch : f.message) {
+            if (ch == '"' || ch == '\\') msg += '\\';
+            msg += ch;
+        }
+        o << (i == 0 ? "\n" : ",\n") << "    {\"kind\": \""
+          << (f.kind == CheckFailure::Kind::kExpectation ? "expectation" : "invariant") << "\", \"tick\": " << f.tick
+          << ", \"message\": \"" << msg << "\"}";
+    }
+    o << (report.failures.empty() ? "]\n}\n" : "\n  ]\n}\n");
+    return o.str();
+}
+
+std::string format_failures(const CheckReport& report, const std::string& indent) {
+    std::string out;
+    for (const CheckFailure& f : report.failures) {
+        out += indent + (f.kind == CheckFailure::Kind::kExpectation ? "expectation failed: " : "invariant violated: ") +
+               f.message + "\n";
+    }
+    return out;
+}
+
+} // namespace fx::harness

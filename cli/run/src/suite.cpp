@@ -1,0 +1,295 @@
+#include "run/suite.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "records/atomic_file.h"
+#include "records/build_info.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+
+bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* paths, std::string* error) {
+    std::vector<std::string> found;
+    auto is_scenario = [](const fs::path& p) { return p.extension() == ".yaml" || p.extension() == ".yml"; };
+    auto scan = [&](const fs::path& dir) {
+        std::error_code ec;
+        for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            if (it->is_regular_file(ec) && is_scenario(it->path())) found.push_back(it->path().generic_string());
+        }
+        if (ec) {
+            *error = "cannot read folder '" + dir.generic_string() + "': " + ec.message();
+            return false;
+        }
+        return true;
+    };
+    std::vector<std::string> inputs = suite.inputs;
+    if (inputs.empty()) inputs.push_back(suite.scenarios_dir);
+    for (const std::string& in : inputs) {
+        std::error_code ec;
+        const fs::file_status st = fs::status(in, ec);
+        if (fs::is_directory(st)) {
+            if (!scan(in)) return false;
+        } else if (fs::is_regular_file(st)) {
+            found.push_back(fs::path(in).generic_string());
+        } else {
+            *error = "no such scenario file or folder: '" + in + "'";
+            return false;
+        }
+    }
+    // A total order on paths (byte-wise), duplicates removed, so shards are stable everywhere.
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    paths->clear();
+    for (size_t i = 0; i < found.size(); ++i) {
+        if (suite.shard_count > 0 && static_cast<int>(i % static_cast<size_t>(suite.shard_count)) != suite.shard_index - 1) {
+            continue;
+        }
+        paths->push_back(found[i]);
+    }
+    return true;
+}
+
+std::string suite_target(const SuiteOptions& suite) {
+    return suite.target.empty() ? build_info().target : suite.target;
+}
+
+std::string golden_hashes_path(const SuiteOptions& suite, const std::string& name) {
+    return (fs::path(suite.golden_dir) / suite_target(suite) / (name + ".hashes")).generic_string();
+}
+
+std::string golden_csv_path(const SuiteOptions& suite, const std::string& name) {
+    return (fs::path(suite.golden_dir) / suite_target(suite) / (name + ".csv")).generic_string();
+}
+
+bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc, std::string* error) {
+    LoadOptions opts;
+    opts.allow_outside = suite.allow_outside;
+    std::error_code ec;
+    // Referenced files must stay inside the scenarios tree, when the scenario is inside it.
+    const fs::path root = fs::weakly_canonical(suite.scenarios_dir, ec);
+    const fs::path file = fs::weakly_canonical(path, ec);
+    const std::string r = root.generic_string(), f = file.generic_string();
+    if (!ec && f.compare(0, r.size(), r) == 0) opts.root = r;
+    LoadError err;
+    if (!load_scenario(path, opts, sc, &err)) {
+        *error = err.to_string();
+        return false;
+    }
+    return true;
+}
+
+std::vector<EntityRef> entities_of(const Scenario& sc) {
+    std::vector<EntityRef> out;
+    for (const CharacterDef& c : sc.characters) out.push_back({EntityKind::kCharacter, c.id});
+    std::vector<EntityRef> plats;
+    for (const PlatformDef& p : sc.platforms) plats.push_back({EntityKind::kPlatform, p.id});
+    std::sort(plats.begin(), plats.end()); // ids are unique: a total order
+    out.insert(out.end(), plats.begin(), plats.end());
+    return out;
+}
+
+bool load_single_scenario(const std::string& path, bool allow_outside, Scenario* sc, std::string* error) {
+    SuiteOptions suite;
+    suite.allow_outside = allow_outside;
+    suite.scenarios_dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().generic_string();
+    std::error_code ec;
+    const std::string tree = fs::weakly_canonical("scenarios", ec).generic_string();
+    const std::string file = fs::weakly_canonical(path, ec).generic_string();
+    if (!ec && !tree.empty() && file.compare(0, tree.size() + 1, tree + "/") == 0) suite.scenarios_dir = "scenarios";
+    return load_for_suite(suite, path, sc, error);
+}
+
+HashFileHeader header_for(const Scenario& sc) {
+    HashFileHeader h;
+    h.engine = kEngine;
+    h.behaviour = kBehaviourVersion;
+    h.scenario = sc.name;
+    h.digest = sc.digest;
+    const BuildInfo& b = build_info();
+    h.provenance = {b.target, b.compiler, b.flags, b.wide};
+    h.ticks = sc.ticks;
+    h.every = sc.golden_every;
+    h.entities = entities_of(sc);
+    return h;
+}
+
+bool CollectSink::on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                          std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3>, std::string*) {
+    if (!recorded_tick(tick, out_->header.ticks, out_->header.every)) return true;
+    out_->ticks.push_back(hasher_.hash(tick, chars, platforms));
+    return true;
+}
+
+bool run_to_hash_file(const Scenario& sc, HashFile* out, std::string* error) {
+    out->header = header_for(sc);
+    out->ticks.clear();
+    out->ticks.reserve(static_cast<size_t>(recorded_count(sc.ticks, sc.golden_every)));
+    CollectSink sink(out);
+    return run_scenario(sc, sink, RunOptions{}, error);
+}
+
+namespace {
+
+class StatesAtSink final : public RunSink {
+public:
+    StatesAtSink(int64_t tick, std::vector<kcc::CharacterState>* out) : tick_(tick), out_(out) {}
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
+                 std::span<const Vec3>, std::string*) override {
+        if (tick == tick_) out_->assign(chars.begin(), chars.end());
+        return true;
+    }
+
+private:
+    int64_t tick_;
+    std::vector<kcc::CharacterState>* out_;
+};
+
+// Streams the trajectory CSV of a run and collects its hashes, in one pass.
+class GoldenSink final : public RunSink {
+public:
+    GoldenSink(TrajectoryWriter* w, HashFile* hashes) : w_(w), hashes_(hashes), collect_(hashes) {}
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override {
+        if (!recorded_tick(tick, hashes_->header.ticks, hashes_->header.every)) return true;
+        for (size_t i = 0; i < chars.size(); ++i) {
+            if (!w_->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
+        }
+        return collect_.on_tick(tick, chars, platforms, render, error);
+    }
+
+private:
+    TrajectoryWriter* w_;
+    const HashFile* hashes_;
+    CollectSink collect_;
+};
+
+} // namespace
+
+bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState>* out, std::string* error) {
+    StatesAtSink sink(tick, out);
+    RunOptions opts;
+    opts.stop_after = tick;
+    return run_scenario(sc, sink, opts, error);
+}
+
+std::string content_digest(std::string_view bytes) { return hex16(XXH3_64bits(bytes.data(), bytes.size())); }
+
+std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header) {
+    if (header.csv_digest.empty()) return csv_path;
+    std::string bytes, unused;
+    if (read_file(csv_path, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return csv_path;
+    // A bless killed between committing the hash file and renaming its CSV into place left the
+    // CSV as "<name>.csv.next.tmp.<pid>": the one with the hash file's digest is the golden's.
+    const fs::path p(csv_path);
+    const std::string prefix = p.filename().generic_string() + ".next";
+    std::error_code ec;
+    std::vector<std::string> candidates;
+    for (fs::directory_iterator it(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const std::string name = it->path().filename().generic_string();
+        if (name.compare(0, prefix.size(), prefix) == 0) candidates.push_back(it->path().generic_string());
+    }
+    std::sort(candidates.begin(), candidates.end());
+    for (const std::string& c : candidates)
+        if (read_file(c, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return c;
+    return csv_path;
+}
+
+// A golden is a pair, the hash file and the trajectory CSV, and a reader must see either the old
+// pair or the new one, whatever moment a bless is killed at. Each file is written to a temporary
+// file and renamed (AtomicFile), and the pair is committed in two steps with the hash file as
+// the commit record:
+//   1. the new CSV, complete, is renamed to "<name>.csv.next.tmp.<pid>" (this process's own);
+//   2. the new hash file, carrying the CSV's digest, is renamed over "<name>.hashes" (commit);
+//   3. the CSV of step 1 is renamed over "<name>.csv".
+// Killed before 2: the old pair stands (a left-over CSV of step 1 is ignored: its digest is not
+// the old hash file's). Killed between 2 and 3: readers find the new CSV by the hash file's
+// digest (golden_csv_for). Two blesses at once each rename their own files, and write the same
+// bytes (the run is deterministic), so neither can tear the other's golden.
+bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes, std::string* error) {
+    std::error_code ec;
+    fs::create_directories(fs::path(golden_hashes_path(suite, sc.name)).parent_path(), ec);
+    if (ec) {
+        *error = "cannot create '" + fs::path(golden_hashes_path(suite, sc.name)).parent_path().generic_string() +
+                 "': " + ec.message();
+        return false;
+    }
+    const std::string csv_path = golden_csv_path(suite, sc.name), next = temp_path_for(csv_path + ".next");
+    TrajectoryWriter csv;
+    if (!csv.open(next, !sc.frames.empty(), error)) return false;
+    hashes->header = header_for(sc);
+    hashes->ticks.clear();
+    GoldenSink sink(&csv, hashes);
+    if (!run_scenario(sc, sink, RunOptions{}, error)) return false;
+    if (!csv.commit(error)) return false;
+    std::string bytes;
+    if (!read_file(next, &bytes, error)) return false;
+    hashes->header.csv_digest = content_digest(bytes);
+    if (!write_file_atomic(golden_hashes_path(suite, sc.name), hash_file_text(*hashes), error)) {
+        fs::remove(next, ec);
+        return false;
+    }
+    return replace_file(next, csv_path, error);
+}
+
+std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv) {
+    std::ostringstream o;
+    if (sc.golden_every > 1) {
+        o << format_divergent_tick(d.tick, sc.golden_every);
+    } else if (d.tick > 0) {
+        o << "first divergent tick " << d.tick << " (last matching tick " << d.tick - 1 << ")";
+    } else {
+        o << "first divergent tick " << d.tick << " (no tick matched)";
+    }
+    if (!d.reason.empty()) o << ": " << d.reason;
+    o << "\n";
+    std::vector<TrajectoryRow> rows;
+    bool with_render = false;
+    std::string csv_error;
+    const bool have_csv = read_trajectory(golden_csv, &rows, &with_render, &csv_error);
+    std::vector<kcc::CharacterState> actual;
+    std::string run_error;
+    const bool have_actual = d.tick >= 0 && d.tick < sc.ticks && states_at(sc, d.tick, &actual, &run_error);
+    for (const EntityRef& e : d.entities) {
+        if (e.kind != EntityKind::kCharacter) {
+            o << "  " << e.label() << ": platform state hash differs\n";
+            continue;
+        }
+        const kcc::CharacterState* a = nullptr;
+        for (const auto& s : actual) {
+            if (s.id == e.id) a = &s;
+        }
+        const TrajectoryRow* x = nullptr;
+        for (const auto& r : rows) {
+            if (r.tick == d.tick && r.state.id == e.id) x = &r;
+        }
+        if (a == nullptr || x == nullptr) {
+            o << "  " << e.label() << ": state hash differs";
+            if (!have_csv) o << " (golden trajectory unavailable: " << csv_error << ")";
+            if (!have_actual && !run_error.empty()) o << " (re-run failed: " << run_error << ")";
+            o << "\n";
+            continue;
+        }
+        // The CSV does not carry the previous pose; compare what it has.
+        kcc::CharacterState expected = x->state;
+        expected.previous_position = a->previous_position;
+        expected.previous_facing = a->previous_facing;
+        const std::vector<FieldDiff> diffs = diff_states(expected, *a);
+        if (diffs.empty()) {
+            o << "  " << e.label() << ": state hash differs in fields the trajectory does not record "
+              << "(previous pose)\n";
+        } else {
+            o << format_field_diffs(e, diffs);
+        }
+    }
+    return o.str();
+}
+
+} // namespace fx::harness

@@ -1,0 +1,389 @@
+// The scenario loader (scenario/loader.h): walks the YAML document in schema order
+// (docs/scenarios.md; the sections in loader_world.cpp, loader_characters.cpp,
+// loader_expect.cpp), reads referenced files, and builds a Scenario. The first error found
+// is returned; the walk order is the schema's, not the document's.
+#include "scenario/loader.h"
+
+#include "records/atomic_file.h"
+#include "records/hash_file.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <system_error>
+#include <sstream>
+#include <utility>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+#if __has_include(<yaml-cpp/depthguard.h>)
+#include <yaml-cpp/depthguard.h> // YAML::DeepRecursion (yaml-cpp >= 0.7)
+#endif
+
+#include "fx/decimal.h"
+#include "fx/mat3.h"
+#include "fx/trig.h"
+#include "geo/shapes.h"
+#include "scenario/metric_names.h"
+#include "kcc/settings.h"
+#include "loader_text.h"
+#include "loader_context.h"
+#include "loader_yaml.h"
+
+namespace fx::harness {
+
+std::string LoadError::to_string() const {
+    std::string s = file;
+    if (line > 0) s += ":" + std::to_string(line) + ":" + std::to_string(column);
+    s += ": ";
+    if (!path.empty()) s += path + ": ";
+    return s + message;
+}
+
+namespace detail {
+
+bool inside(const fs::path& p, const fs::path& root) {
+    auto pi = p.begin();
+    for (auto ri = root.begin(); ri != root.end(); ++ri, ++pi) {
+        if (ri->empty()) continue; // trailing separator
+        if (pi == p.end() || *pi != *ri) return false;
+    }
+    return true;
+}
+
+fs::path canonical_dir(const fs::path& p) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(p.empty() ? fs::path(".") : p, ec);
+    fs::path c = fs::weakly_canonical(abs, ec);
+    if (ec) c = abs.lexically_normal();
+    if (!c.has_filename() && c.has_parent_path() && c != c.root_path()) c = c.parent_path();
+    return c;
+}
+
+bool read_file(const fs::path& p, uint64_t max_bytes, std::string* bytes, std::string* error) {
+    return read_file_limited(p.string(), max_bytes, bytes, error);
+}
+
+/// A referenced file: resolved against the scenario's folder, kept inside the tree, read and
+/// added to the digest.
+Ref read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes) {
+    const std::string& rel = v.text("a file path");
+    if (rel.empty()) v.fail("expected a file path, found an empty string");
+    const fs::path p(rel);
+    const fs::path resolved = p.is_absolute() ? p : ctx.base_dir / p;
+    std::error_code ec;
+    fs::path abs = fs::absolute(resolved, ec);
+    fs::path canon = fs::weakly_canonical(abs, ec);
+    if (ec) canon = abs.lexically_normal();
+    if (!ctx.allow_outside && !inside(canon, ctx.root)) {
+        v.fail(detail::shown(rel, 0) + " resolves outside the scenarios tree '" + ctx.root.generic_string() +
+               "' (pass --allow-outside to permit)");
+    }
+    Ref r;
+    std::string error;
+    if (!read_file(canon, max_bytes, &r.bytes, &error)) {
+        v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" + canon.generic_string() + "'): " + error);
+    }
+    r.display = p.is_absolute() ? rel : (ctx.display_dir / p).lexically_normal().generic_string();
+    r.resolved = canon;
+    ctx.hash.update(r.bytes);
+    return r;
+}
+
+void use_id(std::map<uint32_t, IdUse>& ids, uint32_t id, const Value& at) {
+    const auto it = ids.find(id);
+    if (it != ids.end()) {
+        at.fail("duplicate id " + std::to_string(id) + " (first used at " + it->second.path + ", line " +
+                std::to_string(it->second.line) + ")");
+    }
+    ids.emplace(id, IdUse{at.path, at.line});
+}
+
+geo::ShapeId shape_id(Ctx& ctx, const Value& v) {
+    const auto id = static_cast<geo::ShapeId>(v.integer(0, kMaxId));
+    use_id(ctx.shape_ids, id, v);
+    return id;
+}
+
+void rotation(const Map& m, Scalar* yaw, Scalar* pitch, Scalar* roll) {
+    if (auto r = m.opt("rotation")) {
+        const Vec3 a = r->vec3(detail::kAngle, "a sequence of 3 angles [yaw, pitch, roll]");
+        *yaw = a.x;
+        *pitch = a.y;
+        *roll = a.z;
+    }
+}
+
+Scalar half(Scalar v) {
+    return v.div_int(2);
+}
+
+int64_t tick_in_run(const Ctx& ctx, const Value& v) {
+    return v.integer(0, ctx.ticks - 1);
+}
+
+} // namespace detail
+
+namespace {
+
+using namespace detail;
+
+bool valid_name(const std::string& n) {
+    if (n.empty() || n.size() > 64) return false;
+    for (size_t i = 0; i < n.size(); ++i) {
+        const char c = n[i];
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-'))) return false;
+    }
+    return true;
+}
+
+/// YAML is Unicode text: the first byte that is not part of a UTF-8 character, and the first
+/// control character other than tab, line feed and carriage return, are refused with their line
+/// and column (counted in characters). yaml-cpp would otherwise drop or pass them silently.
+void check_text(const std::string& file, std::string_view t) {
+    static const char kHex[] = "0123456789ABCDEF";
+    int line = 1, column = 1;
+    for (size_t i = 0; i < t.size();) {
+        const auto c = static_cast<unsigned char>(t[i]);
+        size_t len = 0;
+        uint32_t cp = 0;
+        if (c < 0x80) {
+            len = 1;
+            cp = c;
+        } else if ((c & 0xE0) == 0xC0) {
+            len = 2;
+            cp = c & 0x1Fu;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3;
+            cp = c & 0x0Fu;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4;
+            cp = c & 0x07u;
+        }
+        bool ok = len > 0 && i + len <= t.size();
+        for (size_t k = 1; ok && k < len; ++k) {
+            const auto d = static_cast<unsigned char>(t[i + k]);
+            ok = (d & 0xC0) == 0x80;
+            cp = (cp << 6) | (d & 0x3Fu);
+        }
+        // Overlong forms, UTF-16 surrogates and values past U+10FFFF are not UTF-8 either.
+        if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+                   (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)) {
+            ok = false;
+        }
+        if (!ok) {
+            detail::fail_at(file, line, column, "",
+                            std::string("expected UTF-8 text, found the byte 0x") + kHex[c >> 4] + kHex[c & 15] +
+                                " (not a UTF-8 character)");
+        }
+        if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp <= 0x9F)) {
+            detail::fail_at(file, line, column, "",
+                            std::string("expected text, found the control character U+00") + kHex[cp >> 4] +
+                                kHex[cp & 15] + " (only tab, line feed and carriage return are allowed)");
+        }
+        if (cp == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+        i += len;
+    }
+}
+
+/// Line `line0` (0-based) of the text, without its line break.
+std::string_view line_of(std::string_view text, int line0) {
+    size_t pos = 0;
+    for (int l = 0; l < line0; ++l) {
+        pos = text.find('\n', pos);
+        if (pos == std::string_view::npos) return {};
+        ++pos;
+    }
+    const size_t end = text.find('\n', pos);
+    return text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+}
+
+/// Walks the documents of a YAML text without building them, to find where the reader stops
+/// moving. yaml-cpp 0.7.0 reads a ',' outside any flow collection as an empty document without
+/// consuming it, so `YAML::LoadAll` loops for ever, allocating (jbeder/yaml-cpp issue 1040,
+/// fixed upstream after 0.8.0): a document starting where the previous one started is that loop.
+class DocumentWalk : public YAML::EventHandler {
+public:
+    bool stuck = false;
+    YAML::Mark stuck_at;
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        if (started_ && mark.pos == last_.pos) {
+            stuck = true;
+            stuck_at = mark;
+        }
+        started_ = true;
+        last_ = mark;
+    }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+
+private:
+    bool started_ = false;
+    YAML::Mark last_;
+};
+
+/// Parses the YAML text into documents; syntax errors as "YAML syntax error: ..." at their mark.
+std::vector<YAML::Node> parse_yaml(const Ctx& ctx, const std::string& text) {
+    // yaml-cpp accepts a quoted string left open up to the end of the file when the file ends
+    // with a line break (it throws "illegal EOF in scalar" only without one). An explicit
+    // document end marker after the last line changes nothing in a valid document and makes
+    // that open quote an error, at the end of the file.
+    const bool sentinel = !text.empty() && text.back() == '\n';
+    const int end_line0 = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    auto fail = [&](const YAML::Mark& mark, std::string message) {
+        if (message == YAML::ErrorMsg::EOF_IN_SCALAR ||
+            (sentinel && message == YAML::ErrorMsg::DOC_IN_SCALAR && mark.line == end_line0)) {
+            message = "end of file inside a quoted string (a closing quote is missing)";
+        }
+        const std::string_view line = line_of(text, mark.line);
+        const std::string_view indent = line.substr(0, std::min(line.find_first_not_of(" \t"), line.size()));
+        if (indent.find('\t') != std::string_view::npos) message += " (a tab in the indentation: YAML indents with spaces)";
+        detail::fail_at(ctx.file, mark.line + 1, mark.column + 1, "", "YAML syntax error: " + message);
+    };
+    try {
+        const std::string input = sentinel ? text + "...\n" : text;
+        {
+            std::istringstream in(input);
+            YAML::Parser parser(in);
+            DocumentWalk walk;
+            while (!walk.stuck && parser.HandleNextDocument(walk)) {
+            }
+            if (walk.stuck) {
+                const char c = static_cast<size_t>(walk.stuck_at.pos) < input.size() ? input[walk.stuck_at.pos] : ' ';
+                fail(walk.stuck_at, c == ','
+                                        ? "unexpected ',' outside a flow sequence [...] or flow mapping {...}"
+                                        : "unexpected " + detail::shown(std::string_view(&c, 1), 0));
+            }
+        }
+        return YAML::LoadAll(input);
+#if __has_include(<yaml-cpp/depthguard.h>)
+    } catch (const YAML::DeepRecursion& e) {
+        // yaml-cpp's own guard against running out of stack ("bad file" in its words).
+        fail(e.mark, "nesting deeper than " + std::to_string(e.depth() - 1) +
+                         " levels of sequences and mappings (the YAML reader's limit)");
+#endif
+    } catch (const YAML::ParserException& e) {
+        fail(e.mark, e.msg);
+    } catch (const YAML::Exception& e) {
+        detail::fail_at(ctx.file, e.mark.line + 1, e.mark.column + 1, "", "YAML error: " + e.msg);
+    }
+    return {};
+}
+
+void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, Scenario* s) {
+    check_text(ctx.file, text);
+    ctx.budget.total = ctx.budget.left = std::max<int64_t>(kMinNodeBudget, static_cast<int64_t>(text.size()));
+    const std::vector<YAML::Node> docs = parse_yaml(ctx, text);
+    Value root;
+    root.file = &ctx.file;
+    root.budget = &ctx.budget;
+    if (!docs.empty()) root.node = docs[0];
+    if (docs.size() > 1) {
+        const Value second = Value{&ctx.file, docs[1], "", docs[1].Mark().line + 1, docs[1].Mark().column + 1, nullptr};
+        second.fail("expected one YAML document, found " + std::to_string(docs.size()));
+    }
+    const Map m(root,
+                {"format", "name", "description", "deviation", "tick_rate", "ticks", "golden_every", "world", "platforms",
+                 "characters", "frames", "expect"},
+                "a mapping of scenario keys", /*defer_unknown=*/true);
+    const Value fv = m.get("format");
+    int64_t format = 0;
+    if (!detail::parse_integer(fv.plain("an integer format version"), &format)) {
+        fv.fail("expected an integer format version, found " + fv.found());
+    }
+    if (format != kScenarioFormat) {
+        fv.fail("unsupported scenario format " + fv.node.Scalar() + " (this build reads format " +
+                std::to_string(kScenarioFormat) + ")");
+    }
+    m.check_unknown();
+
+    const Value nv = m.get("name");
+    const char* name_what = "a name of 1 to 64 characters [a-z0-9][a-z0-9._-]*";
+    s->name = nv.text(name_what);
+    if (!valid_name(s->name)) nv.fail(std::string("expected ") + name_what + ", found " + detail::shown(s->name));
+    s->description = m.get("description").text("a description (a string)");
+    if (auto tr = m.opt("tick_rate")) s->tick_rate_hz = static_cast<int>(tr->integer(1, 1000));
+    ctx.tick_rate = s->tick_rate_hz;
+    s->ticks = m.get("ticks").integer(1, kMaxTicks);
+    ctx.ticks = s->ticks;
+    if (auto ge = m.opt("golden_every")) s->golden_every = ge->integer(1, 100000);
+    if (auto w = m.opt("world")) load_world(ctx, *w, s);
+    if (auto p = m.opt("platforms")) load_platforms(ctx, *p, s);
+    load_characters(ctx, m.get("characters"), s);
+    if (auto f = m.opt("frames")) load_frames(*f, s);
+    if (auto d = m.opt("deviation")) s->deviation = d->text("a text (why the scenario deviates from KCC-SPEC)");
+    if (auto e = m.opt("expect")) load_expect(ctx, opts, *e, s);
+}
+
+} // namespace
+
+namespace detail {
+
+bool load(const std::string& text, const std::string& display_path, const fs::path& base_dir,
+          const LoadOptions& opts, bool nested, Scenario* out, LoadError* err) {
+    Ctx ctx;
+    ctx.nested = nested;
+    ctx.file = display_path;
+    ctx.base_dir = base_dir.empty() ? fs::path(".") : base_dir;
+    ctx.display_dir = fs::path(display_path).parent_path();
+    ctx.root = canonical_dir(opts.root.empty() ? ctx.base_dir : fs::path(opts.root));
+    ctx.allow_outside = opts.allow_outside;
+    ctx.hash.update(text);
+    Scenario s;
+    s.path = display_path;
+    try {
+        load_document(ctx, opts, text, &s);
+    } catch (const detail::Failure& f) {
+        if (err != nullptr) *err = f.error;
+        return false;
+    } catch (const YAML::Exception& e) {
+        // Not expected (the walk never converts with as<>), but never let one escape.
+        if (err != nullptr) *err = LoadError{ctx.file, e.mark.line + 1, e.mark.column + 1, "", "YAML error: " + e.msg};
+        return false;
+    }
+    s.digest = ctx.hash.hex();
+    *out = std::move(s);
+    return true;
+}
+
+} // namespace detail
+
+bool load_scenario_text(const std::string& text, const std::string& display_path, const std::string& base_dir,
+                        const LoadOptions& opts, Scenario* out, LoadError* err) {
+    if (text.size() > kMaxScenarioBytes) {
+        if (err != nullptr) {
+            *err = LoadError{display_path, 0, 0, "",
+                             "cannot read the scenario: file too large: " + std::to_string(text.size()) +
+                                 " bytes, the limit is " + std::to_string(kMaxScenarioBytes) + " bytes (" +
+                                 std::to_string(kMaxScenarioBytes >> 20) + " MiB)"};
+        }
+        return false;
+    }
+    return detail::load(text, display_path, fs::path(base_dir), opts, false, out, err);
+}
+
+bool load_scenario(const std::string& path, const LoadOptions& opts, Scenario* out, LoadError* err) {
+    std::string text;
+    std::string error;
+    if (!detail::read_file(fs::path(path), kMaxScenarioBytes, &text, &error)) {
+        if (err != nullptr) *err = LoadError{path, 0, 0, "", "cannot read the scenario: " + error};
+        return false;
+    }
+    return detail::load(text, path, fs::path(path).parent_path(), opts, false, out, err);
+}
+
+} // namespace fx::harness

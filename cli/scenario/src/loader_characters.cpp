@@ -1,0 +1,207 @@
+// The loader's `characters` (settings and input streams) and `frames` sections (docs/scenarios.md).
+#include <algorithm>
+
+#include "fx/decimal.h"
+#include "kcc/settings.h"
+#include "loader_context.h"
+#include "loader_text.h"
+
+namespace fx::harness::detail {
+namespace {
+
+struct SettingField {
+    const char* name;
+    Scalar kcc::Settings::*scalar;
+    const Bound* bound;
+    int kcc::Settings::*integer;
+    int lo, hi;
+};
+
+const std::vector<SettingField>& setting_fields() {
+    using S = kcc::Settings;
+    static const std::vector<SettingField> f = {
+        {"radius", &S::radius, &detail::kLength, nullptr, 0, 0},
+        {"height", &S::height, &detail::kLength, nullptr, 0, 0},
+        {"skin", &S::skin, &detail::kLength, nullptr, 0, 0},
+        {"max_slope_enter_deg", &S::max_slope_enter_deg, &detail::kAngle, nullptr, 0, 0},
+        {"max_slope_stay_deg", &S::max_slope_stay_deg, &detail::kAngle, nullptr, 0, 0},
+        {"probe_distance", &S::probe_distance, &detail::kLength, nullptr, 0, 0},
+        {"probe_skin", &S::probe_skin, &detail::kLength, nullptr, 0, 0},
+        {"probe_max_hits", nullptr, nullptr, &S::probe_max_hits, 1, kcc::kMaxProbeHits},
+        {"snap_distance", &S::snap_distance, &detail::kLength, nullptr, 0, 0},
+        {"depenetration_cap", &S::depenetration_cap, &detail::kLength, nullptr, 0, 0},
+        {"max_slide_iterations", nullptr, nullptr, &S::max_slide_iterations, 1, kcc::kMaxSlideIterations},
+        {"step_height", &S::step_height, &detail::kLength, nullptr, 0, 0},
+        {"step_min_forward", &S::step_min_forward, &detail::kLength, nullptr, 0, 0},
+        {"max_speed", &S::max_speed, &detail::kSpeed, nullptr, 0, 0},
+        {"ground_accel", &S::ground_accel, &detail::kAccel, nullptr, 0, 0},
+        {"ground_brake", &S::ground_brake, &detail::kAccel, nullptr, 0, 0},
+        {"air_accel", &S::air_accel, &detail::kAccel, nullptr, 0, 0},
+        {"jump_speed", &S::jump_speed, &detail::kSpeed, nullptr, 0, 0},
+        {"gravity", &S::gravity, &detail::kAccel, nullptr, 0, 0},
+        {"dead_zone", &S::dead_zone, &detail::kDeadZone, nullptr, 0, 0},
+        {"turn_rate_deg", &S::turn_rate_deg, &detail::kTurnRate, nullptr, 0, 0},
+        {"tick_rate_hz", nullptr, nullptr, &S::tick_rate_hz, 1, 1000},
+        {"max_ticks_per_frame", nullptr, nullptr, &S::max_ticks_per_frame, 1, 1000},
+    };
+    return f;
+}
+
+kcc::Settings load_settings(Ctx& ctx, const Map& character) {
+    kcc::Settings st;
+    st.tick_rate_hz = ctx.tick_rate;
+    const std::optional<Value> v = character.opt("settings");
+    if (!v || v->is_null()) return st;
+    std::vector<std::string> names;
+    for (const SettingField& f : setting_fields()) names.push_back(f.name);
+    const Map m(*v, names);
+    for (const SettingField& f : setting_fields()) {
+        const std::optional<Value> fv = m.opt(f.name);
+        if (!fv) continue;
+        if (f.scalar != nullptr) {
+            st.*f.scalar = fv->number(*f.bound);
+        } else {
+            st.*f.integer = static_cast<int>(fv->integer(f.lo, f.hi));
+        }
+    }
+    if (st.tick_rate_hz != ctx.tick_rate) {
+        m.opt("tick_rate_hz")->fail("tick_rate_hz " + std::to_string(st.tick_rate_hz) +
+                                    " disagrees with the scenario's tick_rate " + std::to_string(ctx.tick_rate) +
+                                    " (set tick_rate only, or the same value in both)");
+    }
+    std::string error;
+    if (!kcc::validate(st, &error)) character.key_node("settings").fail(error);
+    return st;
+}
+
+
+InputStream load_input(Ctx& ctx, const Map& character) {
+    InputStream in;
+    const std::optional<Value> v = character.opt("input");
+    if (!v || v->is_null()) return in;
+    const Map m(*v, {"csv", "segments", "jumps", "impulses"});
+    if (auto csv = m.opt("csv")) {
+        if (m.has("segments") || m.has("jumps") || m.has("impulses")) {
+            m.fail("expected either 'csv' or 'segments'/'jumps'/'impulses', found both");
+        }
+        const Ref r = read_ref(ctx, *csv, kMaxReferencedBytes);
+        detail::parse_input_csv(r.bytes, r.display, ctx.ticks, &in);
+        return in;
+    }
+    if (auto segs = m.opt("segments")) {
+        segs->require_sequence("a sequence of segments [{ticks, stick}, ...]");
+        int64_t t = 0;
+        for (size_t i = 0; i < segs->size(); ++i) {
+            const Map sm(segs->item(i), {"ticks", "stick"});
+            StickSegment seg;
+            seg.from = t;
+            // Segments play from tick 0 in order and must end within the run, like the CSV's rows,
+            // the jumps and the impulses.
+            if (t >= ctx.ticks) {
+                sm.fail("expected no more segments (those before fill the run's " + std::to_string(ctx.ticks) +
+                        " ticks), found another");
+            }
+            const Value tv = sm.get("ticks");
+            const int64_t n = tv.integer(1, kMaxTicks);
+            if (n > ctx.ticks - t) {
+                tv.fail("expected at most " + std::to_string(ctx.ticks - t) + " ticks (the segment starts at tick " +
+                        std::to_string(t) + " of a " + std::to_string(ctx.ticks) + "-tick run), found '" +
+                        tv.node.Scalar() + "'");
+            }
+            seg.to = t + n;
+            if (auto stick = sm.opt("stick")) {
+                const char* what = "a sequence of 2 numbers [x, y]";
+                stick->require_sequence(what);
+                if (stick->size() != 2) {
+                    stick->fail(std::string("expected ") + what + ", found " + std::to_string(stick->size()) +
+                                (stick->size() == 1 ? " item" : " items"));
+                }
+                seg.x = stick->item(0).number(detail::kStick);
+                seg.y = stick->item(1).number(detail::kStick);
+            }
+            t = seg.to;
+            in.sticks.push_back(seg);
+        }
+    }
+    if (auto jumps = m.opt("jumps")) {
+        jumps->require_sequence("a sequence of ticks");
+        for (size_t i = 0; i < jumps->size(); ++i) {
+            const Value jv = jumps->item(i);
+            const int64_t tick = tick_in_run(ctx, jv);
+            if (!in.jumps.empty() && tick <= in.jumps.back()) {
+                jv.fail("expected a tick after " + std::to_string(in.jumps.back()) +
+                        " (jump ticks ascending and unique), found '" + jv.node.Scalar() + "'");
+            }
+            in.jumps.push_back(tick);
+        }
+    }
+    if (auto imps = m.opt("impulses")) {
+        imps->require_sequence("a sequence of impulses [{tick, velocity}, ...]");
+        for (size_t i = 0; i < imps->size(); ++i) {
+            const Map im(imps->item(i), {"tick", "velocity"});
+            ImpulseEvent e;
+            e.tick = tick_in_run(ctx, im.get("tick"));
+            e.velocity = im.get("velocity").vec3(detail::kSpeed);
+            in.impulses.push_back(e);
+        }
+        std::stable_sort(in.impulses.begin(), in.impulses.end(),
+                         [](const ImpulseEvent& a, const ImpulseEvent& b) { return a.tick < b.tick; });
+    }
+    return in;
+}
+
+
+/// round(ms * 10^6) of a positive Q31.32 value, exact (ties away from zero).
+int64_t ms_to_ns(Scalar ms) {
+    const int64_t raw = ms.raw();
+    const int64_t whole = raw >> Scalar::kFracBits;
+    const uint64_t frac = static_cast<uint64_t>(raw & kFracMask);
+    const uint64_t frac_ns = (frac * 1000000u + (uint64_t{1} << 31)) >> Scalar::kFracBits;
+    return whole * 1000000 + static_cast<int64_t>(frac_ns);
+}
+
+
+} // namespace
+
+void load_characters(Ctx& ctx, const Value& v, Scenario* s) {
+    v.require_sequence("a sequence of characters");
+    if (v.size() == 0) v.fail("expected at least one character, found none");
+    if (static_cast<int64_t>(v.size()) > kMaxCharacters) {
+        v.fail("expected at most " + std::to_string(kMaxCharacters) + " characters, found " + std::to_string(v.size()));
+    }
+    for (size_t i = 0; i < v.size(); ++i) {
+        const Map m(v.item(i), {"id", "spawn", "settings", "input"});
+        CharacterDef c;
+        const Value idv = m.get("id");
+        c.id = static_cast<kcc::CharacterId>(idv.integer(0, kMaxId));
+        use_id(ctx.character_ids, c.id, idv);
+        c.spawn = m.get("spawn").vec3(detail::kCoordinate);
+        c.settings = load_settings(ctx, m);
+        c.input = load_input(ctx, m);
+        s->characters.push_back(std::move(c));
+    }
+    std::stable_sort(s->characters.begin(), s->characters.end(),
+                     [](const CharacterDef& a, const CharacterDef& b) { return a.id < b.id; });
+}
+
+
+void load_frames(const Value& v, Scenario* s) {
+    if (v.is_null()) return;
+    v.require_sequence("a sequence of frame segments [{ms, count}, ...]");
+    for (size_t i = 0; i < v.size(); ++i) {
+        const Map m(v.item(i), {"ms", "count"});
+        FrameSegment f;
+        const Value msv = m.get("ms");
+        f.ns = ms_to_ns(msv.number(detail::kFrameMs));
+        if (f.ns == 0) {
+            msv.fail(std::string("expected ") + detail::kFrameMs.what + ", found '" + msv.node.Scalar() +
+                     "' (rounds to 0 ns)");
+        }
+        f.count = m.get("count").integer(1, kMaxTicks);
+        s->frames.push_back(f);
+    }
+}
+
+
+
+} // namespace fx::harness::detail

@@ -1,0 +1,89 @@
+// The loader's shared state and helpers (private to fx_scenario): the walk context, referenced
+// files, ids, and the sections of the schema, each in its own file (loader_world.cpp,
+// loader_characters.cpp, loader_expect.cpp), called in schema order by load_document
+// (loader.cpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "fx/vec3.h"
+#include "geo/shapes.h"
+#include "loader_yaml.h"
+#include "records/hash_file.h"
+#include "scenario/loader.h"
+
+namespace fx::harness::detail {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kMaxId = 4000000000;
+constexpr int64_t kMaxTicks = 10000000;
+constexpr int64_t kMaxCharacters = 256;
+constexpr int64_t kMaxSteps = 200;
+
+struct IdUse {
+    std::string path;
+    int line = 0;
+};
+
+class Hasher {
+public:
+    Hasher() {
+        XXH3_INITSTATE(&state_);
+        XXH3_64bits_reset(&state_);
+    }
+    void update(const std::string& bytes) { XXH3_64bits_update(&state_, bytes.data(), bytes.size()); }
+    std::string hex() const { return hex16(XXH3_64bits_digest(&state_)); }
+
+private:
+    XXH3_state_t state_;
+};
+
+struct Ctx {
+    std::string file;        ///< display path of the scenario
+    fs::path base_dir;       ///< where relative references resolve
+    fs::path display_dir;    ///< folder of `file`, for displaying referenced files
+    fs::path root;           ///< canonical scenarios tree
+    bool allow_outside = false;
+    Hasher hash;
+    std::map<uint32_t, IdUse> shape_ids; ///< shapes and platforms
+    std::map<uint32_t, IdUse> character_ids;
+    int64_t ticks = 0;
+    int tick_rate = 50;
+    bool nested = false; ///< loading the other scenario of a same_as expectation
+    detail::NodeBudget budget; ///< nodes the walk may still visit (Value::spend)
+};
+
+
+struct Ref {
+    std::string display; ///< for messages about the file's content
+    std::string bytes;
+    fs::path resolved;   ///< canonical path
+};
+
+/// A referenced file: resolved against the scenario's folder, kept inside the tree, read and
+/// added to the digest.
+Ref read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes);
+/// Loads a scenario's text; `nested`: the other scenario of a same_as expectation.
+bool load(const std::string& text, const std::string& display_path, const fs::path& base_dir,
+          const LoadOptions& opts, bool nested, Scenario* out, LoadError* err);
+void use_id(std::map<uint32_t, IdUse>& ids, uint32_t id, const Value& at);
+geo::ShapeId shape_id(Ctx& ctx, const Value& v);
+void rotation(const Map& m, Scalar* yaw, Scalar* pitch, Scalar* roll);
+Scalar half(Scalar v);
+int64_t tick_in_run(const Ctx& ctx, const Value& v);
+
+// The schema's sections.
+void load_world(Ctx& ctx, const Value& v, Scenario* s);
+void load_platforms(Ctx& ctx, const Value& v, Scenario* s);
+void load_characters(Ctx& ctx, const Value& v, Scenario* s);
+void load_frames(const Value& v, Scenario* s);
+void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s);
+
+} // namespace fx::harness::detail

@@ -1,0 +1,292 @@
+#include "loader_yaml.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "fx/decimal.h"
+#include "records/text.h"
+
+namespace fx::harness::detail {
+
+void fail_at(const std::string& file, int line, int column, std::string path, std::string message) {
+    Failure f;
+    f.error.file = file;
+    f.error.line = line;
+    f.error.column = column;
+    f.error.path = std::move(path);
+    f.error.message = std::move(message);
+    throw f;
+}
+
+bool in_bound(Scalar v, const Bound& b) {
+    if (b.lo_open ? v <= b.lo : v < b.lo) return false;
+    if (b.hi_open ? v >= b.hi : v > b.hi) return false;
+    return true;
+}
+
+const char* bound_what(Scalar v, const Bound& b) {
+    if (b.nonpositive_what != nullptr && v <= Scalar{}) return b.nonpositive_what;
+    return b.what;
+}
+
+const Bound kCoordinate{Scalar::from_int(-1000000), Scalar::from_int(1000000), false, false,
+                        "a coordinate from -1000000 to 1000000 metres"};
+const Bound kSize{Scalar::ratio(1, 1000), Scalar::from_int(100000), false, false,
+                  "a size from 0.001 to 100000 metres", "a positive number of metres"};
+const Bound kLength{Scalar::from_int(-100000), Scalar::from_int(100000), false, false,
+                    "a length from -100000 to 100000 metres"};
+const Bound kAngle{Scalar::from_int(-3600), Scalar::from_int(3600), false, false,
+                   "an angle from -3600 to 3600 degrees"};
+const Bound kSpeed{Scalar::from_int(-1000), Scalar::from_int(1000), false, false,
+                   "a speed from -1000 to 1000 m/s"};
+const Bound kAccel{Scalar::from_int(-10000), Scalar::from_int(10000), false, false,
+                   "an acceleration from -10000 to 10000 m/s^2"};
+const Bound kTurnRate{Scalar::from_int(-36000), Scalar::from_int(36000), false, false,
+                      "a turn rate from -36000 to 36000 deg/s"};
+const Bound kStick{-Scalar::one(), Scalar::one(), false, false, "a number from -1 to 1"};
+const Bound kDeadZone{Scalar{}, Scalar::ratio(99, 100), false, false, "a number from 0 to 0.99"};
+const Bound kRampAngle{Scalar{}, Scalar::from_int(90), true, true,
+                       "an angle greater than 0 and less than 90 degrees"};
+const Bound kFrameMs{Scalar{}, Scalar::from_int(60000), true, false,
+                     "a frame time greater than 0 and at most 60000 milliseconds"};
+const Bound kAny{Scalar::min_value(), Scalar::max_value(), false, false, "a number"};
+
+bool parse_integer(std::string_view text, int64_t* out) {
+    size_t i = 0;
+    bool neg = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+        neg = text[i] == '-';
+        ++i;
+    }
+    if (i == text.size()) return false;
+    int64_t v = 0;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c < '0' || c > '9') return false;
+        if (v > 100000000000000000) return false; // would exceed 10^18
+        v = v * 10 + (c - '0');
+    }
+    if (v > 1000000000000000000) return false;
+    *out = neg ? -v : v;
+    return true;
+}
+
+std::string shown(std::string_view text, size_t max) {
+    auto starts_char = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+    size_t chars = 0;
+    for (const char c : text) chars += starts_char(c) ? 1 : 0;
+    // Cut at a character boundary, keeping max - 3 characters and "...".
+    const bool cut = max != 0 && chars > max;
+    size_t keep = text.size();
+    if (cut) {
+        size_t n = 0;
+        for (size_t i = 0; i < text.size(); ++i) {
+            if (starts_char(text[i]) && n++ == max - 3) {
+                keep = i;
+                break;
+            }
+        }
+    }
+    std::string o = "'";
+    for (size_t i = 0; i < keep; ++i) text::append_escaped(o, static_cast<unsigned char>(text[i]), false);
+    return o + (cut ? "...'" : "'");
+}
+
+int edit_distance(std::string_view a, std::string_view b) {
+    std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
+    for (size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = static_cast<int>(i);
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const int sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+std::string unknown_key_message(std::string_view key, const std::vector<std::string>& valid,
+                                const char* what) {
+    const std::string head = std::string("unknown ") + what + " " + shown(key);
+    // Closest key within distance 2 (first in schema order on ties), else a prefix match.
+    int best = 3;
+    const std::string* pick = nullptr;
+    for (const std::string& k : valid) {
+        const int d = edit_distance(key, k);
+        if (d < best) {
+            best = d;
+            pick = &k;
+        }
+    }
+    if (pick == nullptr && !key.empty()) {
+        for (const std::string& k : valid) {
+            if (k.starts_with(key) || key.starts_with(k)) {
+                pick = &k;
+                break;
+            }
+        }
+    }
+    if (pick != nullptr) return head + ", did you mean '" + *pick + "'?";
+    std::string list;
+    for (const std::string& k : valid) list += (list.empty() ? "" : ", ") + k;
+    return head + ", expected one of: " + list;
+}
+
+std::string join(const std::string& parent, const std::string& key) {
+    return parent.empty() ? key : parent + "." + key;
+}
+std::string index(const std::string& parent, size_t i) {
+    return parent + "[" + std::to_string(i) + "]";
+}
+
+namespace {
+bool is_quoted(const YAML::Node& n) {
+    return n.Tag() != "?";
+}
+Value at_node(const Value& parent, YAML::Node n, std::string path) {
+    Value v;
+    v.file = parent.file;
+    v.budget = parent.budget;
+    v.node = n;
+    v.path = std::move(path);
+    if (n.IsDefined() && !n.IsNull() && n.Mark().line >= 0) {
+        v.line = n.Mark().line + 1;
+        v.column = n.Mark().column + 1;
+    } else {
+        v.line = parent.line;
+        v.column = parent.column;
+    }
+    return v;
+}
+} // namespace
+
+void Value::fail(std::string message) const {
+    fail_at(*file, line, column, path, std::move(message));
+}
+
+void Value::spend() const {
+    if (budget == nullptr || --budget->left >= 0) return;
+    fail("expected at most " + std::to_string(budget->total) + " nodes once aliases are expanded (one per byte of " +
+         "the file, at least " + std::to_string(kMinNodeBudget) + "), found more: an alias may repeat content, " +
+         "not multiply it");
+}
+
+std::string Value::found() const {
+    if (is_null()) return "nothing";
+    if (node.IsMap()) return "a mapping";
+    if (node.IsSequence()) return "a sequence";
+    if (is_quoted(node)) return node.Tag() == "!" ? "a quoted string" : "a tagged value";
+    return shown(node.Scalar());
+}
+
+const std::string& Value::plain(const std::string& what) const {
+    if (is_null() || !node.IsScalar() || is_quoted(node)) fail("expected " + what + ", found " + found());
+    return node.Scalar();
+}
+
+const std::string& Value::text(const std::string& what) const {
+    if (is_null() || !node.IsScalar()) fail("expected " + what + ", found " + found());
+    return node.Scalar();
+}
+
+Scalar Value::number(const Bound& b) const {
+    const std::string& t = plain("a number");
+    const DecimalResult r = parse_decimal(t);
+    if (!r.ok) {
+        // parse_decimal may already say exactly this ("expected a number, found 'nan': ..."):
+        // then its message stands alone; otherwise it explains ours in brackets.
+        const std::string ours = "expected a number, found " + shown(t);
+        fail(r.error.rfind(ours, 0) == 0 ? r.error : ours + " (" + r.error + ")");
+    }
+    if (!in_bound(r.value, b)) fail(std::string("expected ") + bound_what(r.value, b) + ", found " + shown(t));
+    return r.value;
+}
+
+int64_t Value::integer(int64_t lo, int64_t hi) const {
+    const std::string what = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+    const std::string& t = plain(what);
+    int64_t v = 0;
+    if (!parse_integer(t, &v) || v < lo || v > hi) fail("expected " + what + ", found " + shown(t));
+    return v;
+}
+
+void Value::require_sequence(const std::string& what) const {
+    if (is_null() || !node.IsSequence()) fail("expected " + what + ", found " + found());
+}
+
+Value Value::item(size_t i) const {
+    Value v = at_node(*this, node[i], index(path, i));
+    v.spend();
+    return v;
+}
+
+Vec3 Value::vec3(const Bound& b, const char* what) const {
+    require_sequence(what);
+    if (node.size() != 3) {
+        fail(std::string("expected ") + what + ", found " + std::to_string(node.size()) +
+             (node.size() == 1 ? " item" : " items"));
+    }
+    return {item(0).number(b), item(1).number(b), item(2).number(b)};
+}
+
+Map::Map(const Value& v, std::vector<std::string> keys, const std::string& what, bool defer_unknown)
+    : v_(v), keys_(std::move(keys)) {
+    if (v.is_null() || !v.node.IsMap()) v.fail("expected " + what + ", found " + v.found());
+    std::map<std::string, size_t> seen; // key -> index in entries_: linear in the keys, not quadratic
+    for (auto it = v.node.begin(); it != v.node.end(); ++it) {
+        const Value k = at_node(v, it->first, v.path);
+        k.spend();
+        const std::string& name = k.plain("a key name");
+        const auto [at, inserted] = seen.emplace(name, entries_.size());
+        if (!inserted) {
+            k.fail("duplicate key " + shown(name) + " (first at line " +
+                   std::to_string(entries_[at->second].key_node.Mark().line + 1) + ")");
+        }
+        entries_.push_back({name, it->first, it->second});
+    }
+    if (!defer_unknown) check_unknown();
+}
+
+void Map::check_unknown() const {
+    for (const Entry& e : entries_) {
+        if (std::find(keys_.begin(), keys_.end(), e.key) == keys_.end()) {
+            at_node(v_, e.key_node, v_.path).fail(unknown_key_message(e.key, keys_));
+        }
+    }
+}
+
+Value Map::make(const Entry& e) const {
+    const Value k = at_node(v_, e.key_node, v_.path);
+    return at_node(k, e.value, join(v_.path, e.key));
+}
+
+bool Map::has(const std::string& key) const {
+    return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
+}
+
+std::optional<Value> Map::opt(const std::string& key) const {
+    for (const Entry& e : entries_) {
+        if (e.key == key) return make(e);
+    }
+    return std::nullopt;
+}
+
+Value Map::get(const std::string& key) const {
+    std::optional<Value> v = opt(key);
+    if (!v) v_.fail("missing required key '" + key + "'");
+    return *v;
+}
+
+Value Map::key_node(const std::string& key) const {
+    for (const Entry& e : entries_) {
+        if (e.key == key) {
+            Value k = at_node(v_, e.key_node, join(v_.path, key));
+            return k;
+        }
+    }
+    return v_;
+}
+
+} // namespace fx::harness::detail

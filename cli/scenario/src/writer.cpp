@@ -1,0 +1,255 @@
+#include "scenario/writer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <variant>
+
+#include "fx/decimal.h"
+#include "scenario/metric_names.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+namespace {
+
+std::string num(Scalar v) { return to_string_shortest(v); }
+std::string vec3(const Vec3& v) { return "[" + num(v.x) + ", " + num(v.y) + ", " + num(v.z) + "]"; }
+bool is_zero(Scalar v) { return v.raw() == 0; }
+
+std::string rotation(Scalar yaw, Scalar pitch, Scalar roll) {
+    if (is_zero(yaw) && is_zero(pitch) && is_zero(roll)) return "";
+    return ", rotation: [" + num(yaw) + ", " + num(pitch) + ", " + num(roll) + "]";
+}
+
+/// ns / 10^6 as an exact decimal (the loader rounds ms * 10^6 back to the same ns).
+std::string ms_text(int64_t ns) {
+    std::string s = std::to_string(ns / 1000000);
+    int64_t frac = ns % 1000000;
+    if (frac != 0) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "%06lld", static_cast<long long>(frac));
+        std::string f = buf;
+        while (!f.empty() && f.back() == '0') f.pop_back();
+        s += "." + f;
+    }
+    return s;
+}
+
+std::string check_yaml(const Check& c) {
+    if (c.has_min && c.has_max) {
+        if (c.min == c.max) return num(c.min);
+        return "[" + num(c.min) + ", " + num(c.max) + "]";
+    }
+    if (c.has_min) return "{min: " + num(c.min) + "}";
+    return "{max: " + num(c.max) + "}";
+}
+
+void settings_yaml(const kcc::Settings& s, std::string* out) {
+    const kcc::Settings d;
+    std::string body;
+    auto scalar = [&](const char* name, Scalar v, Scalar dv) {
+        if (v != dv) body += "      " + std::string(name) + ": " + num(v) + "\n";
+    };
+    auto integer = [&](const char* name, int v, int dv) {
+        if (v != dv) body += "      " + std::string(name) + ": " + std::to_string(v) + "\n";
+    };
+    scalar("radius", s.radius, d.radius);
+    scalar("height", s.height, d.height);
+    scalar("skin", s.skin, d.skin);
+    scalar("max_slope_enter_deg", s.max_slope_enter_deg, d.max_slope_enter_deg);
+    scalar("max_slope_stay_deg", s.max_slope_stay_deg, d.max_slope_stay_deg);
+    scalar("probe_distance", s.probe_distance, d.probe_distance);
+    scalar("probe_skin", s.probe_skin, d.probe_skin);
+    integer("probe_max_hits", s.probe_max_hits, d.probe_max_hits);
+    scalar("snap_distance", s.snap_distance, d.snap_distance);
+    scalar("depenetration_cap", s.depenetration_cap, d.depenetration_cap);
+    integer("max_slide_iterations", s.max_slide_iterations, d.max_slide_iterations);
+    scalar("step_height", s.step_height, d.step_height);
+    scalar("step_min_forward", s.step_min_forward, d.step_min_forward);
+    scalar("max_speed", s.max_speed, d.max_speed);
+    scalar("ground_accel", s.ground_accel, d.ground_accel);
+    scalar("ground_brake", s.ground_brake, d.ground_brake);
+    scalar("air_accel", s.air_accel, d.air_accel);
+    scalar("jump_speed", s.jump_speed, d.jump_speed);
+    scalar("gravity", s.gravity, d.gravity);
+    scalar("dead_zone", s.dead_zone, d.dead_zone);
+    scalar("turn_rate_deg", s.turn_rate_deg, d.turn_rate_deg);
+    integer("max_ticks_per_frame", s.max_ticks_per_frame, d.max_ticks_per_frame);
+    if (!body.empty()) *out += "    settings:\n" + body;
+}
+
+void input_yaml(const InputStream& in, std::string* out) {
+    if (in.sticks.empty() && in.jumps.empty() && in.impulses.empty()) return;
+    *out += "    input:\n";
+    if (!in.sticks.empty()) {
+        *out += "      segments:\n";
+        int64_t t = 0;
+        for (const StickSegment& s : in.sticks) {
+            if (s.to <= s.from) continue;
+            if (s.from > t) *out += "        - {ticks: " + std::to_string(s.from - t) + "}\n";
+            *out += "        - {ticks: " + std::to_string(s.to - s.from);
+            if (!is_zero(s.x) || !is_zero(s.y)) *out += ", stick: [" + num(s.x) + ", " + num(s.y) + "]";
+            *out += "}\n";
+            t = s.to;
+        }
+    }
+    if (!in.jumps.empty()) {
+        *out += "      jumps: [";
+        for (size_t i = 0; i < in.jumps.size(); ++i) *out += (i ? ", " : "") + std::to_string(in.jumps[i]);
+        *out += "]\n";
+    }
+    if (!in.impulses.empty()) {
+        *out += "      impulses:\n";
+        for (const ImpulseEvent& e : in.impulses) {
+            *out += "        - {tick: " + std::to_string(e.tick) + ", velocity: " + vec3(e.velocity) + "}\n";
+        }
+    }
+}
+
+std::string same_as_path(const Scenario& sc, const SameAsExpectation& e, const ScenarioWriteOptions& o) {
+    if (o.output_dir.empty()) return e.path;
+    std::error_code ec;
+    fs::path p(e.path);
+    if (p.is_relative()) p = fs::path(sc.path).parent_path() / p;
+    const fs::path abs = fs::absolute(p, ec).lexically_normal();
+    const fs::path dir = fs::absolute(fs::path(o.output_dir), ec).lexically_normal();
+    const fs::path rel = abs.lexically_relative(dir);
+    return rel.empty() ? abs.generic_string() : rel.generic_string();
+}
+
+} // namespace
+
+std::string yaml_quote(const std::string& text) {
+    std::string q = "\"";
+    for (unsigned char c : text) {
+        switch (c) {
+        case '"': q += "\\\""; break;
+        case '\\': q += "\\\\"; break;
+        case '\n': q += "\\n"; break;
+        case '\t': q += "\\t"; break;
+        case '\r': q += "\\r"; break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\x%02x", c);
+                q += buf;
+            } else {
+                q += static_cast<char>(c);
+            }
+        }
+    }
+    return q + "\"";
+}
+
+std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& options) {
+    std::string o;
+    o += "format: " + std::to_string(kScenarioFormat) + "\n";
+    o += "name: " + sc.name + "\n";
+    o += "description: " + yaml_quote(sc.description) + "\n";
+    if (!sc.deviation.empty()) o += "deviation: " + yaml_quote(sc.deviation) + "\n";
+    o += "tick_rate: " + std::to_string(sc.tick_rate_hz) + "\n";
+    o += "ticks: " + std::to_string(sc.ticks) + "\n";
+    if (sc.golden_every != 1) o += "golden_every: " + std::to_string(sc.golden_every) + "\n";
+
+    if (!sc.boxes.empty() || !sc.planes.empty() || !sc.spheres.empty() || !sc.capsules.empty() ||
+        !sc.meshes.empty()) {
+        o += "world:\n";
+        for (const BoxDef& b : sc.boxes) {
+            o += "  - box: {id: " + std::to_string(b.id) + ", center: " + vec3(b.center) +
+                 ", half_extents: " + vec3(b.half_extents) + rotation(b.yaw, b.pitch, b.roll) + "}\n";
+        }
+        for (const PlaneDef& p : sc.planes) {
+            o += "  - plane: {id: " + std::to_string(p.id) + ", normal: " + vec3(p.normal) + ", offset: " +
+                 num(p.offset) + "}\n";
+        }
+        for (const SphereDef& s : sc.spheres) {
+            o += "  - sphere: {id: " + std::to_string(s.id) + ", center: " + vec3(s.center) + ", radius: " +
+                 num(s.radius) + "}\n";
+        }
+        for (const CapsuleDef& c : sc.capsules) {
+            o += "  - capsule: {id: " + std::to_string(c.id) + ", a: " + vec3(c.a) + ", b: " + vec3(c.b) +
+                 ", radius: " + num(c.radius) + "}\n";
+        }
+        for (const MeshDef& m : sc.meshes) {
+            o += "  - mesh:\n      id: " + std::to_string(m.id) + "\n      vertices: [";
+            for (size_t i = 0; i < m.vertices.size(); ++i) o += (i ? ", " : "") + vec3(m.vertices[i]);
+            o += "]\n      triangles: [";
+            for (size_t i = 0; i + 2 < m.indices.size(); i += 3) {
+                o += (i ? ", [" : "[") + std::to_string(m.indices[i]) + ", " + std::to_string(m.indices[i + 1]) + ", " +
+                     std::to_string(m.indices[i + 2]) + "]";
+            }
+            o += "]\n";
+        }
+    }
+    if (!sc.platforms.empty()) {
+        o += "platforms:\n";
+        for (const PlatformDef& p : sc.platforms) {
+            o += "  - id: " + std::to_string(p.id) + "\n    half_extents: " + vec3(p.half_extents) + "\n";
+            if (!is_zero(p.yaw) || !is_zero(p.pitch) || !is_zero(p.roll)) {
+                o += "    rotation: [" + num(p.yaw) + ", " + num(p.pitch) + ", " + num(p.roll) + "]\n";
+            }
+            o += "    waypoints:\n";
+            for (const kcc::Waypoint& w : p.waypoints) {
+                o += "      - {tick: " + std::to_string(w.tick) + ", center: " + vec3(w.center) + "}\n";
+            }
+        }
+    }
+    o += "characters:\n";
+    for (const CharacterDef& c : sc.characters) {
+        o += "  - id: " + std::to_string(c.id) + "\n    spawn: " + vec3(c.spawn) + "\n";
+        settings_yaml(c.settings, &o);
+        input_yaml(c.input, &o);
+    }
+    if (!sc.frames.empty()) {
+        o += "frames:\n";
+        for (const FrameSegment& f : sc.frames) {
+            o += "  - {ms: " + ms_text(f.ns) + ", count: " + std::to_string(f.count) + "}\n";
+        }
+    }
+
+    // Expectations in their original order.
+    std::vector<std::pair<int, std::string>> items;
+    const auto fields = state_field_names();
+    for (const StateExpectation& e : sc.expect_states) {
+        std::string s = "  - {";
+        if (e.from == e.to) {
+            s += "tick: " + std::to_string(e.from);
+        } else {
+            s += "ticks: [" + std::to_string(e.from) + ", " + std::to_string(e.to) + "]";
+        }
+        if (e.character != kcc::kNoId) s += ", character: " + std::to_string(e.character);
+        if (e.grounded >= 0) s += std::string(", grounded: ") + (e.grounded == 1 ? "true" : "false");
+        if (e.check_platform) {
+            s += ", platform: " + (e.platform == kcc::kNoId ? std::string("none") : std::to_string(e.platform));
+        }
+        for (const auto& [f, c] : e.checks) s += ", " + std::string(fields[static_cast<size_t>(f)]) + ": " + check_yaml(c);
+        items.emplace_back(e.at.index, s + "}\n");
+    }
+    const auto metrics = metric_info();
+    for (const MetricExpectation& e : sc.expect_metrics) {
+        std::string s = "  - {";
+        if (e.character != kcc::kNoId) s += "character: " + std::to_string(e.character) + ", ";
+        s += "metrics: {";
+        for (size_t i = 0; i < e.checks.size(); ++i) {
+            s += (i ? ", " : "") + std::string(metrics[static_cast<size_t>(e.checks[i].first)].name) + ": " +
+                 check_yaml(e.checks[i].second);
+        }
+        items.emplace_back(e.at.index, s + "}}\n");
+    }
+    if (!options.drop_same_as) {
+        for (const SameAsExpectation& e : sc.expect_same_as) {
+            std::string s = "  - {same_as: " + yaml_quote(same_as_path(sc, e, options));
+            if (!e.offset.is_zero()) s += ", offset: " + vec3(e.offset);
+            items.emplace_back(e.at.index, s + "}\n");
+        }
+    }
+    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (!items.empty()) {
+        o += "expect:\n";
+        for (const auto& [index, text] : items) o += text;
+    }
+    return o;
+}
+
+} // namespace fx::harness
