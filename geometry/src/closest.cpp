@@ -1,5 +1,5 @@
 // Closest points between a capsule's core segment and each obstacle core (local frame).
-#include "core.h"
+#include "obstacle_cores.h"
 
 #include "wide_ops.h"
 

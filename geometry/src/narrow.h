@@ -2,8 +2,8 @@
 // returned in world coordinates). See narrow.cpp.
 #pragma once
 
-#include "core.h"
 #include "geo/queries.h"
+#include "obstacle_cores.h"
 
 namespace fx::geo::detail {
 

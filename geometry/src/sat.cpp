@@ -1,5 +1,6 @@
-// Minimum translation out of deep contact by separating axes (see core.h), and core builders.
-#include "core.h"
+// Minimum translation out of deep contact by separating axes (see obstacle_cores.h), and the
+// builders of the cores.
+#include "obstacle_cores.h"
 
 #include "wide_ops.h"
 

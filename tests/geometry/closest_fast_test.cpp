@@ -4,7 +4,7 @@
 // drawn so that segment ends and the box's faces coincide often (the boundary cases).
 #include <catch2/catch.hpp>
 
-#include "../../geometry/src/core.h"
+#include "../../geometry/src/obstacle_cores.h"
 #include "test_support.h"
 
 using namespace fx;

@@ -1,34 +1,21 @@
 // One tick of one character, in the order of KCC-SPEC "One tick, in order".
 #include "kcc/motion.h"
 #include "kcc/world.h"
+#include "trace_events.h"
 
 namespace fx::kcc {
 
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, TraceObserver* observer) {
     const Tracer t{observer, state.id};
-    if (t.on()) {
-        TraceEvent e;
-        e.kind = TraceKind::kTickBegin;
-        e.a = state.position;
-        e.b = state.velocity;
-        e.s = state.facing;
-        t.emit(e);
-    }
+    trace::tick_begin(t, state);
     state.previous_position = state.position;
     state.previous_facing = state.facing;
     Vec3 pos = state.position;
     if (!platform_shift.is_zero()) {
         // Swept against the scene (the whole scene: the shift may be long), the platform aside.
         pos = carry(geo::LocalScene(world_scene), pos, platform_shift, state.platform, p);
-        if (t.on()) {
-            TraceEvent e;
-            e.kind = TraceKind::kPlatformCarry;
-            e.shape = state.platform;
-            e.a = platform_shift;
-            e.b = pos - state.position;
-            t.emit(e);
-        }
+        trace::platform_carry(t, state.platform, platform_shift, state.position, pos);
     }
 
     // The shapes near the body, gathered once for the tick's queries: far enough for a tick's
@@ -49,13 +36,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     const VelocityUpdate vu = apply_input(state.velocity, state.facing, g.grounded, input, p);
     state.facing = vu.facing;
     const bool on_ground = g.grounded && !vu.jumped;
-    if (t.on()) {
-        TraceEvent e;
-        e.kind = TraceKind::kVelocity;
-        e.a = vu.velocity;
-        e.flag = vu.jumped;
-        t.emit(e);
-    }
+    trace::velocity(t, vu);
 
     // 3. Horizontal pass, along the ground plane at full surface speed when grounded.
     Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
@@ -117,13 +98,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
         end.grounded = true;
         end.normal = vertical.landed_normal;
         end.shape = vertical.landed_shape;
-        if (t.on()) {
-            TraceEvent e;
-            e.kind = TraceKind::kLanded;
-            e.shape = end.shape;
-            e.a = end.normal;
-            t.emit(e);
-        }
+        trace::landed(t, end);
     }
     if (end.grounded) vy = Scalar{};
 
@@ -132,14 +107,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     state.grounded = end.grounded;
     state.ground_normal = end.normal;
     state.ground_shape = end.shape;
-    if (t.on()) {
-        TraceEvent e;
-        e.kind = TraceKind::kTickEnd;
-        e.a = state.position;
-        e.b = state.velocity;
-        e.flag = state.grounded;
-        t.emit(e);
-    }
+    trace::tick_end(t, state);
 }
 
 } // namespace fx::kcc

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "geo/tolerances.h"
+#include "trace_events.h"
 
 namespace fx::kcc {
 
@@ -189,15 +190,7 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     if (out.wanted > p.s.depenetration_cap) push = scaled(push, p.s.depenetration_cap, out.wanted);
     if (!push.is_zero()) push = constrain_push(scene, feet, push, p);
     out.push = push;
-    if (t.on() && n > 0) {
-        TraceEvent e;
-        e.kind = TraceKind::kDepenetrate;
-        e.count = out.contacts;
-        e.a = push;
-        e.s = out.wanted;
-        e.c = feet;
-        t.emit(e);
-    }
+    trace::depenetrate(t, out, feet);
     return out;
 }
 
@@ -208,17 +201,7 @@ Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
     const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.probe_distance, out);
     const size_t n = found < out.size() ? found : out.size();
     const Ground g = select_ground(out.first(n), p, was_grounded);
-    if (t.on()) {
-        TraceEvent e;
-        e.kind = TraceKind::kProbe;
-        e.count = static_cast<uint32_t>(found);
-        e.shape = g.shape;
-        e.a = g.normal;
-        e.flag = g.grounded;
-        e.s = g.distance;
-        e.c = feet;
-        t.emit(e);
-    }
+    trace::probe(t, g, found, feet);
     return g;
 }
 
@@ -276,18 +259,7 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
             }
         }
     }
-    if (t.on()) {
-        TraceEvent e;
-        e.kind = TraceKind::kStepAttempt;
-        e.pass = Pass::kStep;
-        e.reason = static_cast<uint8_t>(a.result);
-        e.a = motion;
-        e.b = a.position;
-        e.s = a.rise;
-        e.c = feet;
-        e.flag = a.result == StepResult::kAccepted;
-        t.emit(e);
-    }
+    trace::step_attempt(t, a, motion, feet);
     return a;
 }
 
@@ -311,21 +283,7 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
         if (len < kMinMove) break;
         geo::Hit h;
         const bool hit = sweep(scene, capsule_at(out.position, p), motion, len + s.skin, kNoId, &h);
-        if (t.on()) {
-            TraceEvent e;
-            e.kind = TraceKind::kSweep;
-            e.pass = r.pass;
-            e.iteration = static_cast<uint8_t>(iter);
-            e.a = motion;
-            e.c = out.position;
-            e.flag = hit;
-            if (hit) {
-                e.s = h.distance;
-                e.shape = h.shape;
-                e.b = h.normal;
-            }
-            t.emit(e);
-        }
+        trace::sweep(t, r.pass, iter, motion, out.position, hit, h);
         if (!hit) {
             out.position += motion;
             if (out.landed) out.moved_after_landing = true;
@@ -369,31 +327,15 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
             out.landed_normal = h.normal;
             out.landed_shape = h.shape;
         }
-        const bool added = add_plane(planes.data(), &plane_count, n);
-        if (t.on() && added) {
-            TraceEvent e;
-            e.kind = TraceKind::kPlaneAdded;
-            e.pass = r.pass;
-            e.iteration = static_cast<uint8_t>(iter);
-            e.a = n;
-            e.shape = h.shape;
-            e.count = static_cast<uint32_t>(plane_count);
-            t.emit(e);
-        }
+        if (add_plane(planes.data(), &plane_count, n))
+            trace::plane_added(t, r.pass, iter, n, h.shape, plane_count);
         if (clips_velocity) {
             add_plane(velocity_planes.data(), &velocity_plane_count, n);
             out.velocity = solve_planes(out.velocity, velocity_planes.data(), velocity_plane_count).motion;
         }
         if (iter == s.max_slide_iterations - 1) {
             out.capped = true;
-            if (t.on()) {
-                TraceEvent e;
-                e.kind = TraceKind::kIterationCap;
-                e.pass = r.pass;
-                e.iteration = static_cast<uint8_t>(iter);
-                e.a = leftover;
-                t.emit(e);
-            }
+            trace::iteration_cap(t, r.pass, iter, leftover);
             break;
         }
         const PlaneSolve ps = solve_planes(leftover, planes.data(), plane_count);
@@ -408,16 +350,7 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
             const Scalar have = length(Vec3{motion.x, Scalar{}, motion.z});
             if (have.raw() > 0 && have < want) motion = scaled(motion, want, have);
         }
-        if (t.on()) {
-            TraceEvent e;
-            e.kind = TraceKind::kPlaneSolve;
-            e.pass = r.pass;
-            e.iteration = static_cast<uint8_t>(iter);
-            e.reason = static_cast<uint8_t>(ps.kind);
-            e.count = ps.candidates;
-            e.a = ps.motion;
-            t.emit(e);
-        }
+        trace::plane_solve(t, r.pass, iter, ps);
         if (ps.kind == PlaneSolveKind::kStop) break;
     }
     return out;
@@ -430,7 +363,7 @@ Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, ge
     Vec3 motion = shift;
     std::array<Vec3, kMaxPlanes> planes;
     int plane_count = 0;
-    if (length(motion) < kMinMove) return pos + motion; // below a sweep's resolution: carried as before
+    if (length(motion) < kMinMove) return pos + motion; // below a sweep's resolution: not swept
     int slides = 0;
     while (slides < s.max_slide_iterations) {
         const Scalar len = length(motion);
@@ -476,16 +409,7 @@ Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
         out.position = feet - Vec3{Scalar{}, out.drop, Scalar{}};
         out.ground = landing.ground;
     }
-    if (t.on()) {
-        TraceEvent e;
-        e.kind = TraceKind::kSnap;
-        e.flag = out.landed;
-        e.s = out.drop;
-        e.shape = out.ground.shape;
-        e.a = out.ground.normal;
-        e.c = feet;
-        t.emit(e);
-    }
+    trace::snap(t, out, feet);
     return out;
 }
 

@@ -48,10 +48,11 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar facing, bool grounded, c
     Vec3 h{velocity.x, Scalar{}, velocity.z};
     Scalar vy = velocity.y;
     if (grounded) {
-        // The velocity moves straight toward stick * max_speed (it is never turned through the
-        // facing, which lags at the turn rate: KCC-SPEC "the velocity changes direction at
-        // once"). Any change that opposes the current motion brakes (60 m/s^2: releases, turns,
-        // reversals); only speeding up along it accelerates (45 m/s^2).
+        // The velocity vector moves straight toward stick * max_speed, independent of the
+        // facing. KCC-SPEC turns it at once; stepping toward the target instead is an accepted
+        // deviation (docs/conformance.md: snapping the direction made walls sticky). A change
+        // that opposes the current motion brakes (releases, turns, reversals); only speeding
+        // up along it accelerates.
         const Vec3 target = dir * s.max_speed;
         const bool braking = dot(target - h, h) < Scalar{};
         h = move_toward(h, target, (braking ? s.ground_brake : s.ground_accel) * p.dt);

@@ -33,8 +33,9 @@ struct Depenetration {
     Scalar wanted;    ///< length of the push before the cap
     uint32_t contacts = 0;
 };
-/// Minimum translation out of every overlapped shape, contacts in contact_less order, each
-/// adding only the depth not already covered by the push so far; capped per tick.
+/// Minimum translation out of every overlapped shape (the first kMaxContacts in contact_less
+/// order), each adding only the depth not already covered by the push so far; capped per tick,
+/// then shortened or dropped where it would go into another shape nearby.
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                           const Tracer& t);
 
@@ -57,14 +58,16 @@ struct SlideResult {
 struct SlideRequest {
     Vec3 position;
     Vec3 motion;    ///< m, for this tick
-    Vec3 velocity;  ///< clipped by the same planes (see docs/controller.md)
+    Vec3 velocity;  ///< clipped by the pass's planes, except walkable ones in the horizontal pass
     Pass pass = Pass::kHorizontal;
     bool grounded = false; ///< horizontal pass: enables step-up, steep hits become walls
 };
 
 /// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move max(d - skin, 0), clip
 /// the leftover with solve_planes() over every plane touched in this pass, at most
-/// max_slide_iterations sweeps.
+/// max_slide_iterations sweeps (the rest is dropped when the last one still hits). In the
+/// horizontal pass a steep hit is a vertical wall (its horizontal normal), and a grounded
+/// pass tries a step-up at each one.
 SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& r,
                               const Params& p, const Tracer& t);
 
@@ -84,17 +87,18 @@ struct StepAttempt {
     Vec3 position; ///< the landing position when accepted
     Scalar rise;
 };
-/// Up by step_height, forward by the (horizontal) blocked motion, down again. Accepted only if
-/// neither the up nor the forward sweep hits, the down sweep lands on ground walkable for a
-/// grounded body, and the rise (landing feet - start feet) is within step_height.
+/// Up by step_height, forward by the (horizontal) blocked motion but at least step_min_forward,
+/// down again. Accepted only if neither the up nor the forward sweep hits, the down sweep lands
+/// on ground walkable for a grounded body, and the rise (the landing contact's height above the
+/// ground under the feet, feet.y - skin) is within step_height and a rounding allowance.
 StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
                         const Params& p, const Tracer& t);
 
 /// Where a body riding `platform` ends when the platform moved by `shift` this tick: the shift
 /// swept and slid like collide-and-slide (max_slide_iterations, skin) against everything but
 /// that platform, so a platform sinking into the floor or rising through a solid does not carry
-/// its rider into static geometry (it did, unswept, faster than depenetration could undo it:
-/// docs/fuzzing.md). No hit: feet + shift exactly, as before.
+/// its rider into static geometry faster than depenetration undoes it (docs/fuzzing.md). No
+/// hit: feet + shift exactly.
 Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, geo::ShapeId platform,
            const Params& p);
 

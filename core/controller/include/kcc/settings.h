@@ -52,9 +52,10 @@ struct Settings {
 
     // ---- velocity ----
     Scalar max_speed = Scalar::ratio(62, 10);   ///< m/s. Ground speed at full stick; air clamp.
-    Scalar ground_accel = Scalar::from_int(45); ///< m/s^2. Toward the input velocity.
-    /// m/s^2. When the input asks for less speed than the body has. 60 stops 6.2 m/s in 6 ticks
-    /// at 50 Hz (~100-120 ms). Keep 1.3-1.5x ground_accel.
+    Scalar ground_accel = Scalar::from_int(45); ///< m/s^2. Toward the input velocity when not braking.
+    /// m/s^2. Toward the input velocity when the change opposes the motion (a release, a slower
+    /// stick, a turn, a reversal: see apply_input). 60 stops 6.2 m/s in 6 ticks at 50 Hz
+    /// (~100-120 ms). Keep 1.3-1.5x ground_accel.
     Scalar ground_brake = Scalar::from_int(60);
     Scalar air_accel = Scalar::from_int(12);     ///< m/s^2. Air control; there is no air braking.
     Scalar jump_speed = Scalar::from_int(5);     ///< m/s. Upward velocity of a jump.

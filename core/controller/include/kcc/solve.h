@@ -27,8 +27,11 @@ struct VelocityUpdate {
 };
 
 /// Velocity from input (KCC-SPEC "Velocity and input"), in this order:
-///   ground: horizontal velocity moves toward stick * max_speed by at most accel*dt, or by
-///           brake*dt when the target is slower than the body; y = 0; jump sets y = jump_speed.
+///   ground: the horizontal velocity, as a vector, moves straight toward stick * max_speed by
+///           at most brake*dt when the change opposes the current motion (dot(target - v, v)
+///           < 0: a release, a slower stick, a turn, a reversal), else by at most accel*dt; so a
+///           turn takes several ticks (not the spec's change of direction at once). y = 0; jump
+///           sets y = jump_speed.
 ///   air:    horizontal += stick * air_accel * dt (no braking); its length is then clamped to
 ///           max(max_speed, length before the update), so input never gains speed beyond the
 ///           ground maximum while momentum from an impulse is kept; y -= gravity * dt.

@@ -10,13 +10,13 @@ namespace fx::kcc {
 
 enum class TraceKind : uint8_t {
     kTickBegin = 0,     ///< a = position, b = velocity, s = facing
-    kPlatformCarry = 1, ///< shape = platform, a = displacement
+    kPlatformCarry = 1, ///< shape = platform, a = platform's displacement, b = body's (swept)
     kDepenetrate = 2,   ///< count = contacts, a = push applied, s = push length before the cap, c = feet before
     kProbe = 3,         ///< count = hits, shape = chosen, a = normal, flag = grounded, s = distance, c = feet
     kVelocity = 4,      ///< a = velocity after input, flag = jumped
     kSweep = 5,         ///< pass, iteration; a = motion queried, c = from; flag = hit, s = distance, shape, b = normal
-    kPlaneAdded = 6,    ///< pass, iteration; a = plane normal, count = planes now
-    kPlaneSolve = 7,    ///< pass, iteration; reason = PlaneSolveKind, a = motion after
+    kPlaneAdded = 6,    ///< pass, iteration; a = plane normal, shape, count = planes now
+    kPlaneSolve = 7,    ///< pass, iteration; reason = PlaneSolveKind, count = candidates, a = motion after
     kIterationCap = 8,  ///< pass; a = motion dropped
     kStepAttempt = 9,   ///< a = blocked motion, c = from; reason = StepResult; b = result, s = rise
     kSnap = 10,         ///< c = from; flag = landed; s = drop; shape, a = normal
