@@ -1,5 +1,7 @@
 // `fxkcc list`: the scenarios of a suite, as tab-separated lines or as the Markdown sections of
 // docs/conformance.md.
+#include <fmt/format.h>
+
 #include "subcommands.h"
 
 namespace fx::harness {
@@ -40,8 +42,8 @@ int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, st
             list_markdown(sc, p, out);
             continue;
         }
-        out << sc.name << "\t" << sc.ticks << " ticks\t" << sc.characters.size() << " characters\t" << p << "\t"
-            << sc.description << "\n";
+        out << fmt::format("{}\t{} ticks\t{} characters\t{}\t{}\n", sc.name, sc.ticks, sc.characters.size(), p,
+                           sc.description);
     }
     return code;
 }

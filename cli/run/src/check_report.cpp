@@ -1,5 +1,8 @@
 // The checks' report: metrics as a table, CSV or JSON, and the failures, one per line.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -45,16 +48,12 @@ std::string metrics_table(const CheckReport& report) {
     for (const auto& r : rows) {
         for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
     }
-    std::string out;
+    fmt::memory_buffer out;
     for (const auto& r : rows) {
-        std::string line;
-        for (size_t i = 0; i < r.size(); ++i) {
-            line += r[i];
-            if (i + 1 < r.size()) line += std::string(width[i] - r[i].size() + 2, ' ');
-        }
-        out += line + "\n";
+        for (size_t i = 0; i + 1 < r.size(); ++i) fmt::format_to(std::back_inserter(out), "{:<{}}", r[i], width[i] + 2);
+        fmt::format_to(std::back_inserter(out), "{}\n", r.back());
     }
-    return out;
+    return fmt::to_string(out);
 }
 
 std::string metrics_csv(const CheckReport& report) {
