@@ -4,10 +4,21 @@
 
 #include "commands/command.h"
 
-#ifdef _WIN32
+#if defined(_WIN32)
 #include <fcntl.h>
 #include <io.h>
 #define FX_ISATTY(fd) (_isatty(fd) != 0)
+#elif defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+// Under node with NODERAWFS, isatty() says yes for pipes and files too; node's streams know.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpedantic"
+EM_JS(int, fx_node_isatty, (int fd), {
+    var s = fd == 1 ? process.stdout : process.stderr;
+    return s && s.isTTY ? 1 : 0;
+});
+#pragma clang diagnostic pop
+#define FX_ISATTY(fd) (fx_node_isatty(fd) != 0)
 #else
 #include <unistd.h>
 #define FX_ISATTY(fd) (isatty(fd) != 0)
