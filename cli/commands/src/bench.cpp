@@ -89,15 +89,15 @@ namespace {
 
 class BenchSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
-        app.add_option("scenario", cmd_.scenario, "Scenario file")->required();
-        app.add_option("--repeat", cmd_.repeat, "Timed runs")->capture_default_str();
-        app.add_option("--warmup", cmd_.warmup, "Untimed runs first")
-            ->capture_default_str()
-            ->check(CLI::Range(0, std::numeric_limits<int>::max()));
-        app.add_option("--json", cmd_.json_path, "Also write the figures as JSON");
-        app.add_flag("--once", cmd_.once, "One untimed run only (for callgrind: scripts/bench-callgrind.sh)");
-        app.add_flag("--allow-outside", cmd_.allow_outside, "Let the scenario reference files outside its tree");
+    void declare(OptionSet& app) override {
+        app.add("scenario", &cmd_.scenario, "Scenario file").required();
+        app.add("--repeat", &cmd_.repeat, "Timed runs").show_default();
+        app.add("--warmup", &cmd_.warmup, "Untimed runs first")
+            .show_default()
+            .range(0, std::numeric_limits<int>::max());
+        app.add("--json", &cmd_.json_path, "Also write the figures as JSON");
+        app.flag("--once", &cmd_.once, "One untimed run only (for callgrind: scripts/bench-callgrind.sh)");
+        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override {
         return cmd_.once ? bench_once(cmd_.scenario, cmd_.allow_outside, inv.err) : bench_command(cmd_, inv.out, inv.err);

@@ -144,9 +144,9 @@ namespace {
 
 class BlessSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
+    void declare(OptionSet& app) override {
         add_suite_options(app, &cmd_.suite);
-        app.add_option("-j,--jobs", cmd_.jobs, "Scenarios run in parallel (default: all cores)");
+        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)");
     }
     int run(const Invocation& inv) override {
         return bless_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_terminal);

@@ -1,4 +1,8 @@
-// fxkcc_main: the command line built from the command table, parsed by CLI11.
+// fxkcc_main: the command line built from the command table, parsed by CLI11; and the
+// OptionSet the subcommands declare their options with (commands/option_set.h). The only file
+// that includes CLI11.
+#include <CLI/CLI.hpp>
+
 #include <cstdlib>
 #include <vector>
 
@@ -16,6 +20,72 @@ const char* kExitCodes = "Exit codes (as git bisect run reads them):\n"
 
 } // namespace
 
+Opt& Opt::required() {
+    o_->required();
+    return *this;
+}
+Opt& Opt::expected(int min, int max) {
+    o_->expected(min, max);
+    return *this;
+}
+Opt& Opt::take_all() {
+    o_->take_all();
+    return *this;
+}
+Opt& Opt::delimiter(char c) {
+    o_->delimiter(c);
+    return *this;
+}
+Opt& Opt::range(int64_t lo, int64_t hi) {
+    o_->check(CLI::Range(lo, hi));
+    return *this;
+}
+Opt& Opt::show_default() {
+    o_->capture_default_str();
+    return *this;
+}
+Opt& Opt::target_name() {
+    o_->check(CLI::Validator(
+        [](std::string& v) -> std::string {
+            return valid_target_name(v) ? std::string()
+                                        : "expected a target folder name such as x86_64-linux, found '" + v + "'";
+        },
+        "TARGET"));
+    return *this;
+}
+Opt& Opt::type_name(const char* name) {
+    o_->type_name(name);
+    return *this;
+}
+
+Opt OptionSet::add(const char* names, std::string* value, const char* help) {
+    return Opt(app_->add_option(names, *value, help));
+}
+Opt OptionSet::add(const char* names, std::vector<std::string>* values, const char* help) {
+    return Opt(app_->add_option(names, *values, help));
+}
+Opt OptionSet::add(const char* names, int* value, const char* help) {
+    return Opt(app_->add_option(names, *value, help));
+}
+Opt OptionSet::add(const char* names, int64_t* value, const char* help) {
+    return Opt(app_->add_option(names, *value, help));
+}
+Opt OptionSet::add(const char* names, std::vector<int64_t>* values, const char* help) {
+    return Opt(app_->add_option(names, *values, help));
+}
+Opt OptionSet::flag(const char* names, bool* value, const char* help) {
+    return Opt(app_->add_flag(names, *value, help));
+}
+Opt OptionSet::custom(const char* names, std::function<std::string(const std::string&)> parse, const char* help) {
+    const std::string name = names;
+    return Opt(app_->add_option_function<std::string>(
+        names,
+        [name, parse = std::move(parse)](const std::string& v) {
+            if (std::string why = parse(v); !why.empty()) throw CLI::ValidationError(name, why);
+        },
+        help));
+}
+
 int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool out_terminal,
                bool err_terminal) {
     CLI::App app{"fxkcc: deterministic replay and conformance harness for a fixed-point kinematic character "
@@ -25,15 +95,14 @@ int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
     bool version = false;
     app.add_flag("--version", version, "Print the target, compiler, numeric format, engine and hash versions");
     ColourMode colour = ColourMode::kAuto;
-    app.add_option_function<std::string>(
-           "--color",
-           [&colour](const std::string& v) {
-               if (!parse_colour_mode(v, &colour)) {
-                   throw CLI::ValidationError("--color", "expected auto, always or never, found '" + v + "'");
-               }
-           },
-           "Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never")
-        ->type_name("WHEN");
+    OptionSet(app)
+        .custom(
+            "--color",
+            [&colour](const std::string& v) {
+                return parse_colour_mode(v, &colour) ? std::string() : "expected auto, always or never, found '" + v + "'";
+            },
+            "Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never")
+        .type_name("WHEN");
 
     struct Declared {
         CLI::App* app;
@@ -43,7 +112,8 @@ int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
     for (const CommandEntry& entry : command_table()) {
         Declared d{app.add_subcommand(entry.name, entry.help), entry.make()};
         d.app->fallthrough(); // --color after the subcommand's name, too
-        d.command->declare(*d.app);
+        OptionSet options(*d.app);
+        d.command->declare(options);
         declared.push_back(std::move(d));
     }
     try {

@@ -126,13 +126,13 @@ namespace {
 
 class CompareGoldensSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
-        app.add_option("--golden-dir", cmd_.golden_dir, "Where goldens live")->capture_default_str();
-        app.add_option("--targets", cmd_.targets, "Target folders to compare (default: all)")
-            ->delimiter(',')
-            ->check(target_name_validator());
-        app.add_option("--reference", cmd_.reference, "Reference target (default: x86_64-linux)")
-            ->check(target_name_validator());
+    void declare(OptionSet& app) override {
+        app.add("--golden-dir", &cmd_.golden_dir, "Where goldens live").show_default();
+        app.add("--targets", &cmd_.targets, "Target folders to compare (default: all)")
+            .delimiter(',')
+            .target_name();
+        app.add("--reference", &cmd_.reference, "Reference target (default: x86_64-linux)")
+            .target_name();
     }
     int run(const Invocation& inv) override { return compare_goldens_command(cmd_, inv.out, inv.err); }
 

@@ -296,18 +296,18 @@ namespace {
 
 class DesyncSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
-        app.add_option("inputs", inputs_,
+    void declare(OptionSet& app) override {
+        app.add("inputs", &inputs_,
                        "A scenario (run by both sides), a scenario and a golden hash file, or two hash files")
-            ->required()
-            ->expected(1, 2);
-        app.add_option("--a", cmd_.a, "Command that runs fxkcc for side a (default: this binary)");
-        app.add_option("--b", cmd_.b, "Command that runs fxkcc for side b, e.g. 'qemu-aarch64 build-aarch64-linux/cli/fxkcc'");
-        app.add_option("--a-args", cmd_.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
-        app.add_option("--b-args", cmd_.b_args, "Extra run arguments for side b");
-        app.add_option("--bundle", cmd_.bundle, "Write a bug-report bundle into this folder");
-        app.add_option("--context", cmd_.context, "Trace lines shown before the first difference")->capture_default_str();
-        app.add_flag("--allow-outside", cmd_.allow_outside, "Let the scenario reference files outside its tree");
+            .required()
+            .expected(1, 2);
+        app.add("--a", &cmd_.a, "Command that runs fxkcc for side a (default: this binary)");
+        app.add("--b", &cmd_.b, "Command that runs fxkcc for side b, e.g. 'qemu-aarch64 build-aarch64-linux/cli/fxkcc'");
+        app.add("--a-args", &cmd_.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
+        app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
+        app.add("--bundle", &cmd_.bundle, "Write a bug-report bundle into this folder");
+        app.add("--context", &cmd_.context, "Trace lines shown before the first difference").show_default();
+        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override {
         assign_desync_inputs(inputs_, &cmd_);

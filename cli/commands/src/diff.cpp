@@ -115,10 +115,10 @@ namespace {
 
 class DiffSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
-        app.add_option("a", cmd_.a, "First file")->required();
-        app.add_option("b", cmd_.b, "Second file")->required();
-        app.add_flag("--allow-outside", cmd_.allow_outside, "Let a scenario reference files outside its tree");
+    void declare(OptionSet& app) override {
+        app.add("a", &cmd_.a, "First file").required();
+        app.add("b", &cmd_.b, "Second file").required();
+        app.flag("--allow-outside", &cmd_.allow_outside, "Let a scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override { return diff_command(cmd_, inv.out, inv.err, inv.out_style); }
 

@@ -52,9 +52,9 @@ namespace {
 
 class ListSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
+    void declare(OptionSet& app) override {
         add_suite_options(app, &suite_);
-        app.add_flag("--markdown", markdown_, "One Markdown section per scenario (docs/conformance.md)");
+        app.flag("--markdown", &markdown_, "One Markdown section per scenario (docs/conformance.md)");
     }
     int run(const Invocation& inv) override { return list_command(suite_, markdown_, inv.out, inv.err); }
 

@@ -87,30 +87,21 @@ std::string self_path(const char* argv0) {
     return ec ? std::string(argv0) : p.generic_string();
 }
 
-CLI::Validator target_name_validator() {
-    return CLI::Validator(
-        [](std::string& v) -> std::string {
-            return valid_target_name(v) ? std::string()
-                                        : "expected a target folder name such as x86_64-linux, found '" + v + "'";
-        },
-        "TARGET");
-}
-
-void add_suite_options(CLI::App& app, SuiteOptions* s) {
-    app.add_option("scenarios", s->inputs, "Scenario files or folders (default: all of --scenarios-dir)");
-    app.add_option("--scenarios-dir", s->scenarios_dir, "The scenarios tree")->capture_default_str();
-    app.add_option("--golden-dir", s->golden_dir, "Where goldens live (golden/<target>/)")->capture_default_str();
-    app.add_option("--target", s->target, "Golden target folder (default: this build's target)")->check(target_name_validator());
-    app.add_option("-k,--filter", s->filter, "Only scenarios whose name contains this text");
-    app.add_flag("--allow-outside", s->allow_outside, "Let scenarios reference files outside the scenarios tree");
-    app.add_option_function<std::string>(
+void add_suite_options(OptionSet& app, SuiteOptions* s) {
+    app.add("scenarios", &s->inputs, "Scenario files or folders (default: all of --scenarios-dir)");
+    app.add("--scenarios-dir", &s->scenarios_dir, "The scenarios tree").show_default();
+    app.add("--golden-dir", &s->golden_dir, "Where goldens live (golden/<target>/)").show_default();
+    app.add("--target", &s->target, "Golden target folder (default: this build's target)").target_name();
+    app.add("-k,--filter", &s->filter, "Only scenarios whose name contains this text");
+    app.flag("--allow-outside", &s->allow_outside, "Let scenarios reference files outside the scenarios tree");
+    app.custom(
            "--shard",
            [s](const std::string& v) {
                std::string error;
-               if (!parse_shard(v, &s->shard_index, &s->shard_count, &error)) throw CLI::ValidationError("--shard", error);
+               return parse_shard(v, &s->shard_index, &s->shard_count, &error) ? std::string() : error;
            },
            "Run the K-th of N shards of the suite (K/N, 1-based)")
-        ->type_name("K/N");
+        .type_name("K/N");
 }
 
 } // namespace fx::harness

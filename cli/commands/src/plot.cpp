@@ -82,16 +82,16 @@ namespace {
 
 class PlotSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
-        app.add_option("scenario", cmd_.scenario, "Scenario file")->required();
-        app.add_option("--csv", cmd_.csvs, "Trajectory CSV to draw (once or twice; none: run the scenario)")
-            ->take_all()
-            ->expected(1);
-        app.add_option("--ticks", cmd_.ticks, "Draw the capsules at these ticks (comma-separated)")->delimiter(',');
-        app.add_option("--character", cmd_.character, "Only this character")
-            ->check(CLI::Range(int64_t{0}, int64_t{4294967295}));
-        app.add_option("-o,--output", cmd_.out_path, "The SVG file to write ('-': stdout)")->required();
-        app.add_flag("--allow-outside", cmd_.allow_outside, "Let the scenario reference files outside its tree");
+    void declare(OptionSet& app) override {
+        app.add("scenario", &cmd_.scenario, "Scenario file").required();
+        app.add("--csv", &cmd_.csvs, "Trajectory CSV to draw (once or twice; none: run the scenario)")
+            .take_all()
+            .expected(1, 1);
+        app.add("--ticks", &cmd_.ticks, "Draw the capsules at these ticks (comma-separated)").delimiter(',');
+        app.add("--character", &cmd_.character, "Only this character")
+            .range(0, 4294967295);
+        app.add("-o,--output", &cmd_.out_path, "The SVG file to write ('-': stdout)").required();
+        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override { return plot_command(cmd_, inv.out, inv.err); }
 

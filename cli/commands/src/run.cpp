@@ -219,19 +219,19 @@ namespace {
 
 class RunSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
-        app.add_option("scenario", cmd_.scenario, "Scenario file")->required();
-        app.add_option("--hashes", cmd_.hashes_path, "Write per-tick hashes to this file ('-': stdout)");
-        app.add_option("--csv", cmd_.csv_path, "Write the trajectory CSV to this file ('-': stdout)");
-        app.add_option("--trace", cmd_.trace_path, "Write the solver trace to this file ('-': stdout)");
-        app.add_option("--trace-ticks", trace_ticks_, "Tick range of the trace, A:B inclusive (default: all)");
-        app.add_flag("--allow-outside", cmd_.allow_outside, "Let the scenario reference files outside its tree");
-        app.add_option("--metrics", cmd_.metrics_path, "Write the feel metrics to this file as CSV or JSON ('-': stdout)");
-        app.add_option("--metrics-format", cmd_.metrics_format, "csv or json (default: from the extension, .json: JSON)");
-        app.add_option("--inject-fault", cmd_.fault,
+    void declare(OptionSet& app) override {
+        app.add("scenario", &cmd_.scenario, "Scenario file").required();
+        app.add("--hashes", &cmd_.hashes_path, "Write per-tick hashes to this file ('-': stdout)");
+        app.add("--csv", &cmd_.csv_path, "Write the trajectory CSV to this file ('-': stdout)");
+        app.add("--trace", &cmd_.trace_path, "Write the solver trace to this file ('-': stdout)");
+        app.add("--trace-ticks", &trace_ticks_, "Tick range of the trace, A:B inclusive (default: all)");
+        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
+        app.add("--metrics", &cmd_.metrics_path, "Write the feel metrics to this file as CSV or JSON ('-': stdout)");
+        app.add("--metrics-format", &cmd_.metrics_format, "csv or json (default: from the extension, .json: JSON)");
+        app.add("--inject-fault", &cmd_.fault,
                        "TICK:CHARACTER:FIELD:BITS: flip the low BITS bits of FIELD of CHARACTER after TICK (tests of desync)");
-        app.add_option("--stop-after", cmd_.stop_after, "Run ticks 0..N only")
-            ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+        app.add("--stop-after", &cmd_.stop_after, "Run ticks 0..N only")
+            .range(0, std::numeric_limits<int64_t>::max());
     }
     int run(const Invocation& inv) override {
         if (!trace_ticks_.empty()) {

@@ -154,15 +154,15 @@ namespace {
 
 class ShrinkSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
-        app.add_option("scenario", cmd_.scenario, "Scenario file that fails")->required();
-        app.add_option("-o,--output", cmd_.output, "Where to write the shrunk scenario (YAML)")->required();
-        app.add_option("--a", cmd_.a, "Command that runs fxkcc for side a (a desync; default: this binary)");
-        app.add_option("--b", cmd_.b, "Command that runs fxkcc for side b (a desync; default: this binary)");
-        app.add_option("--a-args", cmd_.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
-        app.add_option("--b-args", cmd_.b_args, "Extra run arguments for side b");
-        app.add_option("--max-runs", cmd_.max_runs, "Candidates tested at most")->capture_default_str();
-        app.add_flag("--allow-outside", cmd_.allow_outside, "Let the scenario reference files outside its tree");
+    void declare(OptionSet& app) override {
+        app.add("scenario", &cmd_.scenario, "Scenario file that fails").required();
+        app.add("-o,--output", &cmd_.output, "Where to write the shrunk scenario (YAML)").required();
+        app.add("--a", &cmd_.a, "Command that runs fxkcc for side a (a desync; default: this binary)");
+        app.add("--b", &cmd_.b, "Command that runs fxkcc for side b (a desync; default: this binary)");
+        app.add("--a-args", &cmd_.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
+        app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
+        app.add("--max-runs", &cmd_.max_runs, "Candidates tested at most").show_default();
+        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override {
         default_shrink_sides(inv.self, &cmd_); // any side option makes it a desync shrink

@@ -2,8 +2,7 @@
 // share. Private to the commands library.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
+#include <limits>
 #include <memory>
 
 #include "commands/command.h"
@@ -27,8 +26,5 @@ std::unique_ptr<Subcommand> make_shrink_subcommand();
 
 /// False (and a message on err) when two outcomes share a scenario name (verify, bless).
 bool unique_names(const std::vector<Outcome>& outcomes, std::ostream& err);
-
-/// CLI11's check of a --target value (valid_target_name).
-CLI::Validator target_name_validator();
 
 } // namespace fx::harness

@@ -36,7 +36,7 @@ namespace {
 
 class ValidateSubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override { add_suite_options(app, &suite_); }
+    void declare(OptionSet& app) override { add_suite_options(app, &suite_); }
     int run(const Invocation& inv) override { return validate_command(suite_, inv.out, inv.err); }
 
 private:

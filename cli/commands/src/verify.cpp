@@ -134,11 +134,11 @@ namespace {
 
 class VerifySubcommand final : public Subcommand {
 public:
-    void declare(CLI::App& app) override {
+    void declare(OptionSet& app) override {
         add_suite_options(app, &cmd_.suite);
-        app.add_option("-j,--jobs", cmd_.jobs, "Scenarios run in parallel (default: all cores)");
-        app.add_option("--junit", cmd_.junit_path, "Write a JUnit XML report");
-        app.add_flag("--no-progress", no_progress_, "No progress line on a terminal");
+        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)");
+        app.add("--junit", &cmd_.junit_path, "Write a JUnit XML report");
+        app.flag("--no-progress", &no_progress_, "No progress line on a terminal");
     }
     int run(const Invocation& inv) override {
         cmd_.progress = !no_progress_;

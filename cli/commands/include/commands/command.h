@@ -11,11 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "commands/option_set.h"
 #include "commands/style.h"
-
-namespace CLI {
-class App;
-}
 
 namespace fx::harness {
 
@@ -33,8 +30,8 @@ struct Invocation {
 class Subcommand {
 public:
     virtual ~Subcommand() = default;
-    /// Declares the options on the subcommand's CLI11 app, bound to members of this object.
-    virtual void declare(CLI::App& app) = 0;
+    /// Declares the subcommand's options, bound to members of this object.
+    virtual void declare(OptionSet& options) = 0;
     /// Checks what CLI11 cannot (option combinations, formats), then runs; an exit code.
     virtual int run(const Invocation& inv) = 0;
 };

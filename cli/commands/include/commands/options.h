@@ -8,10 +8,7 @@
 #include <vector>
 
 #include "commands/commands.h"
-
-namespace CLI {
-class App;
-}
+#include "commands/option_set.h"
 
 namespace fx::harness {
 
@@ -38,6 +35,6 @@ void default_shrink_sides(const std::string& self, ShrinkCommand* cmd);
 std::string self_path(const char* argv0);
 
 /// The options every suite command shares (scenarios, goldens, target, filter, shard).
-void add_suite_options(CLI::App& app, SuiteOptions* suite);
+void add_suite_options(OptionSet& options, SuiteOptions* suite);
 
 } // namespace fx::harness
