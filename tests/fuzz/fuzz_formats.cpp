@@ -18,6 +18,7 @@
 #include "fuzz_util.h"
 #include "records/compare.h"
 #include "forensics/desync.h"
+#include "run/fault.h"
 #include "records/hash_file.h"
 #include "records/trajectory.h"
 #include "loader_text.h"
