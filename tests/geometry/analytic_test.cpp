@@ -17,9 +17,6 @@ using namespace geotest;
 
 namespace {
 
-// The spec's character: radius 0.4 m, height 1.8 m, feet at p.
-Capsule character(const Vec3& feet) { return Capsule::upright(feet, S(0.4L), S(1.8L)); }
-const Vec3 kDown{Scalar{}, -Scalar::one(), Scalar{}};
 const Vec3 kRight{Scalar::one(), Scalar{}, Scalar{}};
 constexpr long double kTol = 1e-6L; // kContactTolerance and rounding
 
@@ -315,10 +312,6 @@ StaticScene make_scene(const Level& lv, const std::vector<size_t>& order) {
     return s;
 }
 
-bool same_hit(const Hit& a, const Hit& b) {
-    return a.distance == b.distance && a.normal == b.normal && a.point == b.point && a.shape == b.shape &&
-           a.feature == b.feature && a.start_overlap == b.start_overlap && a.depth == b.depth;
-}
 
 } // namespace
 

@@ -39,4 +39,14 @@ inline long double anglel(LV a, LV b) {
     return 2.0L * std::atan2(lenl(ua - ub), lenl(ua + ub));
 }
 
+/// The spec's character: radius 0.4 m, height 1.8 m, feet at `feet`.
+inline fx::geo::Capsule character(const Vec3& feet) { return fx::geo::Capsule::upright(feet, S(0.4L), S(1.8L)); }
+inline const Vec3 kDown{Scalar{}, -Scalar::one(), Scalar{}};
+
+/// Every field of two hits equal.
+inline bool same_hit(const fx::geo::Hit& a, const fx::geo::Hit& b) {
+    return a.distance == b.distance && a.normal == b.normal && a.point == b.point && a.shape == b.shape &&
+           a.feature == b.feature && a.start_overlap == b.start_overlap && a.depth == b.depth;
+}
+
 } // namespace geotest

@@ -16,10 +16,6 @@ using namespace geotest;
 
 namespace {
 
-bool same_hit(const Hit& a, const Hit& b) {
-    return a.distance == b.distance && a.normal == b.normal && a.point == b.point && a.shape == b.shape &&
-           a.feature == b.feature && a.start_overlap == b.start_overlap && a.depth == b.depth;
-}
 bool same_contact(const Contact& a, const Contact& b) {
     return a.shape == b.shape && a.feature == b.feature && a.normal == b.normal && a.depth == b.depth &&
            a.point == b.point;

@@ -20,8 +20,6 @@ using namespace geotest;
 
 namespace {
 
-Capsule character(const Vec3& feet) { return Capsule::upright(feet, S(0.4L), S(1.8L)); }
-const Vec3 kDown{Scalar{}, -Scalar::one(), Scalar{}};
 const Vec3 kUp = Vec3::unit_y();
 constexpr long double kPi = 3.14159265358979323846L;
 

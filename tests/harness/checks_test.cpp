@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness_test_util.h"
 #include "run/checks.h"
 #include "scenario/loader.h"
 
@@ -19,23 +20,9 @@ using fx::Vec3;
 using namespace fx::harness;
 namespace kcc = fx::kcc;
 
-Scalar r(int64_t n, int64_t d) { return Scalar::ratio(n, d); }
-
-Scenario load_ok(const std::string& yaml, const std::string& base = ".") {
-    Scenario s;
-    LoadError e;
-    const bool ok = load_scenario_text(yaml, "scenarios/x.yaml", base, LoadOptions{}, &s, &e);
-    INFO(e.to_string());
-    REQUIRE(ok);
-    return s;
-}
-
-std::string load_err(const std::string& yaml, const std::string& base = ".") {
-    Scenario s;
-    LoadError e;
-    REQUIRE_FALSE(load_scenario_text(yaml, "scenarios/x.yaml", base, LoadOptions{}, &s, &e));
-    return e.to_string();
-}
+using fxtest::load_err;
+using fxtest::load_ok;
+using fxtest::r;
 
 CheckReport run_ok(const Scenario& sc) {
     CheckReport report;

@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "harness_test_util.h"
 #include "records/atomic_file.h"
 #include "records/folder_lock.h"
 
@@ -42,18 +43,8 @@ private:
     fs::path path_;
 };
 
-#ifndef __EMSCRIPTEN__ // used by the cases that need threads (below)
-void spit(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-#endif
+using fxtest::slurp;
+using fxtest::spit;
 
 } // namespace
 

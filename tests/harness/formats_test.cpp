@@ -13,6 +13,7 @@
 #include "records/tick_hash.h"
 #include "records/trajectory.h"
 #include "kcc/state_bytes.h"
+#include "harness_test_util.h"
 #include "test_support.h"
 
 #define XXH_INLINE_ALL
@@ -50,15 +51,8 @@ private:
     fs::path path_;
 };
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void spit(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
+using fxtest::slurp;
+using fxtest::spit;
 
 Scalar rs(fxtest::Rng& rng) { return Scalar::from_raw(rng.spread_i64()); }
 Vec3 rv(fxtest::Rng& rng) { return {rs(rng), rs(rng), rs(rng)}; }

@@ -13,6 +13,7 @@
 
 #include "fx/trig.h"
 #include "geo/queries.h"
+#include "harness_test_util.h"
 #include "scenario/loader.h"
 
 namespace {
@@ -22,45 +23,15 @@ using fx::Scalar;
 using fx::Vec3;
 using namespace fx::harness;
 
-std::string data_dir() {
-#ifdef FX_HARNESS_TEST_DATA
-    return FX_HARNESS_TEST_DATA;
-#else
-    return fs::absolute(fs::path(__FILE__).parent_path() / "data").string();
-#endif
-}
+using fxtest::load_err;
+using fxtest::load_ok;
+using fxtest::r;
+using fxtest::slurp;
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
+std::string data_dir() { return fxtest::harness_data_dir(); }
 
 Scalar i(int64_t v) {
     return Scalar::from_int(v);
-}
-Scalar r(int64_t n, int64_t d) {
-    return Scalar::ratio(n, d);
-}
-
-Scenario load_ok(const std::string& yaml, const std::string& base = data_dir(), LoadOptions opts = {}) {
-    Scenario s;
-    LoadError e;
-    const bool ok = load_scenario_text(yaml, "scenarios/x.yaml", base, opts, &s, &e);
-    INFO(e.to_string());
-    REQUIRE(ok);
-    return s;
-}
-
-std::string load_err(const std::string& yaml, const std::string& base = data_dir(), LoadOptions opts = {}) {
-    Scenario s;
-    s.name = "untouched";
-    LoadError e;
-    const bool ok = load_scenario_text(yaml, "scenarios/x.yaml", base, opts, &s, &e);
-    REQUIRE_FALSE(ok);
-    CHECK(s.name == "untouched");
-    return e.to_string();
 }
 
 // Lines 1-4 of most error cases; a valid character follows unless the test replaces it.

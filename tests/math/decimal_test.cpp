@@ -21,14 +21,12 @@ using fx::to_string_exact;
 using fx::to_string_raw_hex;
 using fx::to_string_shortest;
 
+using fxtest::kOne;
+using fxtest::R;
+
 namespace {
 
-constexpr int64_t kOne = Scalar::kOneRaw;
 constexpr uint64_t kMask32 = 0xffffffffull;
-
-Scalar R(int64_t raw) {
-    return Scalar::from_raw(raw);
-}
 
 /// num / den rounded to nearest, ties to even (den < 2^63).
 uint64_t round_even(uint64_t num, uint64_t den) {

@@ -7,11 +7,10 @@
 
 using fx::Scalar;
 
+using fxtest::kOne;
+using fxtest::R;
+
 namespace {
-Scalar R(int64_t raw) {
-    return Scalar::from_raw(raw);
-}
-constexpr int64_t kOne = Scalar::kOneRaw;
 constexpr int64_t kHalf = kOne / 2;
 } // namespace
 

@@ -14,13 +14,10 @@ using fx::Scalar;
 using fx::Vec3;
 using P = fx::wide::Portable;
 
+using fxtest::I;
+using fxtest::R;
+
 namespace {
-Scalar I(int64_t v) {
-    return Scalar::from_int(v);
-}
-Scalar R(int64_t raw) {
-    return Scalar::from_raw(raw);
-}
 
 // Random vector with components up to ~2^(bits) metres.
 Vec3 random_vec(fxtest::Rng& rng, int bits) {

@@ -8,8 +8,14 @@
 #include <string>
 
 #include "fx/overflow.h"
+#include "fx/scalar.h"
 
 namespace fxtest {
+
+/// Shorthands for exact test values: a raw Scalar, an integer Scalar, and 1.0's raw value.
+inline fx::Scalar R(int64_t raw) { return fx::Scalar::from_raw(raw); }
+inline fx::Scalar I(int64_t v) { return fx::Scalar::from_int(v); }
+inline constexpr int64_t kOne = fx::Scalar::kOneRaw;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence everywhere.
 class Rng {

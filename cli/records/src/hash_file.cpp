@@ -102,9 +102,9 @@ void append_tick_line(std::string* s, const TickHashes& t) {
 std::string end_line(int64_t ticks) { return "end " + std::to_string(ticks); }
 
 /// Splits text into lines ('\n'; a trailing '\r' dropped); tracks 1-based line numbers.
-class Parser {
+class HashFileParser {
 public:
-    Parser(std::string_view text, const std::string& display, std::string* err)
+    HashFileParser(std::string_view text, const std::string& display, std::string* err)
         : lines_(text), display_(display), err_(err) {}
 
     bool fail(const std::string& what) {
@@ -448,7 +448,7 @@ std::string hash_file_text(const HashFile& file) {
 
 bool parse_hash_file(std::string_view text, const std::string& display, HashFile* out,
                      std::string* err) {
-    return Parser(text, display, err).parse(out);
+    return HashFileParser(text, display, err).parse(out);
 }
 
 bool read_hash_file(const std::string& path, HashFile* out, std::string* err) {

@@ -87,9 +87,9 @@ void split_cells(std::string_view line, std::vector<Cell>* cells) {
     }
 }
 
-class Parser {
+class CsvParser {
 public:
-    Parser(std::string_view text, const std::string& display, std::string* err)
+    CsvParser(std::string_view text, const std::string& display, std::string* err)
         : lines_(text), display_(display), err_(err) {}
 
     bool fail(size_t column, const std::string& what) {
@@ -356,7 +356,7 @@ bool TrajectoryWriter::commit(std::string* err) {
 
 bool parse_trajectory(std::string_view text, const std::string& display,
                       std::vector<TrajectoryRow>* rows, bool* with_render, std::string* err) {
-    return Parser(text, display, err).parse(rows, with_render);
+    return CsvParser(text, display, err).parse(rows, with_render);
 }
 
 bool read_trajectory(const std::string& path, std::vector<TrajectoryRow>* rows, bool* with_render,

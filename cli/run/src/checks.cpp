@@ -102,6 +102,8 @@ int CheckReport::invariant_failures() const {
     return static_cast<int>(failures.size()) - expectation_failures();
 }
 
+namespace {
+
 /// Collects every character state of a run (the other side of a same_as expectation).
 class StatesSink final : public RunSink {
 public:
@@ -532,6 +534,8 @@ private:
     int64_t ticks_ = 0;
     bool overflow_reported_ = false;
 };
+
+} // namespace
 
 bool run_checked(const Scenario& sc, RunSink* inner, const RunOptions& options, CheckReport* report,
                  std::string* error) {

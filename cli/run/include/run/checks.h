@@ -57,8 +57,6 @@ inline constexpr Scalar kGroundTolerance = Scalar::ratio(1, 1000);      ///< m b
 /// Nearest hits of the grounded check's downward cast that are looked at for walkable ground.
 inline constexpr size_t kGroundCheckHits = 32;
 
-class Checker;
-
 /// Runs `sc` with every check on, forwarding each tick to `inner` (may be null). A false
 /// return is an error of the run itself (*error), not a failed check. With options.stop_after
 /// the run is partial: only ticks that ran are checked, metric and same_as items are skipped.

@@ -1,0 +1,25 @@
+# fx_unity(<target> [BATCH n]): compile the target's sources in batches of n (default 8), each
+# batch one translation unit (CMake's unity build). The harness libraries and the test
+# executables are many small files over the same heavy headers (yaml-cpp, fmt, Catch2, the
+# standard library); compiled one by one, every build of the test command parsed those headers
+# about fifty times per leg. docs/testing.md has the measured times.
+#
+# The numeric, geometry and controller layers are never batched: what a target of this project
+# computes does not depend on how its harness was compiled.
+#
+# Files of one target must therefore be unity-safe: no two of them may define the same name in
+# an anonymous namespace, or a `using namespace` that changes what another file means.
+# FX_UNITY=OFF builds file by file (an edit then recompiles one file instead of its batch). The
+# x86_64-linux-O2 leg of the test command builds the harness libraries and fxkcc that way, so
+# each of their files still compiles alone with its own includes.
+option(FX_UNITY "Compile the harness and the tests in batches (CMake unity build)" ON)
+
+function(fx_unity target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "BATCH" "")
+  if(NOT arg_BATCH)
+    set(arg_BATCH 8)
+  endif()
+  if(FX_UNITY)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${arg_BATCH})
+  endif()
+endfunction()
