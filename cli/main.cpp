@@ -30,5 +30,10 @@ int main(int argc, char** argv) {
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
 #endif
-    return fx::harness::fxkcc_main(argc, argv, std::cout, std::cerr, FX_ISATTY(1), FX_ISATTY(2));
+    fx::harness::remove_temporaries_on_signal(); // no half-written file survives Ctrl-C
+    fx::harness::CheckedFileBuf out_buffer;        // remembers why a write to stdout failed
+    out_buffer.attach(stdout);
+    std::ostream out(&out_buffer);
+    const int code = fx::harness::fxkcc_main(argc, argv, out, std::cerr, FX_ISATTY(1), FX_ISATTY(2));
+    return fx::harness::finish_standard_output(code, out_buffer, std::cerr);
 }

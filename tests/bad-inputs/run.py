@@ -28,8 +28,8 @@ TIMEOUT = 20.0
 
 # Keys of a case, in the order they are documented (docs/bad-inputs.md).
 KEYS = ("case", "note", "file", "make", "setup", "run", "exit", "stderr", "stderr-first", "stdout-line",
-        "max-seconds", "skip-if-root")
-REPEATABLE = ("file", "make", "setup", "stdout-line")
+        "stdout-has", "max-seconds", "skip-if-root")
+REPEATABLE = ("file", "make", "setup", "stdout-line", "stdout-has")
 
 
 def parse_cases(path):
@@ -65,7 +65,7 @@ def parse_cases(path):
         for required in ("run", "exit"):
             if required not in c:
                 sys.exit(f"{path}:{c['line']}: case {c['case']!r} has no {required!r}")
-        if not any(k in c for k in ("stderr", "stderr-first", "stdout-line")):
+        if not any(k in c for k in ("stderr", "stderr-first", "stdout-line", "stdout-has")):
             sys.exit(f"{path}:{c['line']}: case {c['case']!r} checks no message (stderr, stderr-first or stdout-line)")
     return cases
 
@@ -197,11 +197,32 @@ def make_chmod(tmp, path, mode):
     os.chmod(os.path.join(tmp, path), int(mode, 8))
 
 
+def make_fifo(tmp, path):
+    """A named pipe that nobody writes to: reading it would block for ever."""
+    os.mkfifo(target(tmp, path))
+
+
+def make_file(tmp, path, *words):
+    """A small text file holding the words given, joined by spaces, and a line break."""
+    with open(target(tmp, path), "w", newline="\n") as f:
+        f.write(" ".join(words) + "\n")
+
+
+def make_put(tmp, src, dst):
+    """Copies tests/bad-inputs/files/SRC to DST after the setup steps (file: copies before)."""
+    shutil.copyfile(os.path.join(FILES, src), target(tmp, dst))
+
+
+def make_rm(tmp, path):
+    """Removes a file (one a setup step wrote)."""
+    os.remove(os.path.join(tmp, path))
+
+
 RECIPES = {
     "big": make_big, "deep": make_deep, "deep-block": make_deep_block, "laughs": make_laughs,
     "alias-fanout": make_alias_fanout, "many-keys": make_many_keys, "characters": make_characters,
     "crlf": make_crlf, "bom": make_bom, "sub": make_sub, "dir": make_dir, "symlink": make_symlink,
-    "chmod": make_chmod,
+    "chmod": make_chmod, "fifo": make_fifo, "file": make_file, "rm": make_rm, "put": make_put,
 }
 
 
@@ -270,7 +291,7 @@ def _run_case(case, binary, emulator, verbose, tmp, scale):
         if p.returncode != 0:
             return "FAIL", [f"setup '{spec}' exited {p.returncode}: {p.stderr.decode(errors='replace')}"], 0.0
     for spec in case.get("make", []):
-        words = shlex.split(spec)
+        words = shlex.split(expand(spec, tmp, case))
         if words[0] not in RECIPES:
             return "FAIL", [f"unknown recipe {words[0]!r} (known: {', '.join(RECIPES)})"], 0.0
         RECIPES[words[0]](tmp, *words[1:])
@@ -310,6 +331,10 @@ def _run_case(case, binary, emulator, verbose, tmp, scale):
         want = expand(want, tmp, case)
         if want not in lines:
             problems.append(f"no stdout line {want!r}\n      stdout: {out!r}")
+    for want in case.get("stdout-has", []):  # for messages that carry computed values (digests)
+        want = expand(want, tmp, case)
+        if not any(want in l for l in lines):
+            problems.append(f"no stdout line holding {want!r}\n      stdout: {out!r}")
     after = snapshot(tmp)
     added = sorted(set(after) - set(before))
     removed = sorted(set(before) - set(after))

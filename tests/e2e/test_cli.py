@@ -36,6 +36,75 @@ def fxkcc(args, cwd, env_extra=None, ci=False):
     return p.returncode, p.stdout, p.stderr
 
 
+M64 = (1 << 64) - 1
+P32_1, P32_2, P32_3 = 0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D
+P64_1, P64_2, P64_3, P64_4, P64_5 = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                                     0x85EBCA77C2B2AE63, 0x27D4EB2F165667C5)
+SECRET = bytes.fromhex(
+    "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671fcb79e64eccc0e578825ad07dccff7221"
+    "b8084674f743248ee03590e6813a264c3c2852bb91c300cb88d0658b1b532ea371644897a20df94e3819ef46a9deacd8"
+    "a8fa763fe39c343ff9dcbbc7c70b4f1d8a51e04bcdb45931c89f7ec9d9787364eac5ac8334d3ebc3c581a0fffa1363eb"
+    "170ddd51b7f0da49d316552629d4689e2b16be587d47a1fc8ff8b8d17ad031ce45cb3a8f95160428afd7fbcabb4b407e")
+
+
+def xxh3_64(data):
+    """XXH3-64 (seed 0, default secret) of more than 240 bytes: the golden CSV digest of
+    docs/formats.md, so that a test can forge a consistent golden pair."""
+    import struct
+    n = len(data)
+    if n <= 240:
+        raise ValueError("xxh3_64 here covers inputs of more than 240 bytes only")
+    le = lambda b, o: struct.unpack_from("<Q", b, o)[0]
+    acc = [P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1]
+
+    def accumulate_512(off, soff):
+        for i in range(8):
+            v = le(data, off + 8 * i)
+            k = v ^ le(SECRET, soff + 8 * i)
+            acc[i ^ 1] = (acc[i ^ 1] + v) & M64
+            acc[i] = (acc[i] + (k & 0xFFFFFFFF) * (k >> 32)) & M64
+
+    def scramble():
+        for i in range(8):
+            a = acc[i]
+            a ^= a >> 47
+            a ^= le(SECRET, len(SECRET) - 64 + 8 * i)
+            acc[i] = (a * P32_1) & M64
+
+    stripes_per_block = (len(SECRET) - 64) // 8
+    block = 64 * stripes_per_block
+    blocks = (n - 1) // block
+    for b in range(blocks):
+        for s in range(stripes_per_block):
+            accumulate_512(b * block + 64 * s, 8 * s)
+        scramble()
+    for s in range(((n - 1) - block * blocks) // 64):
+        accumulate_512(blocks * block + 64 * s, 8 * s)
+    accumulate_512(n - 64, len(SECRET) - 64 - 7)
+
+    def fold(a, b):
+        p = a * b
+        return (p & M64) ^ (p >> 64)
+
+    h = (n * P64_1) & M64
+    for i in range(4):
+        h = (h + fold(acc[2 * i] ^ le(SECRET, 11 + 16 * i), acc[2 * i + 1] ^ le(SECRET, 11 + 16 * i + 8))) & M64
+    h ^= h >> 37
+    h = (h * 0x165667919E3779F9) & M64
+    h ^= h >> 32
+    return h
+
+
+def reseal(hashes_path, csv_path):
+    """Makes a golden pair consistent again after a test changed its CSV: the hash file's `csv`
+    line takes the CSV's new digest (what a build that computed these rows would have blessed)."""
+    with open(csv_path, "rb") as f:
+        digest = "%016x" % xxh3_64(f.read())
+    text = read(hashes_path)
+    assert re.search(r"(?m)^csv [0-9a-f]{16}$", text), "a blessed hash file records its CSV's digest"
+    write(hashes_path, re.sub(r"(?m)^csv [0-9a-f]{16}$", "csv " + digest, text))
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", newline="\n") as f:
@@ -407,6 +476,13 @@ class Verify(Workspace):
                 f[xi] = exact_decimal(raw)
                 rows[i] = ",".join(f)
         write(self.csv, "\n".join(rows))
+        reseal(self.hashes, self.csv)
+
+    def test_the_digest_of_this_test_is_the_one_bless_writes(self):
+        # reseal() recomputes what bless records: checked here on a real golden first.
+        with open(self.csv, "rb") as f:
+            digest = "%016x" % xxh3_64(f.read())
+        self.assertIn("\ncsv " + digest + "\n", read(self.hashes))
 
     def test_altered_golden_is_found_at_its_tick_with_the_field(self):
         self.alter_golden(37, -5)
@@ -519,6 +595,16 @@ class Diff(Workspace):
         self.assertIn("'x.txt' is neither a scenario (.yaml), an fxkcc hash file nor an fxkcc trajectory CSV", err)
 
 
+def copy_capture(workspace, target, other):
+    """A second target's capture of the goldens of `target`: the same results, its own target line."""
+    folder = os.path.join(workspace, "golden", other)
+    shutil.copytree(os.path.join(workspace, "golden", target), folder)
+    for f in os.listdir(folder):
+        if f.endswith(".hashes"):
+            path = os.path.join(folder, f)
+            write(path, re.sub(r"(?m)^target .*$", "target " + other, read(path)))
+
+
 class CompareGoldens(Workspace):
     """Every target's goldens against the reference's; any difference names scenario, target, tick."""
 
@@ -526,13 +612,7 @@ class CompareGoldens(Workspace):
         super().setUp()
         self.run_ok(["bless"])
         self.t = self.target()
-        # A second target's capture: same results, its own provenance lines.
-        other = self.p("golden", "other-target")
-        shutil.copytree(self.p("golden", self.t), other)
-        for f in os.listdir(other):
-            if f.endswith(".hashes"):
-                path = os.path.join(other, f)
-                write(path, re.sub(r"(?m)^target .*$", "target other-target", read(path)))
+        copy_capture(self.tmp, self.t, "other-target")
 
     def test_identical_targets_pass(self):
         out, _ = self.run_ok(["compare-goldens", "--reference", self.t])
@@ -555,7 +635,7 @@ class CompareGoldens(Workspace):
         self.assertIn("other-target: first divergent tick 73 (c7)", out)
         self.assertIn("1 identical, 1 different", out)
 
-    def test_a_missing_capture_and_a_differing_csv_fail(self):
+    def test_a_missing_capture_and_an_edited_csv_fail(self):
         os.remove(self.p("golden", "other-target", "platform-ride.hashes"))
         path = self.p("golden", "other-target", "walk-wall.csv")
         rows = read(path).split("\n")
@@ -564,7 +644,10 @@ class CompareGoldens(Workspace):
         rc, out, _ = fxkcc(["compare-goldens", "--reference", self.t], self.tmp)
         self.assertEqual(rc, 1)
         self.assertIn("other-target: missing", out)
-        self.assertIn("other-target: trajectory CSV differs from " + self.t + "'s", out)
+        # The edited CSV no longer has the digest its hash file records: that target's golden is
+        # broken (a consistent pair that differs is "trajectory CSV differs from ...'s").
+        self.assertIn("other-target: golden CSV 'golden/other-target/walk-wall.csv' is not the one its hash file "
+                      "records", out)
 
     def test_needs_two_targets(self):
         shutil.rmtree(self.p("golden", "other-target"))
@@ -729,7 +812,7 @@ class Desync(Workspace):
         self.assertRegex(out, r"(?m)^  a t=41 c=7 tick-begin ")
         self.assertRegex(out, r"(?m)^  b t=41 c=7 tick-begin ")
         files = sorted(os.listdir(self.p("bug")))
-        self.assertEqual(files, ["a.hashes", "a.state.csv", "a.trace", "a.version.txt", "b.hashes", "b.state.csv",
+        self.assertEqual(files, [".fxkcc-desync-bundle", "a.hashes", "a.state.csv", "a.trace", "a.version.txt", "b.hashes", "b.state.csv",
                                  "b.trace", "b.version.txt", "input.csv", "report.txt", "scenario.yaml"])
         self.assertEqual(read(self.p("bug", "report.txt")), out.split("bundle: ")[0])
         self.assertIn("target:", read(self.p("bug", "b.version.txt")))
@@ -984,6 +1067,323 @@ class BadInput(Workspace):
         self.assertEqual(rc, 2)
         self.assertIn("unknown key 'tick_rat'", err)
         self.assertEqual(self.golden_files(), [])
+
+
+NATIVE_POSIX = os.name == "posix"
+
+
+def native_posix():
+    """POSIX files (FIFOs, symbolic links, devices, signals) are only exercised natively: under
+    an emulator (wine, node) the binary sees another file system or signals."""
+    return NATIVE_POSIX and not EMULATOR
+
+
+class Outputs(Workspace):
+    """Issue 17: outputs mean what they mean to a shell. Devices and FIFOs are written in place,
+    symbolic links through to their file, write errors exit 125 naming the path and the reason,
+    conflicting outputs are refused, and Ctrl-C leaves no temporary file."""
+
+    def temporaries(self):
+        found = []
+        for root, _, files in os.walk(self.tmp):
+            found += [os.path.join(root, f) for f in files if re.search(r"\.tmp\.\d+\.[0-9a-f]{16}$", f)]
+        return found
+
+    def test_full_disk_exits_125_naming_the_path_and_the_reason(self):
+        if not native_posix() or not os.path.exists("/dev/full"):
+            self.skipTest("needs /dev/full")
+        for out_option in ("--csv", "--hashes", "--trace", "--metrics"):
+            with self.subTest(out_option):
+                rc, _, err = fxkcc(["run", "scenarios/walk-wall.yaml", out_option, "/dev/full"], self.tmp)
+                self.assertEqual(rc, 125, err)
+                self.assertIn("cannot write '/dev/full': No space left on device", err)
+
+    def test_stdout_write_errors_exit_125(self):
+        if not native_posix() or not os.path.exists("/dev/full"):
+            self.skipTest("needs /dev/full")
+        env = {k: v for k, v in os.environ.items() if k != "CI"}
+        for args in (["list"], ["run", "scenarios/walk-wall.yaml", "--hashes", "-"], ["--version"]):
+            with self.subTest(" ".join(args)), open("/dev/full", "w") as full:
+                p = subprocess.run([BINARY] + args, cwd=self.tmp, env=env, stdout=full, stderr=subprocess.PIPE,
+                                   text=True, timeout=60)
+                self.assertEqual(p.returncode, 125, p.stderr)
+                self.assertIn("fxkcc: cannot write to standard output: No space left on device", p.stderr)
+
+    def test_devices_are_written_in_place(self):
+        if not native_posix():
+            self.skipTest("POSIX devices")
+        device = "/dev/null"
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            # As root a broken build would replace the machine's /dev/null: use a private copy.
+            device = self.p("null")
+            os.mknod(device, 0o666 | __import__("stat").S_IFCHR, os.makedev(1, 3))
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--csv", device, "--hashes", device, "--trace", device])
+        self.assertTrue(__import__("stat").S_ISCHR(os.stat(device).st_mode), "still a character device")
+        self.assertEqual(self.temporaries(), [])
+
+    def test_a_fifo_output_is_written_in_place(self):
+        if not native_posix():
+            self.skipTest("POSIX FIFOs")
+        fifo = self.p("out.fifo")
+        os.mkfifo(fifo)
+        import threading
+        got = []
+        reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+        reader.start()
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--csv", "out.fifo"])
+        reader.join(30)
+        self.assertTrue(got and got[0].startswith(b"# fxkcc-trajectory 1\n"), got)
+        self.assertTrue(__import__("stat").S_ISFIFO(os.stat(fifo).st_mode))
+
+    def test_symbolic_links_are_written_through(self):
+        if not native_posix():
+            self.skipTest("POSIX symbolic links")
+        os.makedirs(self.p("real"))
+        write(self.p("real", "t.csv"), "old\n")
+        os.chmod(self.p("real", "t.csv"), 0o640)
+        os.symlink("real/t.csv", self.p("link.csv"))
+        os.symlink("real/new.hashes", self.p("dangling.hashes"))  # its file does not exist yet
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--csv", "link.csv", "--hashes", "dangling.hashes"])
+        self.assertTrue(os.path.islink(self.p("link.csv")), "the link stays a link")
+        self.assertTrue(read(self.p("real", "t.csv")).startswith("# fxkcc-trajectory 1\n"))
+        self.assertEqual(os.stat(self.p("real", "t.csv")).st_mode & 0o777, 0o640, "permissions carried over")
+        self.assertTrue(os.path.islink(self.p("dangling.hashes")))
+        self.assertTrue(read(self.p("real", "new.hashes")).startswith("fxkcc-hashes 1\n"))
+        self.assertEqual(self.temporaries(), [])
+
+    def test_conflicting_outputs_and_outputs_over_inputs_are_refused_before_running(self):
+        cases = [
+            (["--csv", "o.txt", "--hashes", "./o.txt"], "fxkcc run: --hashes './o.txt' and --csv 'o.txt' name the same file"),
+            (["--hashes", "-", "--csv", "-"], "fxkcc run: --hashes and --csv both write to standard output"),
+            (["--csv", "scenarios/walk-wall.yaml"],
+             "fxkcc run: --csv 'scenarios/walk-wall.yaml' is an input of the command ('scenarios/walk-wall.yaml'): "
+             "it would be overwritten"),
+        ]
+        if native_posix():
+            os.symlink("o.txt", self.p("alias.txt"))
+            cases.append((["--csv", "o.txt", "--trace", "alias.txt"],
+                          "fxkcc run: --csv 'o.txt' and --trace 'alias.txt' name the same file"))
+        before = read(self.p("scenarios", "walk-wall.yaml"))
+        for extra, message in cases:
+            with self.subTest(" ".join(extra)):
+                rc, out, err = fxkcc(["run", "scenarios/walk-wall.yaml"] + extra, self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertEqual(err, message + "\n")
+                self.assertEqual(out, "")
+        self.assertFalse(os.path.exists(self.p("o.txt")))
+        self.assertEqual(read(self.p("scenarios", "walk-wall.yaml")), before)
+        rc, _, err = fxkcc(["shrink", "scenarios/walk-wall.yaml", "-o", "scenarios/walk-wall.yaml"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("-o 'scenarios/walk-wall.yaml' is an input of the command", err)
+
+    def test_interrupted_run_leaves_no_temporary_file(self):
+        if not native_posix():
+            self.skipTest("POSIX signals")
+        text = read(self.p("scenarios", "walk-wall.yaml")).replace("ticks: 120", "ticks: 2000000")
+        text = text.replace("{ticks: 40}", "{ticks: 1999920}").replace("{ticks: 120, stick: [0, -1]}",
+                                                                       "{ticks: 2000000, stick: [0, -1]}")
+        write(self.p("scenarios", "long.yaml"), text.replace("name: walk-wall", "name: long"))
+        import signal
+        signals = [signal.SIGTERM]
+        # A process started with SIGINT ignored (a background job) hands that on: fxkcc leaves an
+        # ignored signal alone, so SIGINT is only tried where it is not ignored.
+        if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
+            signals.insert(0, signal.SIGINT)
+        for sig in signals:
+            with self.subTest(sig):
+                env = {k: v for k, v in os.environ.items() if k != "CI"}
+                p = subprocess.Popen([BINARY, "run", "scenarios/long.yaml", "--csv", "out/t.csv", "--hashes",
+                                      "out/t.hashes"], cwd=self.tmp, env=env, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+                self.procs.append(p)
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline and len(self.temporaries()) < 2:
+                    time.sleep(0.05)
+                self.assertEqual(len(self.temporaries()), 2, "both outputs were being written")
+                p.send_signal(sig)
+                p.wait(30)
+                self.assertEqual(p.returncode, -sig, "ended by the signal, as without a handler")
+                self.assertEqual(self.temporaries(), [])
+                self.assertFalse(os.path.exists(self.p("out", "t.csv")))
+
+
+class GoldenTrust(Workspace):
+    """Issue 17: goldens are checked whole. The CSV against the digest its hash file records, the
+    target header against its folder, links kept inside the golden folder; an interrupted bless's
+    leftovers cleaned by the next; compare-goldens names the corrupt side."""
+
+    def setUp(self):
+        super().setUp()
+        self.run_ok(["bless"])
+        self.t = self.target()
+
+    def verify(self):
+        return fxkcc(["verify", "--no-progress"], self.tmp)
+
+    def test_an_edited_truncated_or_deleted_golden_csv_fails_verify(self):
+        csv = self.p("golden", self.t, "walk-wall.csv")
+        original = read(csv)
+        edits = [
+            ("edited", original.replace("\n1,1,", "\n1,1,9", 1), 2, "is not the one its hash file records"),
+            ("truncated", original[: len(original) // 2], 2, "is not the one its hash file records"),
+            ("empty", "", 2, "is not the one its hash file records"),
+            ("deleted", None, 1, f"no golden CSV at golden/{self.t}/walk-wall.csv (run: fxkcc bless)"),
+        ]
+        for label, text, code, message in edits:
+            with self.subTest(label):
+                if text is None:
+                    os.remove(csv)
+                else:
+                    write(csv, text)
+                rc, out, _ = self.verify()
+                self.assertEqual(rc, code, out)
+                line = next(l for l in out.splitlines() if "walk-wall" in l)
+                self.assertIn(message, line)
+                self.assertIn("platform-ride", out)  # the other scenario still verified
+                write(csv, original)
+        rc, out, _ = self.verify()
+        self.assertEqual(rc, 0, out)
+
+    def test_target_header_must_name_its_folder(self):
+        os.rename(self.p("golden", self.t), self.p("golden", "other"))
+        rc, out, _ = fxkcc(["verify", "--no-progress", "--target", "other"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn(f"'golden/other/walk-wall.hashes' was blessed for target '{self.t}', not for the folder "
+                      "it is in ('other')", out)
+
+    def test_goldens_linking_outside_the_golden_folder_are_refused_unread(self):
+        if not native_posix():
+            self.skipTest("POSIX symbolic links")
+        write(self.p("secret.txt"), "SECRET=do-not-print\n")
+        path = self.p("golden", self.t, "walk-wall.hashes")
+        os.remove(path)
+        os.symlink(self.p("secret.txt"), path)
+        rc, out, err = self.verify()
+        self.assertEqual(rc, 2)
+        self.assertIn(f"golden 'golden/{self.t}/walk-wall.hashes' resolves outside the golden folder 'golden'", out)
+        self.assertNotIn("SECRET", out + err)
+        # A link inside the folder is fine (git stores links).
+        os.remove(path)
+        os.rename(self.p("golden", self.t, "platform-ride.hashes"), self.p("golden", self.t, "keep.hashes"))
+        os.symlink("keep.hashes", self.p("golden", self.t, "platform-ride.hashes"))
+        rc, out, _ = self.verify()
+        self.assertIn("pass", next(l for l in out.splitlines() if "platform-ride" in l))
+
+    def test_a_golden_that_is_not_a_hash_file_is_not_quoted(self):
+        write(self.p("golden", self.t, "walk-wall.hashes"), "root:$6$secrethash:19000:0:99999:7:::\n")
+        rc, out, err = self.verify()
+        self.assertEqual(rc, 2)
+        self.assertIn("not an fxkcc hash file (its first line is not 'fxkcc-hashes <version>')", out)
+        self.assertNotIn("secrethash", out + err)
+
+    def test_the_next_bless_cleans_up_after_an_interrupted_one(self):
+        folder = self.p("golden", self.t)
+        stale = os.path.join(folder, "walk-wall.hashes.tmp.123.0123456789abcdef")
+        write(stale, "partial")
+        # Killed between committing the hash file and renaming its CSV into place:
+        os.rename(os.path.join(folder, "walk-wall.csv"), os.path.join(folder, "walk-wall.csv.next.tmp.99.00000000000000ff"))
+        rc, out, _ = self.verify()
+        self.assertEqual(rc, 0, out)  # readers find the CSV by its digest
+        out, err = self.run_ok(["bless"])
+        self.assertIn(f"completed the interrupted bless of 'golden/{self.t}/walk-wall.csv'", err)
+        self.assertIn("left by an interrupted bless", err)
+        self.assertEqual(sorted(os.listdir(folder)),
+                         ["platform-ride.csv", "platform-ride.hashes", "walk-wall.csv", "walk-wall.hashes"])
+
+    def test_ci_false_is_not_ci(self):
+        for value in ("false", "0", "no", "OFF", ""):
+            with self.subTest(value):
+                self.run_ok(["bless"], env_extra={"CI": value})
+        for value in ("true", "1", "yes"):
+            with self.subTest(value):
+                rc, _, err = fxkcc(["bless"], self.tmp, env_extra={"CI": value})
+                self.assertEqual(rc, 2)
+                self.assertIn("refusing to regenerate goldens because CI is set", err)
+
+    def test_compare_goldens_names_a_corrupt_reference_and_ignores_hidden_folders(self):
+        copy_capture(self.tmp, self.t, "other-target")
+        os.makedirs(self.p("golden", ".git", "objects"))
+        out, _ = self.run_ok(["compare-goldens", "--reference", self.t])
+        self.assertIn("2 scenarios, 2 targets", out)
+        csv = self.p("golden", self.t, "walk-wall.csv")
+        write(csv, read(csv)[:-10])
+        rc, out, _ = fxkcc(["compare-goldens", "--reference", self.t], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"{self.t} (the reference): golden CSV 'golden/{self.t}/walk-wall.csv' is not the one its "
+                      "hash file records", out)
+        self.assertNotIn("other-target: trajectory CSV differs", out)
+
+
+class SuiteOptionsStrict(Workspace):
+    """Issue 17, smaller items: shards, jobs, duplicate names, stale messages."""
+
+    def test_shard_syntax_is_strict_and_an_empty_shard_passes(self):
+        self.run_ok(["bless"])
+        for bad in ("1/2/3", "1/2x", "1/2.9", "0/2", "3/2", "1/", "/2"):
+            with self.subTest(bad):
+                rc, _, err = fxkcc(["verify", "--no-progress", "--shard", bad], self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(f"expected K/N with 1 <= K <= N, found '{bad}'", err)
+        out, _ = self.run_ok(["verify", "--no-progress", "--shard", "5/8", "--junit", "j.xml"])
+        self.assertIn("shard 5/8 has no scenarios (the suite has 2): nothing to verify", out)
+        self.assertIn('tests="0"', read(self.p("j.xml")))
+
+    def test_jobs_must_be_positive(self):
+        for bad in ("0", "-1"):
+            with self.subTest(bad):
+                rc, _, err = fxkcc(["verify", "--no-progress", "-j", bad], self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("--jobs", err)
+
+    def test_validate_refuses_two_scenarios_with_one_name(self):
+        shutil.copy(self.p("scenarios", "walk-wall.yaml"), self.p("scenarios", "copy.yaml"))
+        rc, out, err = fxkcc(["validate"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("the name 'walk-wall' is already used by scenarios/copy.yaml", err)
+
+    def test_a_renamed_scenario_is_stale_with_both_names(self):
+        self.run_ok(["bless"])
+        path = self.p("scenarios", "walk-wall.yaml")
+        write(path, read(path).replace("name: walk-wall", "name: walk-wall-2"))
+        os.rename(self.p("golden", self.target(), "walk-wall.hashes"),
+                  self.p("golden", self.target(), "walk-wall-2.hashes"))
+        os.rename(self.p("golden", self.target(), "walk-wall.csv"), self.p("golden", self.target(), "walk-wall-2.csv"))
+        rc, out, _ = fxkcc(["verify", "--no-progress"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("golden is stale: blessed for the scenario named 'walk-wall', this one is named 'walk-wall-2'",
+                      out)
+
+
+class DesyncBundle(Workspace):
+    """Issue 17: --bundle replaces only an earlier bundle, in a temporary folder of its own."""
+
+    def desync(self, bundle):
+        return fxkcc(["desync", "scenarios/walk-wall.yaml", "--b-args", "--inject-fault 40:7:x:1", "--bundle", bundle],
+                     self.tmp)
+
+    def test_bundle_never_touches_what_it_did_not_make(self):
+        write(self.p("report.txt"), "mine\n")
+        rc, _, err = self.desync(".")
+        self.assertEqual(rc, 2)
+        self.assertIn("'.' is the current folder or contains it", err)
+        self.assertEqual(read(self.p("report.txt")), "mine\n")
+        os.makedirs(self.p("notes"))
+        write(self.p("notes", "report.txt"), "mine\n")
+        write(self.p("notes", "todo.txt"), "mine\n")
+        rc, _, err = self.desync("notes")
+        self.assertEqual(rc, 2)
+        self.assertIn("holds 'todo.txt', which is not part of a desync bundle", err)
+        self.assertEqual(sorted(os.listdir(self.p("notes"))), ["report.txt", "todo.txt"])
+        os.makedirs(self.p("results.tmp"))
+        write(self.p("results.tmp", "keep.txt"), "mine\n")
+        rc, out, err = self.desync("results/")  # a trailing slash
+        self.assertEqual(rc, 1, err)
+        self.assertTrue(os.path.exists(self.p("results", "report.txt")))
+        self.assertEqual(read(self.p("results.tmp", "keep.txt")), "mine\n")
+        rc, _, err = self.desync("results")  # an earlier bundle is replaced
+        self.assertEqual(rc, 1, err)
+        self.assertTrue(os.path.exists(self.p("results", "report.txt")))
+        self.assertEqual(sorted(f for f in os.listdir(self.tmp) if f.startswith("results")), ["results", "results.tmp"])
 
 
 def read_png(path):

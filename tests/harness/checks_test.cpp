@@ -188,7 +188,7 @@ TEST_CASE("flicker counts short airborne spells that no jump explains", "[checks
 
 TEST_CASE("jitter is the largest reversal while pressed into a wall with the stick held", "[checks][metrics]") {
     Scenario sc = load_ok(kHandmade);
-    sc.characters[0].input.sticks.push_back(StickSegment{0, 6, Scalar::one(), Scalar{}});
+    sc.characters[0].input.edit().sticks.push_back(StickSegment{0, 6, Scalar::one(), Scalar{}});
     kcc::TraceEvent pressed;
     pressed.kind = kcc::TraceKind::kPlaneAdded;
     pressed.pass = kcc::Pass::kHorizontal;

@@ -26,6 +26,18 @@ TEST_CASE("options: --shard takes K/N with 1 <= K <= N") {
     }
 }
 
+TEST_CASE("options: CI is set unless empty, 0, false, no or off") {
+    CHECK_FALSE(ci_is_set(nullptr));
+    for (const char* off : {"", "0", "false", "FALSE", "False", "no", "off", "Off"}) {
+        INFO(off);
+        CHECK_FALSE(ci_is_set(off));
+    }
+    for (const char* on : {"1", "true", "yes", "on", "TRUE", "github-actions"}) {
+        INFO(on);
+        CHECK(ci_is_set(on));
+    }
+}
+
 TEST_CASE("options: --trace-ticks takes A:B with A <= B, or A alone") {
     int64_t a = -1, b = -1;
     std::string error;

@@ -13,6 +13,8 @@
 #include "records/tick_hash.h"
 #include "records/trajectory.h"
 #include "kcc/state_bytes.h"
+#include "run/suite.h"
+#include "run/verify.h"
 #include "harness_test_util.h"
 #include "test_support.h"
 
@@ -313,7 +315,7 @@ TEST_CASE("formats: hash file text layout") {
 
 TEST_CASE("formats: hash file reader refusals") {
     const std::string t = kSmallFile;
-    CHECK(parse_error("hello\n") == "g.hashes:1: not an fxkcc hash file (first line 'hello')");
+    CHECK(parse_error("hello\n") == "g.hashes:1: not an fxkcc hash file (its first line is not 'fxkcc-hashes <version>')");
     CHECK(parse_error("") == "g.hashes:1: not an fxkcc hash file (an empty file)");
     CHECK(parse_error(replace_line(t, 1, "fxkcc-hashes 2")) ==
           "g.hashes:1: hash file format 2 is newer than this build reads (1)");
@@ -646,7 +648,7 @@ TEST_CASE("formats: trajectory CSV reader refusals") {
         return err;
     };
     CHECK(error(head + row + "\n") == "(parsed)");
-    CHECK(error("tick,x\n") == "t.csv:1:1: not an fxkcc trajectory file (first line 'tick,x')");
+    CHECK(error("tick,x\n") == "t.csv:1:1: not an fxkcc trajectory file (its first line is not '# fxkcc-trajectory <version>')");
     CHECK(error("# fxkcc-trajectory 2\n") ==
           "t.csv:1:20: trajectory format 2 is newer than this build reads (1)");
     CHECK(error("# fxkcc-trajectory 1\ntick,character,x,y,z,vy\n") ==
@@ -715,4 +717,153 @@ TEST_CASE("formats: first CSV divergence") {
     d = first_divergence(e, a);
     CHECK(format_csv_divergence(d) ==
           format_divergent_tick(2) + "\n" + format_field_diffs({EntityKind::kCharacter, 2}, d.fields));
+}
+
+// ---- issue 17: outputs, limits, goldens checked whole ----
+
+TEST_CASE("formats: an output refuses to grow past its limit, naming the path and the limit") {
+    TempDir dir("limit");
+    const std::string path = dir.file("out.txt");
+    std::string err;
+    CHECK(write_file_atomic(path, std::string(100, 'a'), &err, 100));
+    CHECK_FALSE(write_file_atomic(path, std::string(101, 'b'), &err, 100));
+    CHECK(err == "cannot write '" + path +
+                     "': it would be larger than 100 bytes, the most fxkcc reads back (record fewer ticks: "
+                     "golden_every, or a shorter run)");
+    CHECK(slurp(path) == std::string(100, 'a')); // the old file stands
+    CHECK(dir.entries() == std::vector<std::string>{"out.txt"});
+    AtomicFile f;
+    REQUIRE(f.open(path, &err));
+    f.set_limit(10);
+    f.stream() << "0123456789";
+    CHECK(f.good());
+    f.stream() << 'x';
+    CHECK_FALSE(f.good());
+    CHECK_FALSE(f.commit(&err));
+    CHECK(slurp(path) == std::string(100, 'a'));
+}
+
+TEST_CASE("formats: a folder is refused as an output, a missing folder names the temporary file") {
+    TempDir dir("outdir");
+    std::string err;
+    CHECK_FALSE(write_file_atomic(dir.file(""), "x", &err));
+    CHECK(err.find("Is a directory") != std::string::npos);
+    CHECK(irregular_file_kind(dir.file("")) == "a folder");
+    CHECK(irregular_file_kind(dir.file("none")) == "not found");
+    spit(dir.file("f"), "x");
+    CHECK(irregular_file_kind(dir.file("f")) == "");
+}
+
+TEST_CASE("formats: output conflicts are found through spellings, and devices may repeat") {
+    TempDir dir("conflict");
+    const std::string a = dir.file("a.txt");
+    spit(dir.file("in.yaml"), "x");
+    CHECK(output_conflict({{"--csv", a}, {"--hashes", dir.file("b.txt")}}, {dir.file("in.yaml")}) == "");
+    CHECK(output_conflict({{"--csv", a}, {"--hashes", dir.file("sub/../a.txt")}}, {}) ==
+          "--csv '" + a + "' and --hashes '" + dir.file("sub/../a.txt") + "' name the same file");
+    CHECK(output_conflict({{"--csv", "-"}, {"--trace", "-"}}, {}) == "--csv and --trace both write to standard output");
+    CHECK(output_conflict({{"-o", dir.file("in.yaml")}}, {dir.file("./in.yaml")}) ==
+          "-o '" + dir.file("in.yaml") + "' is an input of the command ('" + dir.file("./in.yaml") +
+              "'): it would be overwritten");
+#ifndef _WIN32
+    CHECK(output_conflict({{"--csv", "/dev/null"}, {"--hashes", "/dev/null"}}, {}) == "");
+#endif
+}
+
+TEST_CASE("formats: temporary names are recognised exactly") {
+    std::string_view base;
+    CHECK(is_temporary_name("x.hashes.tmp.123.0123456789abcdef", &base));
+    CHECK(base == "x.hashes");
+    CHECK(is_temporary_name("a.csv.next.tmp.7.ffffffffffffffff", &base));
+    CHECK(base == "a.csv.next");
+    const std::string mine = fs::path(temp_path_for("dir/y.csv")).filename().string();
+    CHECK(is_temporary_name(mine, &base));
+    CHECK(base == "y.csv");
+    for (const char* no : {"x.hashes", "x.tmp.1.0123456789abcdeg", "x.tmp..0123456789abcdef", "x.tmp.1.0123456789ABCDEF",
+                           "x.tmp.1.0123456789abcde", ".tmp.1.0123456789abcdef", "xtmp.1.0123456789abcdef"}) {
+        INFO(no);
+        CHECK_FALSE(is_temporary_name(no, &base));
+    }
+}
+
+TEST_CASE("formats: the expected text finds the first differing row and column") {
+    const std::string golden = "# fxkcc-trajectory 1\nh\n0,1,1.5,2\n1,1,1.75,2\n";
+    {
+        ExpectedText e(golden);
+        std::ostream o(&e);
+        o << golden;
+        CHECK(e.matches());
+        CHECK(e.difference() == "");
+    }
+    {
+        ExpectedText e(golden);
+        std::ostream o(&e);
+        o << "# fxkcc-trajectory 1\nh\n";
+        o.write("0,1,1.5,2\n", 10);
+        o.write("1,1,1.75,3\n", 11);
+        CHECK_FALSE(e.matches());
+        CHECK(e.difference() == "line 4 (tick 1, character 1): y: the golden has '2', the run '3'");
+    }
+    {
+        ExpectedText e(golden);
+        std::ostream o(&e);
+        o << golden.substr(0, golden.size() - 11);
+        CHECK_FALSE(e.matches());
+        CHECK(e.difference() == "the golden CSV has 44 bytes, the run wrote 33");
+    }
+}
+
+TEST_CASE("verify: the golden CSV is compared byte for byte, render poses included") {
+    TempDir dir("verifycsv");
+    const Scenario sc = fxtest::load_ok(R"(format: 1
+name: framed
+description: d
+ticks: 20
+frames:
+  - {ms: 6.9444, count: 100}
+world:
+  - plane: {id: 1, normal: [0, 1, 0], offset: 0}
+characters:
+  - {id: 1, spawn: [0, 0.015, 0], input: {segments: [{ticks: 20, stick: [0, 1]}]}}
+)");
+    SuiteOptions suite;
+    suite.golden_dir = dir.file("golden");
+    suite.target = "t";
+    Loaded loaded;
+    loaded.sc = sc;
+    loaded.ok = true;
+    HashFile hashes;
+    std::string err;
+    REQUIRE(write_goldens(suite, sc, &hashes, &err));
+    CHECK(verify_one(suite, "framed.yaml", loaded).status == Status::kPass);
+    // A forged pair: one render cell changed, and the digest the hash file records made to match.
+    const std::string csv_path = golden_csv_path(suite, "framed");
+    std::string csv = slurp(csv_path);
+    size_t row = csv.find("\n5,1,");
+    REQUIRE(row != std::string::npos);
+    const size_t end = csv.find('\n', row + 1);
+    std::string line = csv.substr(row + 1, end - row - 1);
+    const size_t render_x = [&] {
+        size_t pos = 0;
+        for (int cell = 0; cell < 15; ++cell) pos = line.find(',', pos) + 1;
+        return pos;
+    }();
+    REQUIRE(line[render_x] != ','); // the frame clock drew tick 5
+    line.insert(render_x, "1");
+    csv = csv.substr(0, row + 1) + line + csv.substr(end);
+    spit(csv_path, csv);
+    HashFile golden;
+    REQUIRE(read_hash_file(golden_hashes_path(suite, "framed"), &golden, &err));
+    golden.header.csv_digest = content_digest(csv);
+    spit(golden_hashes_path(suite, "framed"), hash_file_text(golden));
+    const Outcome o = verify_one(suite, "framed.yaml", loaded);
+    CHECK(o.status == Status::kMismatch);
+    CHECK(o.summary.find("the golden trajectory CSV differs from the run: line 8 (tick 5, character 1): render_x: "
+                         "the golden has '1") != std::string::npos);
+    INFO(o.summary);
+    // Without the forged digest it is a broken golden instead.
+    spit(csv_path, csv + "0");
+    const Outcome broken = verify_one(suite, "framed.yaml", loaded);
+    CHECK(broken.status == Status::kBadInput);
+    CHECK(broken.summary.find("is not the one its hash file records") != std::string::npos);
 }

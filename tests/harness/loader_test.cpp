@@ -137,8 +137,8 @@ TEST_CASE("loader: a complete scenario loads exactly") {
     CHECK(s.meshes[1].id == 7);
     CHECK(s.meshes[1].vertices == std::vector<Vec3>{{i(-1), i(0), i(-1)}, {i(1), i(0), i(-1)},
                                                     {r(3, 2), i(0), i(1)}, {i(-1), i(0), i(1)}});
-    // f 1/1/1 4/1/1 3/1/1 2/1/1 fan-triangulated, then f -4 -1 -2.
-    CHECK(s.meshes[1].indices == std::vector<uint32_t>{0, 3, 2, 0, 2, 1, 0, 3, 2});
+    // f 1/1/1 4/1/1 3/1/1 2/1/1 fan-triangulated, then f -3 -1 -2 (relative indices).
+    CHECK(s.meshes[1].indices == std::vector<uint32_t>{0, 3, 2, 0, 2, 1, 1, 3, 2});
 
     const BoxDef& ramp = s.boxes[1];
     CHECK(ramp.id == 8);
@@ -178,25 +178,25 @@ TEST_CASE("loader: a complete scenario loads exactly") {
     CHECK(c7.settings.max_slope_stay_deg == defaults.max_slope_stay_deg);
     CHECK(c7.settings.probe_max_hits == 4);
     CHECK(c7.settings.tick_rate_hz == 60);
-    REQUIRE(c7.input.sticks.size() == 3);
-    CHECK(c7.input.sticks[0].from == 0);
-    CHECK(c7.input.sticks[0].to == 10);
-    CHECK(c7.input.sticks[0].x == Scalar{});
-    CHECK(c7.input.sticks[1].from == 10);
-    CHECK(c7.input.sticks[1].to == 30);
-    CHECK(c7.input.sticks[1].y == i(1));
-    CHECK(c7.input.sticks[2].from == 30);
-    CHECK(c7.input.sticks[2].to == 35);
-    CHECK(c7.input.sticks[2].x == -Scalar::half());
-    CHECK(c7.input.sticks[2].y == r(1, 4));
-    CHECK(c7.input.jumps == std::vector<int64_t>{12, 40});
-    REQUIRE(c7.input.impulses.size() == 3); // stable sort by tick
-    CHECK(c7.input.impulses[0].tick == 20);
-    CHECK(c7.input.impulses[0].velocity == Vec3::unit_x());
-    CHECK(c7.input.impulses[1].tick == 50);
-    CHECK(c7.input.impulses[1].velocity == Vec3{i(0), i(3), i(0)});
-    CHECK(c7.input.impulses[2].tick == 50);
-    CHECK(c7.input.impulses[2].velocity == Vec3{i(0), i(0), i(-2)});
+    REQUIRE(c7.input->sticks.size() == 3);
+    CHECK(c7.input->sticks[0].from == 0);
+    CHECK(c7.input->sticks[0].to == 10);
+    CHECK(c7.input->sticks[0].x == Scalar{});
+    CHECK(c7.input->sticks[1].from == 10);
+    CHECK(c7.input->sticks[1].to == 30);
+    CHECK(c7.input->sticks[1].y == i(1));
+    CHECK(c7.input->sticks[2].from == 30);
+    CHECK(c7.input->sticks[2].to == 35);
+    CHECK(c7.input->sticks[2].x == -Scalar::half());
+    CHECK(c7.input->sticks[2].y == r(1, 4));
+    CHECK(c7.input->jumps == std::vector<int64_t>{12, 40});
+    REQUIRE(c7.input->impulses.size() == 3); // stable sort by tick
+    CHECK(c7.input->impulses[0].tick == 20);
+    CHECK(c7.input->impulses[0].velocity == Vec3::unit_x());
+    CHECK(c7.input->impulses[1].tick == 50);
+    CHECK(c7.input->impulses[1].velocity == Vec3{i(0), i(3), i(0)});
+    CHECK(c7.input->impulses[2].tick == 50);
+    CHECK(c7.input->impulses[2].velocity == Vec3{i(0), i(0), i(-2)});
 
     REQUIRE(s.frames.size() == 2);
     CHECK(s.frames[0].ns == 16666700);
@@ -282,7 +282,7 @@ TEST_CASE("loader: stairs are solid blocks from the ground, one run deeper per s
 
 TEST_CASE("loader: CSV input becomes merged segments, jumps and impulses") {
     const Scenario s = load_ok(with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: walk.csv}}\n"));
-    const InputStream& in = s.characters[0].input;
+    const InputStream& in = *s.characters[0].input;
     REQUIRE(in.sticks.size() == 3);
     CHECK((in.sticks[0].from == 0 && in.sticks[0].to == 3 && in.sticks[0].x == Scalar{} && in.sticks[0].y == i(1)));
     CHECK((in.sticks[1].from == 3 && in.sticks[1].to == 4 && in.sticks[1].x == Scalar::half() &&
@@ -457,4 +457,53 @@ TEST_CASE("loader: other structural errors") {
           "scenarios/x.yaml:6:57: platforms[0].waypoints[0].tick: expected tick 0 for the first waypoint, found '5'");
     CHECK(load_err(with_world("  - plane: {id: 1, normal: [0, 0, 0], offset: 0}\n")) ==
           "scenarios/x.yaml:6:28: world[0].plane.normal: expected a non-zero normal, found a vector shorter than 2^-24");
+}
+
+// ---- issue 17: referenced files read once, copies refused, escapes refused ----
+
+TEST_CASE("loader: a file referenced many times is read and parsed once, and digested at every reference") {
+    std::string chars = "characters:\n";
+    for (int c = 1; c <= 4; ++c) {
+        chars += "  - {id: " + std::to_string(c) + ", spawn: [" + std::to_string(c) + ", 0, 0], input: {csv: walk.csv}}\n";
+    }
+    const std::string text = kHead + "world:\n  - mesh: {id: 1, obj: quad.obj}\n  - mesh: {id: 2, obj: quad.obj}\n" + chars;
+    const Scenario s = load_ok(text);
+    REQUIRE(s.characters.size() == 4);
+    for (const CharacterDef& c : s.characters) CHECK(&*c.input == &*s.characters[0].input); // one stream
+    CHECK(s.meshes.size() == 2);
+    CHECK(s.meshes[0].indices == s.meshes[1].indices);
+    // Each file once among the inputs; the digest still covers every reference, in order.
+    CHECK(s.inputs.size() == 2);
+    std::string all = text + slurp(data_dir() + "/quad.obj") + slurp(data_dir() + "/quad.obj");
+    for (int c = 0; c < 4; ++c) all += slurp(data_dir() + "/walk.csv");
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(XXH3_64bits(all.data(), all.size())));
+    CHECK(s.digest == hex);
+    // Changing one character's copy leaves the others' as they were.
+    Scenario t = s;
+    t.characters[1].input.edit().jumps.push_back(4);
+    CHECK(t.characters[1].input->jumps.size() == s.characters[1].input->jumps.size() + 1);
+    CHECK(t.characters[0].input->jumps == s.characters[0].input->jumps);
+}
+
+TEST_CASE("loader: a triangle repeated (same corners, any order, any vertex entries) is refused") {
+    const std::string mesh = "world:\n  - mesh:\n      id: 1\n      vertices: [[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 0]]\n"
+                             "      triangles: ";
+    CHECK(load_err(kHead + mesh + "[[0, 2, 1], [1, 0, 2]]\n" + kChar) ==
+          "scenarios/x.yaml:9:18: world[0].mesh.triangles: triangle 1 repeats triangle 0 (the same three corners): remove the copy");
+    CHECK(load_err(kHead + mesh + "[[0, 2, 1], [0, 2, 3]]\n" + kChar) ==
+          "scenarios/x.yaml:9:18: world[0].mesh.triangles: triangle 1 repeats triangle 0 (the same three corners): remove the copy");
+    load_ok(kHead + mesh + "[[0, 2, 1]]\n" + kChar);
+}
+
+TEST_CASE("loader: control and bidirectional characters are refused once YAML's escapes are undone") {
+    for (const char* escape : {"\\x1b]0;owned\\x07", "\\0", "\\u202e", "\\u2066", "\\x85", "\\e[31m"}) {
+        INFO(escape);
+        const std::string text = "format: 1\nname: t\ndescription: \"a " + std::string(escape) + "\"\nticks: 100\n" + kChar;
+        const std::string err = load_err(text);
+        CHECK(err.rfind("scenarios/x.yaml:3:14: description: expected ", 0) == 0);
+        CHECK((err.find("without control characters, found U+") != std::string::npos ||
+               err.find("without bidirectional characters, found U+") != std::string::npos));
+    }
+    load_ok("format: 1\nname: t\ndescription: \"tab\\there, line\\nbreak, caf\\u00e9\"\nticks: 100\n" + kChar);
 }

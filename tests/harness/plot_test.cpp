@@ -43,7 +43,7 @@ Scenario level_scenario() {
         CharacterDef c;
         c.id = id;
         c.spawn = {I(id == 1 ? 0 : -1), R(15, 1000), I(0)};
-        c.input.sticks.push_back({0, 12, id == 1 ? Scalar::one() : Scalar{}, id == 1 ? Scalar{} : Scalar::one()});
+        c.input.edit().sticks.push_back({0, 12, id == 1 ? Scalar::one() : Scalar{}, id == 1 ? Scalar{} : Scalar::one()});
         sc.characters.push_back(c);
     }
     return sc;

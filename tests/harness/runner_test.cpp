@@ -17,7 +17,7 @@ Scenario flat_scenario(int64_t ticks) {
     CharacterDef c;
     c.id = 4;
     c.spawn = {Scalar{}, Scalar::ratio(15, 1000), Scalar{}};
-    c.input.sticks.push_back({0, 10, Scalar{}, Scalar::one()});
+    c.input.edit().sticks.push_back({0, 10, Scalar{}, Scalar::one()});
     sc.characters.push_back(c);
     return sc;
 }

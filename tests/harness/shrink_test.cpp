@@ -107,7 +107,7 @@ TEST_CASE("shrink: a failing expectation in a big level shrinks to the slab, the
     CHECK(r.scenario.boxes[1].id == 2);
     CHECK(r.scenario.platforms.empty());
     CHECK(after.input_events == 1);
-    REQUIRE(r.scenario.characters[0].input.sticks.size() == 1);
+    REQUIRE(r.scenario.characters[0].input->sticks.size() == 1);
     CHECK(after.expectations == 1);
     CHECK_FALSE(log.empty());
 
@@ -123,7 +123,7 @@ TEST_CASE("shrink: a failing expectation in a big level shrinks to the slab, the
     for (int drop = 0; drop < 3; ++drop) {
         Scenario less = back;
         if (drop < 2) less.boxes.erase(less.boxes.begin() + drop);
-        if (drop == 2) less.characters[0].input.sticks.clear();
+        if (drop == 2) less.characters[0].input.edit().sticks.clear();
         REQUIRE(run_checked(less, nullptr, RunOptions{}, &rep, &error));
         CHECK(rep.expectation_failures() == 0);
     }

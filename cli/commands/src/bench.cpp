@@ -22,6 +22,12 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
         err << fmt::format("fxkcc bench: --repeat: expected at least 1, found {}\n", cmd.repeat);
         return kExitBadInput;
     }
+    if (!cmd.json_path.empty()) {
+        if (const std::string conflict = output_conflict({{"--json", cmd.json_path}}, sc.inputs); !conflict.empty()) {
+            err << "fxkcc bench: " << conflict << "\n";
+            return kExitBadInput;
+        }
+    }
     BenchResult r;
     if (!bench_scenario(sc, cmd.warmup, cmd.repeat, &r, &error)) {
         err << "fxkcc bench: " << error << "\n";

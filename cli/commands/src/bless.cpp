@@ -15,7 +15,7 @@ namespace fx::harness {
 
 int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style,
                   bool err_terminal) {
-    if (const char* ci = std::getenv("CI"); ci != nullptr && *ci != '\0') {
+    if (const char* ci = std::getenv("CI"); ci_is_set(ci)) {
         err << "fxkcc bless: refusing to regenerate goldens because CI is set (CI=" << ci
             << "); goldens change only by a deliberate, reviewed commit\n";
         return kExitBadInput;
@@ -64,6 +64,14 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err,
             err << "fxkcc bless: " << error << "\n";
             return kExitCannotTest;
         }
+    }
+    {
+        std::vector<std::string> tidied;
+        if (!tidy_golden_folder(golden_folder.string(), &tidied, &error)) {
+            err << "fxkcc bless: " << error << "\n";
+            return kExitCannotTest;
+        }
+        for (const std::string& t : tidied) err << "fxkcc bless: " << t << "\n";
     }
     std::vector<std::string> selected;
     std::vector<size_t> selected_index; ///< into paths and scenarios
@@ -146,7 +154,7 @@ class BlessSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
         add_suite_options(app, &cmd_.suite);
-        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)");
+        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
     }
     int run(const Invocation& inv) override {
         return bless_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_terminal);

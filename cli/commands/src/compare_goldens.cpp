@@ -22,7 +22,9 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
     std::error_code ec;
     std::vector<std::string> targets;
     for (fs::directory_iterator it(cmd.golden_dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (it->is_directory()) targets.push_back(it->path().filename().string());
+        // Hidden folders (.git, .svn) are not targets.
+        const std::string name = it->path().filename().string();
+        if (it->is_directory() && !name.empty() && name[0] != '.') targets.push_back(name);
     }
     if (ec) {
         err << "fxkcc compare-goldens: cannot read '" << cmd.golden_dir << "': " << ec.message() << "\n";
@@ -63,7 +65,6 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
         auto hashes_path = [&](const std::string& t) {
             return (fs::path(cmd.golden_dir) / t / (name + ".hashes")).generic_string();
         };
-        auto csv_path = [&](const std::string& t) { return (fs::path(cmd.golden_dir) / t / (name + ".csv")).generic_string(); };
         HashFile refh;
         std::string error;
         if (!fs::exists(hashes_path(ref))) {
@@ -72,12 +73,25 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
             ++differing;
             continue;
         }
+        if (std::string why = golden_outside_reason(cmd.golden_dir, hashes_path(ref)); !why.empty()) {
+            err << "fxkcc compare-goldens: " << why << "\n";
+            return kExitBadInput;
+        }
         if (!read_hash_file(hashes_path(ref), &refh, &error)) {
             err << "fxkcc compare-goldens: " << error << "\n";
             return kExitBadInput;
         }
-        std::string ref_csv, ref_csv_error;
-        const bool have_ref_csv = read_file(golden_csv_for(csv_path(ref), refh.header), &ref_csv, &ref_csv_error);
+        // A reference whose own pair is broken cannot vouch for anyone: it is named, not the
+        // targets that disagree with it.
+        std::string ref_csv;
+        bool csv_missing = false;
+        if (std::string why = check_golden_pair(cmd.golden_dir, ref, name, refh, &ref_csv, &csv_missing); !why.empty()) {
+            ++differing;
+            code = std::max<int>(code, kExitMismatch);
+            out << "DIFFERENT " << name << " (reference " << ref << ")\n";
+            out << "            " << ref << " (the reference): " << why << "\n";
+            continue;
+        }
         std::vector<std::string> problems;
         for (const std::string& t : targets) {
             if (t == ref) continue;
@@ -85,10 +99,19 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
                 problems.push_back(t + ": missing");
                 continue;
             }
+            if (std::string why = golden_outside_reason(cmd.golden_dir, hashes_path(t)); !why.empty()) {
+                err << "fxkcc compare-goldens: " << why << "\n";
+                return kExitBadInput;
+            }
             HashFile other;
             if (!read_hash_file(hashes_path(t), &other, &error)) {
                 err << "fxkcc compare-goldens: " << error << "\n";
                 return kExitBadInput;
+            }
+            std::string csv;
+            if (std::string why = check_golden_pair(cmd.golden_dir, t, name, other, &csv, &csv_missing); !why.empty()) {
+                problems.push_back(t + ": " + why);
+                continue;
             }
             if (const std::string why = incomparable_reason(refh.header, other.header); !why.empty()) {
                 problems.push_back(t + ": " + why);
@@ -101,10 +124,7 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
                                    (d.reason.empty() ? "" : ": " + d.reason));
                 continue;
             }
-            std::string csv, csv_error;
-            if (!have_ref_csv || !read_file(golden_csv_for(csv_path(t), other.header), &csv, &csv_error) || csv != ref_csv) {
-                problems.push_back(t + ": trajectory CSV differs from " + ref + "'s");
-            }
+            if (csv != ref_csv) problems.push_back(t + ": trajectory CSV differs from " + ref + "'s");
         }
         if (problems.empty()) {
             ++identical;

@@ -45,7 +45,7 @@ std::string rows_text(const std::string& csv, int64_t tick) {
 std::string input_text(const Scenario& sc, int64_t tick) {
     std::string s = "tick,character,stick_x,stick_y,jump,impulse_x,impulse_y,impulse_z\n";
     std::vector<InputCursor> cursors;
-    for (const CharacterDef& c : sc.characters) cursors.emplace_back(c.input);
+    for (const CharacterDef& c : sc.characters) cursors.emplace_back(*c.input);
     for (int64_t t = 0; t <= tick && t < sc.ticks; ++t) {
         for (size_t i = 0; i < cursors.size(); ++i) {
             const kcc::Input in = cursors[i].at(t);
@@ -104,16 +104,78 @@ int run_trace(const Side& side, const std::string& scenario, bool allow_outside,
     return kExitOk;
 }
 
+/// The files of a bundle, and the marker that says a folder is one.
+constexpr const char* kBundleMarker = ".fxkcc-desync-bundle";
+constexpr const char* kBundleFiles[] = {"report.txt", "scenario.yaml", "input.csv",     "a.state.csv",
+                                        "b.state.csv", "a.trace",      "b.trace",       "a.version.txt",
+                                        "b.version.txt", "a.hashes",   "b.hashes",      kBundleMarker};
+
+bool is_bundle_file(const std::string& name) {
+    for (const char* f : kBundleFiles) {
+        if (name == f) return true;
+    }
+    return false;
+}
+
+/// The bundle folder as a path with no trailing separator ("out/" is "out").
+fs::path bundle_folder(const std::string& dir) {
+    fs::path p = fs::path(dir).lexically_normal();
+    while (!p.has_filename() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
+    return p;
+}
+
+/// "" when `dir` may receive a bundle: it does not exist, or is an empty folder, or holds an
+/// earlier bundle and nothing else; and it is not the current folder or one that contains it.
+std::string bundle_refusal(const std::string& dir) {
+    const fs::path p = bundle_folder(dir);
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(p, ec))) return "";
+    const fs::path canon = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    const fs::path cwd = fs::current_path(ec);
+    const std::string c = canon.generic_string(), w = cwd.generic_string();
+    if (p.filename() == "." || p.filename() == ".." || c == w || (w.compare(0, c.size(), c) == 0 && w[c.size()] == '/') ||
+        canon == canon.root_path()) {
+        return "'" + dir + "' is the current folder or contains it: a bundle needs a folder of its own";
+    }
+    if (!fs::is_directory(fs::symlink_status(p, ec))) return "'" + dir + "' exists and is not a folder";
+    bool any = false, marked = false;
+    for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code kind_ec;
+        if (!is_bundle_file(name) || !it->is_regular_file(kind_ec)) {
+            return "'" + dir + "' holds '" + name + "', which is not part of a desync bundle: refusing to replace it";
+        }
+        any = true;
+        marked = marked || name == kBundleMarker || name == "report.txt";
+    }
+    if (ec) return "cannot read '" + dir + "': " + ec.message();
+    if (any && !marked) return "'" + dir + "' is not a desync bundle: refusing to replace it";
+    return "";
+}
+
+/// Removes an earlier bundle: its files, then the folder (which must then be empty).
+bool remove_bundle(const fs::path& p, std::string* error) {
+    std::error_code ec;
+    for (const char* f : kBundleFiles) fs::remove(p / f, ec);
+    fs::remove(p, ec);
+    if (ec) {
+        *error = "cannot remove the earlier bundle '" + p.generic_string() + "': " + ec.message();
+        return false;
+    }
+    return true;
+}
+
 bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenario& sc, const DesyncReport& rep,
                   const std::string& report_text, const SideRun& a, const SideRun& b, std::string* error) {
-    // Built in a sibling temporary folder and renamed into place: never half-written.
-    const fs::path final_dir(dir);
-    const fs::path tmp_dir = final_dir.parent_path() / (final_dir.filename().string() + ".tmp");
+    // Built in a sibling temporary folder of this process's own and renamed into place: never
+    // half-written, and never touching a folder it did not make (two desyncs at once each have
+    // their own).
+    const fs::path final_dir = bundle_folder(dir);
+    const fs::path tmp_dir = temp_path_for(final_dir.string());
     std::error_code ec;
-    fs::remove_all(tmp_dir, ec);
-    fs::create_directories(tmp_dir, ec);
-    if (ec) {
-        *error = "cannot create '" + tmp_dir.generic_string() + "': " + ec.message();
+    if (!final_dir.parent_path().empty()) fs::create_directories(final_dir.parent_path(), ec);
+    if (ec || !fs::create_directory(tmp_dir, ec)) {
+        *error = "cannot create '" + tmp_dir.generic_string() + "': " + (ec ? ec.message() : "it already exists");
         return false;
     }
     const std::string t = tmp_dir.generic_string() + "/";
@@ -129,16 +191,46 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
         {"b.version.txt", "command: " + cmd.b + (cmd.b_args.empty() ? "" : " ... " + cmd.b_args) + "\n" + b.version},
         {"a.hashes", hash_file_text(a.hashes)},
         {"b.hashes", hash_file_text(b.hashes)},
+        {kBundleMarker, "fxkcc desync bundle 1\n"},
     };
     for (const auto& [name, text] : files) {
-        if (!write_file_atomic(t + name, text, error)) return false;
+        if (!write_file_atomic(t + name, text, error)) {
+            std::string unused;
+            remove_bundle(tmp_dir, &unused);
+            return false;
+        }
     }
-    fs::remove_all(final_dir, ec);
+    // Checked again just before replacing: the folder may have changed during the runs.
+    if (std::string why = bundle_refusal(final_dir.string()); !why.empty()) {
+        *error = why;
+        std::string unused;
+        remove_bundle(tmp_dir, &unused);
+        return false;
+    }
+    // The earlier bundle is moved aside first, so that the new one takes its place in one rename.
+    fs::path old_dir;
+    if (fs::exists(fs::symlink_status(final_dir, ec))) {
+        old_dir = temp_path_for(final_dir.string() + ".old");
+        fs::rename(final_dir, old_dir, ec);
+        if (ec) {
+            *error = "cannot replace the earlier bundle '" + dir + "': " + ec.message();
+            std::string unused;
+            remove_bundle(tmp_dir, &unused);
+            return false;
+        }
+    }
     fs::rename(tmp_dir, final_dir, ec);
     if (ec) {
         *error = "cannot move the bundle into '" + dir + "': " + ec.message();
+        std::string unused;
+        remove_bundle(tmp_dir, &unused);
+        if (!old_dir.empty()) fs::rename(old_dir, final_dir, ec); // put the earlier one back
         return false;
     }
+    // The new bundle is in place; the earlier one goes (best effort: a folder left over is a
+    // temporary name, ignored by git and by the next bundle).
+    std::string unused;
+    if (!old_dir.empty()) remove_bundle(old_dir, &unused);
     return true;
 }
 
@@ -223,14 +315,9 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
         return kExitBadInput;
     }
     if (!cmd.bundle.empty()) {
-        // The bundle replaces its folder (remove_all): only ever an earlier bundle or nothing.
-        std::error_code ec;
-        const fs::path dir(cmd.bundle);
-        const bool exists = fs::exists(dir, ec);
-        const bool is_bundle = fs::is_directory(dir, ec) && (fs::is_empty(dir, ec) || fs::exists(dir / "report.txt", ec));
-        if (exists && !is_bundle) {
-            err << "fxkcc desync: --bundle: '" << cmd.bundle
-                << "' exists and is not a desync bundle (a folder with report.txt): refusing to replace it\n";
+        // The bundle replaces its folder: only ever an earlier bundle or nothing.
+        if (std::string why = bundle_refusal(cmd.bundle); !why.empty()) {
+            err << "fxkcc desync: --bundle: " << why << "\n";
             return kExitBadInput;
         }
     }

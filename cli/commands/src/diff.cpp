@@ -18,9 +18,13 @@ enum class FileKind { kHashes, kTrajectory, kScenario, kUnknown };
 FileKind sniff(const std::string& path) {
     const std::string ext = fs::path(path).extension().string();
     if (ext == ".yaml" || ext == ".yml") return FileKind::kScenario;
+    // Only a regular file is opened (a FIFO would block, /dev/zero never end), and only its first
+    // bytes are read.
+    if (!irregular_file_kind(path).empty()) return FileKind::kUnknown;
     std::ifstream in(path, std::ios::binary);
-    std::string first;
-    std::getline(in, first);
+    char head[32] = {};
+    in.read(head, sizeof head);
+    const std::string first(head, static_cast<size_t>(in.gcount()));
     if (first.rfind("fxkcc-hashes", 0) == 0) return FileKind::kHashes;
     if (first.rfind("# fxkcc-trajectory", 0) == 0) return FileKind::kTrajectory;
     return FileKind::kUnknown;
@@ -31,6 +35,9 @@ std::string unreadable(const std::string& path) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
         return "cannot read '" + path + "': " + std::make_error_code(std::errc::is_a_directory).message();
+    }
+    if (const std::string kind = irregular_file_kind(path); !kind.empty() && kind != "not found") {
+        return "cannot read '" + path + "': not a regular file: " + kind;
     }
     errno = 0;
     std::FILE* f = std::fopen(path.c_str(), "rb");
@@ -44,6 +51,13 @@ std::string unreadable(const std::string& path) {
 } // namespace
 
 int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, const Style& style) {
+    // Both sides readable regular files before either is read (a FIFO would block for ever).
+    for (const std::string* path : {&cmd.a, &cmd.b}) {
+        if (std::string why = unreadable(*path); !why.empty()) {
+            err << "fxkcc diff: " << why << "\n";
+            return kExitBadInput;
+        }
+    }
     const FileKind ka = sniff(cmd.a), kb = sniff(cmd.b);
     std::string error;
     if (ka == FileKind::kTrajectory && kb == FileKind::kTrajectory) {

@@ -1,5 +1,6 @@
 #include "commands/options.h"
 
+#include <cctype>
 #include <filesystem>
 
 #include "subcommands.h"
@@ -46,6 +47,13 @@ bool parse_tick_range(std::string_view text, int64_t* from, int64_t* to, std::st
     *from = a;
     *to = b;
     return true;
+}
+
+bool ci_is_set(const char* value) {
+    if (value == nullptr) return false;
+    std::string v(value);
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return !(v.empty() || v == "0" || v == "false" || v == "no" || v == "off");
 }
 
 bool valid_target_name(std::string_view v) {

@@ -21,12 +21,18 @@ int plot_command(const PlotCommand& cmd, std::ostream& out, std::ostream& err) {
         err << error << "\n";
         return kExitBadInput;
     }
+    std::vector<std::string> inputs = sc.inputs;
+    inputs.insert(inputs.end(), cmd.csvs.begin(), cmd.csvs.end());
+    if (const std::string conflict = output_conflict({{"-o", cmd.out_path}}, inputs); !conflict.empty()) {
+        err << "fxkcc plot: " << conflict << "\n";
+        return kExitBadInput;
+    }
     std::vector<PlotSource> sources;
     for (const std::string& path : cmd.csvs) {
         PlotSource s;
         s.label = path;
         bool with_render = false;
-        if (!read_trajectory(path, &s.rows, &with_render, &error)) {
+        if (!read_trajectory(path, &s.rows, &with_render, &error, kMaxPlotCsvBytes)) {
             err << "fxkcc plot: " << error << "\n";
             return kExitBadInput;
         }

@@ -28,6 +28,7 @@ public:
     uint64_t last_world = 0;
     int64_t ticks = 0;
     HashFile stdout_file; // header only, for stdout formatting
+    bool output_failed = false; // a write to an output file failed: exit 125, not "bad input"
 
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
@@ -36,7 +37,10 @@ public:
         last_world = current.world;
         ++ticks;
         const bool recorded = recorded_tick(tick, run_ticks, every); // the scenario's golden_every
-        if (recorded && hashes != nullptr && !hashes->write(current, error)) return false;
+        if (recorded && hashes != nullptr && !hashes->write(current, error)) {
+            output_failed = true;
+            return false;
+        }
         if (recorded && hashes_stream != nullptr) {
             *hashes_stream << current.tick << ' ' << hex16(current.world);
             for (uint64_t h : current.entities) *hashes_stream << ' ' << hex16(h);
@@ -44,7 +48,10 @@ public:
         }
         if (csv != nullptr) {
             for (size_t i = 0; i < chars.size(); ++i) {
-                if (!csv->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
+                if (!csv->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) {
+                    output_failed = true;
+                    return false;
+                }
             }
         }
         return true;
@@ -112,6 +119,15 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         err << "fxkcc run: --metrics-format: expected csv or json, found '" << metrics_format << "'\n";
         return kExitBadInput;
     }
+    std::vector<OutputPath> named;
+    for (const OutputPath& o : {OutputPath{"--hashes", cmd.hashes_path}, OutputPath{"--csv", cmd.csv_path},
+                                OutputPath{"--trace", cmd.trace_path}, OutputPath{"--metrics", cmd.metrics_path}}) {
+        if (!o.path.empty()) named.push_back(o);
+    }
+    if (const std::string conflict = output_conflict(named, sc.inputs); !conflict.empty()) {
+        err << "fxkcc run: " << conflict << "\n";
+        return kExitBadInput;
+    }
     const std::string* outputs[] = {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path, &cmd.metrics_path};
     for (const std::string* path : outputs) {
         std::error_code ec;
@@ -159,7 +175,7 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         std::ostream* trace_out = &out;
         if (cmd.trace_path != "-") {
             if (!trace_file.open(cmd.trace_path, &error)) {
-                err << "fxkcc run: cannot write trace file '" << cmd.trace_path << "': " << error << "\n";
+                err << "fxkcc run: " << error << "\n";
                 return kExitCannotTest;
             }
             trace_out = &trace_file.stream();
@@ -171,6 +187,10 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
     }
     CheckReport report;
     if (!run_checked(sc, &sink, opts, &report, &error)) {
+        if (sink.output_failed) {
+            err << "fxkcc run: " << error << "\n";
+            return kExitCannotTest;
+        }
         err << "fxkcc run: " << sc.path << ": " << error << "\n";
         return kExitBadInput;
     }

@@ -25,6 +25,10 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
         err << "fxkcc shrink: expected an output file (-o OUT.yaml)\n";
         return kExitBadInput;
     }
+    if (const std::string conflict = output_conflict({{"-o", cmd.output}}, sc.inputs); !conflict.empty()) {
+        err << "fxkcc shrink: " << conflict << "\n";
+        return kExitBadInput;
+    }
     if (cmd.max_runs < 1) {
         err << "fxkcc shrink: --max-runs: expected at least 1, found " << cmd.max_runs << "\n";
         return kExitBadInput;

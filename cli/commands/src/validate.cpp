@@ -1,4 +1,6 @@
 // `fxkcc validate`: loads every scenario of a suite and builds its world, without running it.
+#include <map>
+
 #include "kcc/world.h"
 #include "subcommands.h"
 
@@ -12,6 +14,7 @@ int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream&
         return kExitBadInput;
     }
     int bad = 0;
+    std::map<std::string, std::string> names; ///< name -> the first file that has it
     for (const std::string& p : paths) {
         Scenario sc;
         if (!load_for_suite(suite, p, &sc, &error)) {
@@ -23,6 +26,13 @@ int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream&
         kcc::World world;
         if (!build_world(sc, &world, &error)) {
             err << p << ": " << error << "\n";
+            ++bad;
+            continue;
+        }
+        if (const auto [it, fresh] = names.emplace(sc.name, p); !fresh) {
+            // Names must be unique: they name the goldens.
+            err << p << ": the name '" << sc.name << "' is already used by " << it->second
+                << " (names must be unique: they name the goldens)\n";
             ++bad;
             continue;
         }

@@ -96,6 +96,21 @@ int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& er
         err << "fxkcc verify: " << error << "\n";
         return kExitBadInput;
     }
+    if (paths.empty() && cmd.suite.shard_count > 0) {
+        // More CI jobs than scenarios: this shard has nothing to do, which is not an error.
+        SuiteOptions whole = cmd.suite;
+        whole.shard_count = 0;
+        std::vector<std::string> all;
+        if (discover_scenarios(whole, &all, &error) && !all.empty()) {
+            out << fmt::format("shard {}/{} has no scenarios (the suite has {}): nothing to verify\n",
+                               cmd.suite.shard_index, cmd.suite.shard_count, all.size());
+            if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml({}, suite_target(cmd.suite)), &error)) {
+                err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
+                return kExitCannotTest;
+            }
+            return kExitOk;
+        }
+    }
     if (paths.empty()) {
         err << "fxkcc verify: no scenarios selected\n";
         return kExitBadInput;
@@ -103,8 +118,10 @@ int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& er
     const bool progress = cmd.progress && err_terminal;
     // Load first (in parallel), so that the runs can be dealt out longest first.
     const std::vector<Loaded> loaded = load_all(cmd.suite, paths, cmd.jobs, err);
-    std::vector<Outcome> outcomes = run_parallel(paths, run_costs(loaded), cmd.jobs, progress, err,
-                                                 [&](size_t i) { return verify_one(cmd.suite, paths[i], loaded[i]); });
+    MemoryBudget budget(kVerifyMemoryBudget);
+    std::vector<Outcome> outcomes =
+        run_parallel(paths, run_costs(loaded), cmd.jobs, progress, err,
+                     [&](size_t i) { return verify_one(cmd.suite, paths[i], loaded[i], &budget); });
     for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i].millis += loaded[i].millis; // load + run, as before
     if (!cmd.suite.filter.empty()) {
         std::erase_if(outcomes, [&](const Outcome& o) {
@@ -136,7 +153,7 @@ class VerifySubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
         add_suite_options(app, &cmd_.suite);
-        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)");
+        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
         app.add("--junit", &cmd_.junit_path, "Write a JUnit XML report");
         app.flag("--no-progress", &no_progress_, "No progress line on a terminal");
     }

@@ -204,6 +204,12 @@ bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, st
         std::vector<TrajectoryRow>* rows_;
     };
     rows->clear();
+    if (sc.ticks * static_cast<int64_t>(sc.characters.size()) > kMaxPlotRows) {
+        *err = "the run has " + std::to_string(sc.ticks) + " ticks x " + std::to_string(sc.characters.size()) +
+               " characters = " + std::to_string(sc.ticks * static_cast<int64_t>(sc.characters.size())) +
+               " rows; plot draws at most " + std::to_string(kMaxPlotRows);
+        return false;
+    }
     rows->reserve(static_cast<size_t>(sc.ticks) * sc.characters.size());
     Collect sink(rows);
     return run_scenario(sc, sink, RunOptions{}, err);

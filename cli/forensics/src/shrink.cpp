@@ -110,7 +110,7 @@ bool has_platform(const Scenario& sc, uint32_t id) {
 bool sanitize(Scenario* sc, const FailureSignature& sig) {
     const int64_t last = sc->ticks - 1;
     for (CharacterDef& c : sc->characters) {
-        InputStream& in = c.input;
+        InputStream& in = c.input.edit();
         std::erase_if(in.sticks, [&](const StickSegment& s) { return s.from > last || s.to <= s.from; });
         for (StickSegment& s : in.sticks) s.to = std::min(s.to, sc->ticks);
         std::erase_if(in.jumps, [&](int64_t t) { return t > last; });
@@ -312,7 +312,7 @@ public:
         };
         std::vector<Event> events;
         for (size_t c = 0; c < base.characters.size(); ++c) {
-            const InputStream& in = base.characters[c].input;
+            const InputStream& in = *base.characters[c].input;
             for (size_t i = 0; i < in.sticks.size(); ++i) events.push_back({c, 0, i});
             for (size_t i = 0; i < in.jumps.size(); ++i) events.push_back({c, 1, i});
             for (size_t i = 0; i < in.impulses.size(); ++i) events.push_back({c, 2, i});
@@ -320,12 +320,12 @@ public:
         const size_t before = events.size();
         int removed = ddmin(events.size(), [&](const std::vector<bool>& keep) {
             Scenario c = base;
-            for (CharacterDef& ch : c.characters) ch.input = InputStream{};
+            for (CharacterDef& ch : c.characters) ch.input = SharedInput{};
             for (size_t i = 0; i < events.size(); ++i) {
                 if (!keep[i]) continue;
                 const Event& e = events[i];
-                const InputStream& from = base.characters[e.character].input;
-                InputStream& to = c.characters[e.character].input;
+                const InputStream& from = *base.characters[e.character].input;
+                InputStream& to = c.characters[e.character].input.edit();
                 if (e.kind == 0) to.sticks.push_back(from.sticks[e.index]);
                 if (e.kind == 1) to.jumps.push_back(from.jumps[e.index]);
                 if (e.kind == 2) to.impulses.push_back(from.impulses[e.index]);
@@ -335,12 +335,12 @@ public:
         // Merge adjacent stick segments (the earlier stick held over both).
         int merged = 0;
         for (size_t c = 0; c < cur_.characters.size() && !out_of_runs(); ++c) {
-            for (size_t i = 0; i + 1 < cur_.characters[c].input.sticks.size() && !out_of_runs();) {
-                const auto& s = cur_.characters[c].input.sticks;
+            for (size_t i = 0; i + 1 < cur_.characters[c].input->sticks.size() && !out_of_runs();) {
+                const auto& s = cur_.characters[c].input->sticks;
                 bool done = false;
                 for (int variant = 0; variant < 2 && !done; ++variant) {
                     Scenario cand = cur_;
-                    auto& v = cand.characters[c].input.sticks;
+                    auto& v = cand.characters[c].input.edit().sticks;
                     if (variant == 0) {
                         v[i].to = s[i + 1].to;
                     } else {
@@ -535,7 +535,7 @@ ShrinkSizes shrink_sizes(const Scenario& sc) {
     s.characters = static_cast<int64_t>(sc.characters.size());
     s.world_items = count_world(sc);
     for (const CharacterDef& c : sc.characters) {
-        s.input_events += static_cast<int64_t>(c.input.sticks.size() + c.input.jumps.size() + c.input.impulses.size());
+        s.input_events += static_cast<int64_t>(c.input->sticks.size() + c.input->jumps.size() + c.input->impulses.size());
     }
     s.expectations = static_cast<int64_t>(sc.expect_states.size() + sc.expect_metrics.size() + sc.expect_same_as.size());
     return s;

@@ -1,9 +1,13 @@
 #include "records/atomic_file.h"
 
+#include <atomic>
+#include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <random>
 #include <system_error>
 
@@ -16,6 +20,7 @@
 #include <thread>
 #define FX_GETPID _getpid
 #else
+#include <signal.h>
 #include <unistd.h>
 #define FX_GETPID getpid
 #endif
@@ -34,43 +39,330 @@ std::string temp_path_for(const std::string& path) {
     return path + ".tmp." + std::to_string(static_cast<long long>(FX_GETPID())) + "." + token;
 }
 
+// ---- the signal handler's list of temporary files ----
+//
+// Fixed storage, so that the handler needs no allocation: a slot is 0 free, 1 being filled, 2
+// holding a path. A path longer than the slot is not registered (it would only be left behind).
+
+namespace {
+
+constexpr int kSignalSlots = 256;
+constexpr size_t kSignalPathMax = 4096;
+
+struct SignalSlot {
+    std::atomic<int> state{0};
+    std::atomic<uint32_t> generation{0}; ///< bumped at every registration
+    char path[kSignalPathMax];
+};
+
+SignalSlot g_signal_slots[kSignalSlots];
+
+int register_temporary(const std::string& path) {
+    if (path.size() >= kSignalPathMax) return -1;
+    for (int i = 0; i < kSignalSlots; ++i) {
+        int expected = 0;
+        if (g_signal_slots[i].state.compare_exchange_strong(expected, 1)) {
+            g_signal_slots[i].generation.fetch_add(1);
+            std::memcpy(g_signal_slots[i].path, path.c_str(), path.size() + 1);
+            g_signal_slots[i].state.store(2);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void unregister_temporary(int* slot) {
+    if (*slot >= 0) g_signal_slots[*slot].state.store(0);
+    *slot = -1;
+}
+
+#if !defined(_WIN32) && !defined(__EMSCRIPTEN__)
+extern "C" void fx_remove_temporaries_and_exit(int sig) {
+    for (SignalSlot& slot : g_signal_slots) {
+        // Another thread may free and reuse the slot meanwhile: the path is copied, and used only
+        // if the slot still holds the same registration afterwards.
+        const uint32_t generation = slot.generation.load();
+        if (slot.state.load() != 2) continue;
+        char path[kSignalPathMax];
+        std::memcpy(path, slot.path, kSignalPathMax);
+        path[kSignalPathMax - 1] = '\0';
+        if (slot.state.load() != 2 || slot.generation.load() != generation) continue;
+        ::unlink(path); // async-signal-safe
+    }
+    std::signal(sig, SIG_DFL);
+    std::raise(sig); // delivered once this handler returns: the process ends as the signal says
+}
+#endif
+
+/// Windows' reserved device names (NUL, CON, COM1, ...): written in place like a POSIX device.
+bool is_windows_device(const std::filesystem::path& p) {
+#ifdef _WIN32
+    std::string stem = p.stem().string();
+    for (char& c : stem) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (stem == "NUL" || stem == "CON" || stem == "PRN" || stem == "AUX") return true;
+    return stem.size() == 4 && (stem.compare(0, 3, "COM") == 0 || stem.compare(0, 3, "LPT") == 0) &&
+           stem[3] >= '1' && stem[3] <= '9';
+#else
+    (void)p;
+    return false;
+#endif
+}
+
+std::string errno_text(int e) { return std::error_code(e != 0 ? e : EIO, std::generic_category()).message(); }
+
+std::string limit_text(uint64_t max_bytes);
+
+} // namespace
+
+void remove_temporaries_on_signal() {
+#if !defined(_WIN32) && !defined(__EMSCRIPTEN__)
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+            struct sigaction previous {};
+            if (sigaction(sig, nullptr, &previous) != 0 || previous.sa_handler != SIG_DFL) continue;
+            struct sigaction action {};
+            action.sa_handler = fx_remove_temporaries_and_exit;
+            sigemptyset(&action.sa_mask);
+            sigaction(sig, &action, nullptr);
+        }
+    });
+#endif
+}
+
+// ---- CheckedFileBuf ----
+
+bool CheckedFileBuf::open(const std::string& path) {
+    close();
+    error_ = 0;
+    written_ = 0;
+    errno = 0;
+    file_ = std::fopen(path.c_str(), "wb");
+    if (file_ == nullptr) {
+        error_ = errno != 0 ? errno : EIO;
+        return false;
+    }
+    owned_ = true;
+    return true;
+}
+
+void CheckedFileBuf::attach(std::FILE* file) {
+    close();
+    error_ = 0;
+    written_ = 0;
+    file_ = file;
+    owned_ = false;
+}
+
+void CheckedFileBuf::fail() {
+    if (error_ == 0) error_ = errno != 0 ? errno : EIO;
+}
+
+bool CheckedFileBuf::close() {
+    if (file_ == nullptr) return error_ == 0;
+    errno = 0;
+    if (std::fflush(file_) != 0) fail();
+    errno = 0;
+    if (owned_ && std::fclose(file_) != 0) fail();
+    file_ = nullptr;
+    return error_ == 0;
+}
+
+CheckedFileBuf::int_type CheckedFileBuf::overflow(int_type ch) {
+    if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+    if (file_ == nullptr || error_ != 0) return traits_type::eof();
+    if (written_ + 1 > limit_) {
+        error_ = EFBIG;
+        return traits_type::eof();
+    }
+    errno = 0;
+    if (std::fputc(ch, file_) == EOF) {
+        fail();
+        return traits_type::eof();
+    }
+    ++written_;
+    return ch;
+}
+
+std::streamsize CheckedFileBuf::xsputn(const char* s, std::streamsize n) {
+    if (file_ == nullptr || error_ != 0 || n <= 0) return 0;
+    if (static_cast<uint64_t>(n) > limit_ - written_) {
+        error_ = EFBIG;
+        return 0;
+    }
+    errno = 0;
+    const size_t written = std::fwrite(s, 1, static_cast<size_t>(n), file_);
+    if (written != static_cast<size_t>(n)) fail();
+    written_ += written;
+    return static_cast<std::streamsize>(written);
+}
+
+int CheckedFileBuf::sync() {
+    if (file_ == nullptr) return 0;
+    errno = 0;
+    if (std::fflush(file_) != 0) fail();
+    return error_ == 0 ? 0 : -1;
+}
+
+// ---- AtomicFile ----
+
+bool resolve_output_path(const std::string& path, std::string* resolved, std::string* err) {
+    namespace fs = std::filesystem;
+    fs::path p(path);
+    for (int links = 0; links <= 40; ++links) {
+        std::error_code ec;
+        if (!fs::is_symlink(fs::symlink_status(p, ec))) {
+            *resolved = p.string();
+            return true;
+        }
+        const fs::path next = fs::read_symlink(p, ec);
+        if (ec) {
+            *err = "cannot write '" + path + "': " + ec.message();
+            return false;
+        }
+        p = next.is_absolute() ? next : p.parent_path() / next;
+    }
+    *err = "cannot write '" + path + "': " + errno_text(ELOOP);
+    return false;
+}
+
+namespace {
+
+/// What an output or input path names, for comparing: symbolic links resolved, absolute,
+/// normalised; and whether it exists as something other than a regular file or folder.
+struct FileIdentity {
+    std::filesystem::path path;
+    bool device = false;
+};
+
+FileIdentity identity(const std::string& path) {
+    namespace fs = std::filesystem;
+    FileIdentity id;
+    if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) { // the system's (AtomicFile::open)
+        id.path = path;
+        id.device = true;
+        return id;
+    }
+    std::string resolved, unused;
+    if (!resolve_output_path(path, &resolved, &unused)) resolved = path;
+    std::error_code ec;
+    fs::path abs = fs::absolute(resolved, ec);
+    fs::path canon = fs::weakly_canonical(abs, ec);
+    id.path = ec ? abs.lexically_normal() : canon;
+    const fs::file_status st = fs::status(id.path, ec);
+    id.device = fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st);
+    return id;
+}
+
+bool same_file(const FileIdentity& a, const FileIdentity& b) {
+    std::error_code ec;
+    if (a.path == b.path) return true;
+    return std::filesystem::equivalent(a.path, b.path, ec) && !ec; // hard links
+}
+
+} // namespace
+
+std::string output_conflict(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs) {
+    std::vector<FileIdentity> ids;
+    for (const OutputPath& o : outputs) ids.push_back(o.path == "-" ? FileIdentity{} : identity(o.path));
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+            const bool both_stdout = outputs[i].path == "-" && outputs[j].path == "-";
+            if (both_stdout) {
+                return outputs[j].option + " and " + outputs[i].option + " both write to standard output";
+            }
+            if (outputs[i].path == "-" || outputs[j].path == "-" || ids[i].device) continue;
+            if (same_file(ids[i], ids[j])) {
+                return outputs[j].option + " '" + outputs[j].path + "' and " + outputs[i].option + " '" +
+                       outputs[i].path + "' name the same file";
+            }
+        }
+        if (outputs[i].path == "-" || ids[i].device) continue;
+        for (const std::string& input : inputs) {
+            if (same_file(ids[i], identity(input))) {
+                return outputs[i].option + " '" + outputs[i].path + "' is an input of the command ('" + input +
+                       "'): it would be overwritten";
+            }
+        }
+    }
+    return "";
+}
+
 AtomicFile::~AtomicFile() { abandon(); }
 
 bool AtomicFile::open(const std::string& path, std::string* err) {
-    if (out_.is_open()) {
+    namespace fs = std::filesystem;
+    if (is_open()) {
         *err = "cannot open '" + path + "': writer already open for '" + path_ + "'";
         return false;
     }
     path_ = path;
-    temp_ = temp_path_for(path);
-    errno = 0;
-    out_.open(temp_, std::ios::binary | std::ios::trunc);
-    if (!out_.is_open()) {
-        const int e = errno;
-        *err = "cannot create '" + temp_ + "'" + (e != 0 ? std::string(": ") + std::strerror(e) : "");
+    temp_.clear();
+    out_.clear();
+    // /dev and /proc paths are the system's: its own links (/dev/stdout -> /proc/self/fd/1 ->
+    // "pipe:[N]") are followed by the system, never by hand.
+    const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+    if (special) {
+        target_ = path;
+    } else if (!resolve_output_path(path, &target_, err)) {
+        return false;
+    }
+    std::error_code ec;
+    const fs::file_status st = fs::status(target_, ec);
+    if (fs::is_directory(st)) {
+        *err = "cannot write '" + path + "': " + errno_text(EISDIR);
+        return false;
+    }
+    // A device, a FIFO or a socket cannot be replaced and must not be: written in place.
+    if (special || (fs::exists(st) && !fs::is_regular_file(st)) || is_windows_device(target_)) {
+        if (!buf_.open(target_)) {
+            *err = "cannot write '" + path + "': " + errno_text(buf_.error());
+            return false;
+        }
+        return true;
+    }
+    temp_ = temp_path_for(target_);
+    registration_ = register_temporary(temp_); // before it exists: a signal may come at any moment
+    if (!buf_.open(temp_)) {
+        *err = "cannot create '" + temp_ + "': " + errno_text(buf_.error());
+        unregister_temporary(&registration_);
         temp_.clear();
         return false;
     }
+#ifndef _WIN32
+    // The replaced file's permissions carry over (not on Windows, where a read-only bit would stop
+    // the rename and the clean-up).
+    if (fs::is_regular_file(st)) fs::permissions(temp_, st.permissions(), ec); // best effort
+#endif
     return true;
 }
 
+std::string AtomicFile::write_error() const {
+    if (buf_.error() == EFBIG && buf_.limit() != UINT64_MAX) {
+        return "cannot write '" + path_ + "': it would be larger than " + limit_text(buf_.limit()) +
+               ", the most fxkcc reads back (record fewer ticks: golden_every, or a shorter run)";
+    }
+    return "cannot write '" + path_ + "': " + errno_text(buf_.error());
+}
+
 bool AtomicFile::commit(std::string* err) {
-    if (!out_.is_open()) {
+    if (!is_open()) {
         *err = "cannot commit '" + path_ + "': not open";
         return false;
     }
     out_.flush();
-    const bool written = static_cast<bool>(out_);
-    out_.close();
-    if (!written || out_.fail()) {
-        *err = "cannot write '" + temp_ + "'";
+    const bool closed = buf_.close();
+    if (!closed || out_.fail()) {
+        *err = write_error();
         abandon();
         return false;
     }
-    if (!replace_file(temp_, path_, err)) {
+    if (temp_.empty()) return true; // written in place
+    if (!replace_file(temp_, target_, err)) {
         abandon();
         return false;
     }
+    unregister_temporary(&registration_);
     temp_.clear(); // committed: nothing to clean up
     return true;
 }
@@ -113,17 +405,19 @@ bool replace_file(const std::string& from, const std::string& to, std::string* e
 #endif
 
 void AtomicFile::abandon() {
-    if (out_.is_open()) out_.close();
+    buf_.close();
     if (!temp_.empty()) {
         std::error_code ec; // best effort: nothing useful to do if removal fails
         std::filesystem::remove(temp_, ec);
         temp_.clear();
     }
+    unregister_temporary(&registration_);
 }
 
-bool write_file_atomic(const std::string& path, std::string_view content, std::string* err) {
+bool write_file_atomic(const std::string& path, std::string_view content, std::string* err, uint64_t limit) {
     AtomicFile f;
     if (!f.open(path, err)) return false;
+    f.set_limit(limit);
     f.stream().write(content.data(), static_cast<std::streamsize>(content.size()));
     return f.commit(err);
 }
@@ -140,11 +434,32 @@ std::string limit_text(uint64_t max_bytes) {
 
 } // namespace
 
+std::string irregular_file_kind(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    switch (st.type()) {
+    case fs::file_type::regular: return "";
+    case fs::file_type::directory: return "a folder";
+    case fs::file_type::fifo: return "a FIFO";
+    case fs::file_type::character: return "a character device";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::socket: return "a socket";
+    case fs::file_type::not_found:
+        return fs::is_symlink(fs::symlink_status(path, ec)) ? "a broken symbolic link" : "not found";
+    default: return "not a regular file";
+    }
+}
+
 bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out, std::string* reason) {
     std::error_code ec;
     const std::filesystem::file_status st = std::filesystem::status(path, ec);
     if (std::filesystem::is_directory(st)) {
         *reason = std::error_code(EISDIR, std::generic_category()).message();
+        return false;
+    }
+    if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+        *reason = "not a regular file: " + irregular_file_kind(path);
         return false;
     }
     if (std::filesystem::is_regular_file(st)) {

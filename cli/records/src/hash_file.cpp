@@ -172,8 +172,10 @@ public:
         const std::string magic_prefix = std::string(kHashFileMagic) + " ";
         const bool any = lines_.next(&line);
         if (!any || line.substr(0, magic_prefix.size()) != magic_prefix) {
-            return fail(std::string("not an fxkcc hash file (") + (any ? "first line " + quote(line) : "an empty file") +
-                        ")");
+            // Nothing of a file that is not one is quoted: a golden may be a symbolic link to
+            // anything (docs/reliability.md).
+            return fail(std::string("not an fxkcc hash file (") +
+                        (any ? "its first line is not '" + magic_prefix + "<version>'" : "an empty file") + ")");
         }
         int64_t format = 0;
         const std::string_view version = line.substr(magic_prefix.size());
@@ -385,6 +387,7 @@ bool HashFileWriter::open(const std::string& path, const HashFileHeader& header,
         return false;
     }
     if (!file_.open(path, err)) return false;
+    file_.set_limit(kMaxReadBytes); // what read_hash_file accepts
     header_ = header;
     next_tick_ = 0;
     while (next_tick_ < header_.ticks && !recorded_tick(next_tick_, header_.ticks, header_.every)) ++next_tick_;
@@ -416,6 +419,10 @@ bool HashFileWriter::write(const TickHashes& tick, std::string* err) {
     line_.clear();
     append_tick_line(&line_, tick);
     file_.stream() << line_;
+    if (!file_.good()) {
+        *err = file_.write_error();
+        return false;
+    }
     ++next_tick_;
     while (next_tick_ < header_.ticks && !recorded_tick(next_tick_, header_.ticks, header_.every)) ++next_tick_;
     return true;

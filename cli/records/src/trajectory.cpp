@@ -1,5 +1,6 @@
 #include "records/trajectory.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -103,8 +104,9 @@ public:
         const std::string prefix = std::string(kTrajectoryMagic) + " ";
         const bool any = lines_.next(&line);
         if (!any || line.substr(0, prefix.size()) != prefix) {
+            // Nothing of a file that is not one is quoted (docs/reliability.md).
             return fail(1, std::string("not an fxkcc trajectory file (") +
-                               (any ? "first line " + quote(line) : "an empty file") + ")");
+                               (any ? "its first line is not '" + prefix + "<version>'" : "an empty file") + ")");
         }
         const std::string_view version = line.substr(prefix.size());
         uint64_t v = 0;
@@ -269,6 +271,68 @@ private:
 
 } // namespace
 
+ExpectedText::int_type ExpectedText::overflow(int_type ch) {
+    if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+    const char c = traits_type::to_char_type(ch);
+    return xsputn(&c, 1) == 1 ? ch : traits_type::eof();
+}
+
+std::streamsize ExpectedText::xsputn(const char* s, std::streamsize n) {
+    if (n <= 0) return 0;
+    const std::string_view chunk(s, static_cast<size_t>(n));
+    if (difference_ == std::string_view::npos) {
+        const std::string_view want = expected_.substr(std::min(offset_, expected_.size()), chunk.size());
+        if (want != chunk) {
+            size_t i = 0;
+            while (i < want.size() && want[i] == chunk[i]) ++i;
+            difference_ = offset_ + i;
+            written_ = std::string(chunk);
+            written_start_ = offset_;
+        }
+    }
+    offset_ += chunk.size();
+    return n;
+}
+
+std::string ExpectedText::difference() const {
+    if (matches()) return "";
+    if (difference_ == std::string_view::npos) {
+        return "the golden CSV has " + std::to_string(expected_.size()) + " bytes, the run wrote " +
+               std::to_string(offset_);
+    }
+    // The golden's line that holds the first difference, and the run's (one write per row).
+    const size_t line_start = difference_ == 0 ? 0 : expected_.rfind('\n', difference_ - 1) + 1;
+    size_t line_end = expected_.find('\n', difference_);
+    if (line_end == std::string_view::npos) line_end = expected_.size();
+    const std::string_view golden_line = expected_.substr(line_start, line_end - line_start);
+    const size_t line = 1 + static_cast<size_t>(std::count(expected_.begin(), expected_.begin() +
+                                                               static_cast<std::ptrdiff_t>(line_start), '\n'));
+    std::string_view run_line = written_;
+    if (!run_line.empty() && run_line.back() == '\n') run_line.remove_suffix(1);
+    if (difference_ >= expected_.size() || written_start_ != line_start) {
+        return "line " + std::to_string(line) + ": the golden CSV ends or differs where the run wrote " +
+               quote(run_line);
+    }
+    std::vector<Cell> golden_cells, run_cells;
+    split_cells(golden_line, &golden_cells);
+    split_cells(run_line, &run_cells);
+    std::vector<std::string> names;
+    for (const char* c : kStateColumns) names.emplace_back(c);
+    for (const char* c : kRenderColumns) names.emplace_back(c);
+    std::string where = "line " + std::to_string(line);
+    if (golden_cells.size() >= 2) {
+        where += " (tick " + std::string(golden_cells[0].text) + ", character " + std::string(golden_cells[1].text) + ")";
+    }
+    for (size_t i = 0; i < golden_cells.size() || i < run_cells.size(); ++i) {
+        const std::string_view g = i < golden_cells.size() ? golden_cells[i].text : std::string_view("(none)");
+        const std::string_view r = i < run_cells.size() ? run_cells[i].text : std::string_view("(none)");
+        if (g == r) continue;
+        const std::string column = i < names.size() ? names[i] : "column " + std::to_string(i + 1);
+        return where + ": " + column + ": the golden has " + quote(g) + ", the run " + quote(r);
+    }
+    return where + ": the lines differ";
+}
+
 std::string trajectory_columns(bool with_render) {
     std::string s;
     for (const char* c : kStateColumns) {
@@ -297,6 +361,7 @@ bool TrajectoryWriter::open(const std::string& path, bool with_render, std::stri
         return false;
     }
     if (!file_.open(path, err)) return false;
+    file_.set_limit(kMaxReadBytes); // what read_trajectory accepts
     out_ = &file_.stream();
     return start(with_render, err);
 }
@@ -315,10 +380,14 @@ bool TrajectoryWriter::start(bool with_render, std::string* err) {
     *out_ << kTrajectoryMagic << ' ' << kTrajectoryFormat << '\n'
           << trajectory_columns(with_render) << '\n';
     if (!*out_) {
-        *err = "cannot write the trajectory header";
+        *err = write_error();
         return false;
     }
     return true;
+}
+
+std::string TrajectoryWriter::write_error() const {
+    return file_.is_open() ? file_.write_error() : "cannot write the trajectory to its stream";
 }
 
 bool TrajectoryWriter::write(int64_t tick, const kcc::CharacterState& state, const Vec3* render,
@@ -332,7 +401,7 @@ bool TrajectoryWriter::write(int64_t tick, const kcc::CharacterState& state, con
     line_ += '\n';
     out_->write(line_.data(), static_cast<std::streamsize>(line_.size()));
     if (!*out_) {
-        *err = "cannot write trajectory row (tick " + std::to_string(tick) + ")";
+        *err = write_error();
         return false;
     }
     return true;
@@ -348,7 +417,7 @@ bool TrajectoryWriter::commit(std::string* err) {
     if (file_.is_open()) return file_.commit(err);
     out->flush();
     if (!*out) {
-        *err = "cannot write the trajectory";
+        *err = "cannot write the trajectory to its stream";
         return false;
     }
     return true;
@@ -360,9 +429,12 @@ bool parse_trajectory(std::string_view text, const std::string& display,
 }
 
 bool read_trajectory(const std::string& path, std::vector<TrajectoryRow>* rows, bool* with_render,
-                     std::string* err) {
-    std::string text;
-    if (!read_file(path, &text, err)) return false;
+                     std::string* err, uint64_t max_bytes) {
+    std::string text, reason;
+    if (!read_file_limited(path, max_bytes, &text, &reason)) {
+        *err = "cannot read '" + path + "': " + reason;
+        return false;
+    }
     return parse_trajectory(text, path, rows, with_render, err);
 }
 

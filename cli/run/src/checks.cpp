@@ -121,7 +121,7 @@ public:
         for (const CharacterDef& c : sc.characters) ids_.push_back(c.id);
         for (const PlatformDef& p : sc.platforms) platform_ids_.push_back(p.id);
         std::sort(platform_ids_.begin(), platform_ids_.end());
-        for (const CharacterDef& c : sc.characters) cursors_.emplace_back(c.input);
+        for (const CharacterDef& c : sc.characters) cursors_.emplace_back(*c.input);
         trackers_.resize(ids_.size());
         events_.resize(ids_.size());
         for (size_t i = 0; i < ids_.size(); ++i) trackers_[i].m.id = ids_[i];

@@ -88,7 +88,7 @@ bool run_scenario(const Scenario& sc, RunSink& sink, const RunOptions& options, 
     std::vector<InputCursor> cursors;
     cursors.reserve(sc.characters.size());
     // world.characters() is in ascending id order, and so is sc.characters (the loader sorts).
-    for (const CharacterDef& c : sc.characters) cursors.emplace_back(c.input);
+    for (const CharacterDef& c : sc.characters) cursors.emplace_back(*c.input);
     std::vector<kcc::Input> inputs(sc.characters.size());
     std::vector<Vec3> render;
     sink.on_start(world);

@@ -20,7 +20,20 @@ bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* pat
     auto scan = [&](const fs::path& dir) {
         std::error_code ec;
         for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-            if (it->is_regular_file(ec) && is_scenario(it->path())) found.push_back(it->path().generic_string());
+            // Hidden entries are not scenarios (an editor's lock file .#x.yaml, .git/).
+            const std::string name = it->path().filename().string();
+            if (!name.empty() && name[0] == '.') {
+                if (it->is_directory(ec)) it.disable_recursion_pending();
+                continue;
+            }
+            if (!is_scenario(it->path())) continue;
+            const std::string path = it->path().generic_string();
+            // Never skipped silently: a scenario that cannot be read would drop out of the suite.
+            if (const std::string kind = irregular_file_kind(it->path().string()); !kind.empty()) {
+                *error = "'" + path + "' is not a scenario file: " + kind;
+                return false;
+            }
+            found.push_back(path);
         }
         if (ec) {
             *error = "cannot read folder '" + dir.generic_string() + "': " + ec.message();
@@ -37,6 +50,9 @@ bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* pat
             if (!scan(in)) return false;
         } else if (fs::is_regular_file(st)) {
             found.push_back(fs::path(in).generic_string());
+        } else if (fs::exists(st)) {
+            *error = "'" + in + "' is not a scenario file or folder: " + irregular_file_kind(in);
+            return false;
         } else {
             *error = "no such scenario file or folder: '" + in + "'";
             return false;
@@ -225,6 +241,9 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
     TrajectoryWriter csv;
     if (!csv.open(next, !sc.frames.empty(), error)) return false;
     hashes->header = header_for(sc);
+    // The golden's target is its folder's (verify checks that they agree); `bless --target`
+    // names it, the build's own target by default.
+    hashes->header.provenance.target = suite_target(suite);
     hashes->ticks.clear();
     GoldenSink sink(&csv, hashes);
     if (!run_scenario(sc, sink, RunOptions{}, error)) return false;
@@ -232,11 +251,126 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
     std::string bytes;
     if (!read_file(next, &bytes, error)) return false;
     hashes->header.csv_digest = content_digest(bytes);
-    if (!write_file_atomic(golden_hashes_path(suite, sc.name), hash_file_text(*hashes), error)) {
+    if (!write_file_atomic(golden_hashes_path(suite, sc.name), hash_file_text(*hashes), error, kMaxReadBytes)) {
         fs::remove(next, ec);
         return false;
     }
     return replace_file(next, csv_path, error);
+}
+
+std::string golden_outside_reason(const std::string& golden_dir, const std::string& path) {
+    std::error_code root_ec, file_ec;
+    const fs::path root = fs::weakly_canonical(fs::absolute(golden_dir, root_ec), root_ec);
+    const fs::path file = fs::weakly_canonical(fs::absolute(path, file_ec), file_ec);
+    if (root_ec || root.empty()) return "cannot resolve the golden folder '" + golden_dir + "': " + root_ec.message();
+    if (file_ec) return ""; // the read that follows says what is wrong
+    auto fi = file.begin();
+    for (auto ri = root.begin(); ri != root.end(); ++ri, ++fi) {
+        if (ri->empty()) continue; // a trailing separator
+        if (fi == file.end() || *fi != *ri) {
+            return "golden '" + path + "' resolves outside the golden folder '" + golden_dir + "' (to '" +
+                   file.generic_string() + "'); a golden must be a file inside it";
+        }
+    }
+    return "";
+}
+
+std::string check_golden_pair(const std::string& golden_dir, const std::string& target, const std::string& name,
+                              const HashFile& hashes, std::string* csv_bytes, bool* csv_missing) {
+    *csv_missing = false;
+    const fs::path folder = fs::path(golden_dir) / target;
+    const std::string hashes_path = (folder / (name + ".hashes")).generic_string();
+    if (hashes.header.provenance.target != target) {
+        return "'" + hashes_path + "' was blessed for target '" + hashes.header.provenance.target +
+               "', not for the folder it is in ('" + target + "')";
+    }
+    if (hashes.header.csv_digest.empty()) {
+        return "'" + hashes_path + "' records no trajectory CSV digest (goldens are written by fxkcc bless)";
+    }
+    const std::string named_csv = (folder / (name + ".csv")).generic_string();
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(named_csv, ec))) {
+        if (std::string why = golden_outside_reason(golden_dir, named_csv); !why.empty()) return why;
+    }
+    const std::string csv = golden_csv_for(named_csv, hashes.header);
+    if (!fs::exists(fs::symlink_status(csv, ec))) {
+        *csv_missing = true;
+        return "no golden CSV at " + csv + " (run: fxkcc bless)";
+    }
+    if (std::string why = golden_outside_reason(golden_dir, csv); !why.empty()) return why;
+    std::string error;
+    if (!read_file(csv, csv_bytes, &error)) return error;
+    if (const std::string digest = content_digest(*csv_bytes); digest != hashes.header.csv_digest) {
+        return "golden CSV '" + csv + "' is not the one its hash file records (digest " + digest + ", recorded " +
+               hashes.header.csv_digest + "): edited, truncated or replaced since the bless";
+    }
+    return "";
+}
+
+bool is_temporary_name(std::string_view name, std::string_view* base) {
+    // "<base>.tmp.<pid>.<token>": the token is 16 hex digits, the pid decimal.
+    constexpr size_t kToken = 16;
+    if (name.size() < kToken + 2) return false;
+    const std::string_view token = name.substr(name.size() - kToken);
+    for (const char c : token) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    }
+    std::string_view rest = name.substr(0, name.size() - kToken);
+    if (rest.back() != '.') return false;
+    rest.remove_suffix(1);
+    size_t digits = 0;
+    while (digits < rest.size() && rest[rest.size() - 1 - digits] >= '0' && rest[rest.size() - 1 - digits] <= '9') {
+        ++digits;
+    }
+    if (digits == 0) return false;
+    rest.remove_suffix(digits);
+    constexpr std::string_view kTmp = ".tmp.";
+    if (rest.size() <= kTmp.size() || rest.substr(rest.size() - kTmp.size()) != kTmp) return false;
+    *base = rest.substr(0, rest.size() - kTmp.size());
+    return true;
+}
+
+bool tidy_golden_folder(const std::string& folder, std::vector<std::string>* done, std::string* error) {
+    std::error_code ec;
+    std::vector<fs::path> temporaries;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        std::string_view base;
+        const std::string name = it->path().filename().string();
+        if (is_temporary_name(name, &base)) temporaries.push_back(it->path());
+    }
+    if (ec) {
+        *error = "cannot list '" + fs::path(folder).generic_string() + "': " + ec.message();
+        return false;
+    }
+    std::sort(temporaries.begin(), temporaries.end()); // a total order: the same actions everywhere
+    constexpr std::string_view kNext = ".csv.next";
+    for (const fs::path& t : temporaries) {
+        const std::string name = t.filename().string();
+        std::string_view base;
+        is_temporary_name(name, &base);
+        if (base.size() > kNext.size() && base.substr(base.size() - kNext.size()) == kNext) {
+            // A complete CSV of an interrupted bless: the golden's own when the hash file says so.
+            const std::string golden = std::string(base.substr(0, base.size() - kNext.size()));
+            const fs::path hashes = t.parent_path() / (golden + ".hashes"), csv = t.parent_path() / (golden + ".csv");
+            HashFile h;
+            std::string bytes, current, unused;
+            const bool wanted = read_hash_file(hashes.string(), &h, &unused) && !h.header.csv_digest.empty() &&
+                                read_file(t.string(), &bytes, &unused) && content_digest(bytes) == h.header.csv_digest &&
+                                !(read_file(csv.string(), &current, &unused) && content_digest(current) == h.header.csv_digest);
+            if (wanted) {
+                if (!replace_file(t.string(), csv.string(), error)) return false;
+                done->push_back("completed the interrupted bless of '" + csv.generic_string() + "'");
+                continue;
+            }
+        }
+        fs::remove(t, ec);
+        if (ec) {
+            *error = "cannot remove '" + t.generic_string() + "': " + ec.message();
+            return false;
+        }
+        done->push_back("removed '" + t.generic_string() + "', left by an interrupted bless");
+    }
+    return true;
 }
 
 std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv) {

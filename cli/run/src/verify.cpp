@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "records/build_info.h"
+#include "records/trajectory.h"
 #include "run/checks.h"
 
 namespace fs = std::filesystem;
@@ -18,17 +19,22 @@ namespace fs = std::filesystem;
 namespace fx::harness {
 namespace {
 
-// Compares a run with a golden tick by tick and stops at the first divergence.
+// Compares a run with a golden tick by tick and stops at the first divergence; and writes the
+// run's trajectory CSV into `csv` (an ExpectedText over the golden CSV) while they agree.
 class VerifySink final : public RunSink {
 public:
-    explicit VerifySink(const HashFile& golden) : golden_(golden) {}
+    VerifySink(const HashFile& golden, TrajectoryWriter* csv) : golden_(golden), csv_(csv) {}
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
-                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3>, std::string* error) override {
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override {
         hasher_.hash_into(tick, chars, platforms, &current_);
         ++ticks_run_;
-        (void)error;
         if (divergence_.diverged) return true; // only the first divergence is reported; the run goes on for the checks
         if (!recorded_tick(tick, golden_.header.ticks, golden_.header.every)) return true;
+        // The CSV holds the recorded ticks, as bless writes it (GoldenSink).
+        for (size_t i = 0; i < chars.size(); ++i) {
+            if (!csv_->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
+        }
         const size_t i = next_++;
         if (i >= golden_.ticks.size()) {
             divergence_.diverged = true;
@@ -53,6 +59,7 @@ public:
 
 private:
     const HashFile& golden_;
+    TrajectoryWriter* csv_;
     TickHasher hasher_;
     TickHashes current_;
     HashDivergence divergence_;
@@ -60,21 +67,31 @@ private:
     size_t next_ = 0; ///< next golden line to compare
 };
 
-// The golden side of verify_one: kPass with *golden filled when the run can be compared.
+// The golden side of verify_one: kPass with *golden and *csv (the golden trajectory CSV) filled
+// when the run can be compared.
 Status golden_status(const SuiteOptions& suite, const Scenario& sc, const std::string& path, HashFile* golden,
-                     std::string* summary) {
+                     std::string* csv, std::string* summary) {
     const std::string golden_path = golden_hashes_path(suite, sc.name);
     std::error_code ec;
-    if (!fs::exists(golden_path, ec)) {
+    if (!fs::exists(fs::symlink_status(golden_path, ec))) {
         *summary = "no golden at " + golden_path + " (run: fxkcc bless " + path + ")";
         return Status::kMissing;
+    }
+    if (std::string why = golden_outside_reason(suite.golden_dir, golden_path); !why.empty()) {
+        *summary = why;
+        return Status::kBadInput;
     }
     std::string error;
     if (!read_hash_file(golden_path, golden, &error)) {
         *summary = error;
         return Status::kBadInput;
     }
-    if (golden->header.digest != sc.digest || golden->header.scenario != sc.name) {
+    if (golden->header.scenario != sc.name) {
+        *summary = "golden is stale: blessed for the scenario named '" + golden->header.scenario +
+                   "', this one is named '" + sc.name + "' (re-bless if the rename is intended)";
+        return Status::kStale;
+    }
+    if (golden->header.digest != sc.digest) {
         *summary = "golden is stale: blessed for scenario '" + golden->header.scenario + "' digest " +
                    golden->header.digest + ", the scenario now has digest " + sc.digest +
                    " (it changed since; re-bless if the change is intended)";
@@ -84,6 +101,12 @@ Status golden_status(const SuiteOptions& suite, const Scenario& sc, const std::s
         *summary = "golden is stale: blessed with behaviour " + std::to_string(golden->header.behaviour) +
                    ", this build is behaviour " + std::to_string(kBehaviourVersion);
         return Status::kStale;
+    }
+    bool csv_missing = false;
+    if (std::string why = check_golden_pair(suite.golden_dir, suite_target(suite), sc.name, *golden, csv, &csv_missing);
+        !why.empty()) {
+        *summary = why;
+        return csv_missing ? Status::kMissing : Status::kBadInput;
     }
     const std::vector<EntityRef> entities = entities_of(sc);
     if (golden->header.entities != entities) {
@@ -219,7 +242,23 @@ std::vector<Loaded> load_all(const SuiteOptions& suite, const std::vector<std::s
     return loaded;
 }
 
-Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded) {
+uint64_t MemoryBudget::take(uint64_t bytes) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    bytes = std::min(bytes, total_);
+    freed_.wait(lock, [&] { return used_ + bytes <= total_; });
+    used_ += bytes;
+    return bytes;
+}
+
+void MemoryBudget::give(uint64_t bytes) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        used_ -= bytes;
+    }
+    freed_.notify_all();
+}
+
+Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded, MemoryBudget* budget) {
     Outcome o;
     o.path = path;
     if (!loaded.ok) {
@@ -231,21 +270,45 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
     std::string error;
     o.name = sc.name;
     o.ticks = sc.ticks;
+    // What this job will hold: the hash file parsed (about twice its text) and the CSV's bytes.
+    struct Held {
+        MemoryBudget* budget;
+        uint64_t bytes = 0;
+        ~Held() {
+            if (budget != nullptr) budget->give(bytes);
+        }
+    } held{budget};
+    if (budget != nullptr) {
+        std::error_code ec;
+        const uintmax_t h = fs::file_size(golden_hashes_path(suite, sc.name), ec);
+        const uintmax_t c = fs::file_size(golden_csv_path(suite, sc.name), ec);
+        held.bytes = budget->take(2 * static_cast<uint64_t>(h == static_cast<uintmax_t>(-1) ? 0 : h) +
+                                  static_cast<uint64_t>(c == static_cast<uintmax_t>(-1) ? 0 : c));
+    }
     HashFile golden;
-    std::string golden_summary;
-    o.status = golden_status(suite, sc, path, &golden, &golden_summary);
+    std::string golden_csv, golden_summary;
+    o.status = golden_status(suite, sc, path, &golden, &golden_csv, &golden_summary);
     if (o.status == Status::kBadInput) {
         o.summary = golden_summary;
         return o;
     }
     // The run always happens: expectations and invariants are checked whatever the golden says.
-    VerifySink sink(golden);
+    ExpectedText expected_csv(golden_csv);
+    std::ostream csv_stream(&expected_csv);
+    TrajectoryWriter csv;
+    if (!csv.open(csv_stream, !sc.frames.empty(), &error)) {
+        o.status = Status::kCannotTest;
+        o.summary = error;
+        return o;
+    }
+    VerifySink sink(golden, &csv);
     CheckReport report;
     if (!run_checked(sc, o.status == Status::kPass ? &sink : nullptr, RunOptions{}, &report, &error)) {
         o.status = Status::kBadInput;
         o.summary = error;
         return o;
     }
+    csv.commit(&error);
     o.checks_failed = !report.passed();
     const std::string checks = checks_summary(report);
     const std::string failures = format_failures(report, "");
@@ -265,6 +328,14 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
         o.status = Status::kMismatch;
         o.summary = "desync at tick " + std::to_string(d.tick) + " (" + entity_labels(d.entities) + "); " + checks;
         o.detail = explain_divergence(sc, d, golden_csv_for(golden_csv_path(suite, sc.name), golden.header)) + failures;
+        return o;
+    }
+    if (!expected_csv.matches()) {
+        // The hashes agree but the CSV does not: render poses (not hashed) differ, or the golden
+        // CSV was rewritten together with the digest its hash file records.
+        o.status = Status::kMismatch;
+        o.summary = "the golden trajectory CSV differs from the run: " + expected_csv.difference() + "; " + checks;
+        o.detail = failures;
         return o;
     }
     if (o.checks_failed) o.status = Status::kFailed;

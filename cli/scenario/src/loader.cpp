@@ -68,7 +68,7 @@ bool read_file(const fs::path& p, uint64_t max_bytes, std::string* bytes, std::s
 
 /// A referenced file: resolved against the scenario's folder, kept inside the tree, read and
 /// added to the digest.
-Ref read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes) {
+std::shared_ptr<const Ref> read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes) {
     const std::string& rel = v.text("a file path");
     if (rel.empty()) v.fail("expected a file path, found an empty string");
     const fs::path p(rel);
@@ -81,14 +81,26 @@ Ref read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes) {
         v.fail(detail::shown(rel, 0) + " resolves outside the scenarios tree '" + ctx.root.generic_string() +
                "' (pass --allow-outside to permit)");
     }
-    Ref r;
+    const std::string key = canon.string();
+    if (const auto it = ctx.refs.find(key); it != ctx.refs.end()) {
+        if (it->second->bytes.size() > max_bytes) { // referenced before under a larger limit
+            v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" + canon.generic_string() +
+                   "'): file too large: " + std::to_string(it->second->bytes.size()) + " bytes, the limit is " +
+                   std::to_string(max_bytes) + " bytes");
+        }
+        ctx.hash.update(it->second->bytes);
+        return it->second;
+    }
+    auto r = std::make_shared<Ref>();
     std::string error;
-    if (!read_file(canon, max_bytes, &r.bytes, &error)) {
+    if (!read_file(canon, max_bytes, &r->bytes, &error)) {
         v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" + canon.generic_string() + "'): " + error);
     }
-    r.display = p.is_absolute() ? rel : (ctx.display_dir / p).lexically_normal().generic_string();
-    r.resolved = canon;
-    ctx.hash.update(r.bytes);
+    r->display = p.is_absolute() ? rel : (ctx.display_dir / p).lexically_normal().generic_string();
+    r->resolved = canon;
+    ctx.hash.update(r->bytes);
+    ctx.add_input(key);
+    ctx.refs.emplace(key, r);
     return r;
 }
 
@@ -342,6 +354,7 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
     ctx.display_dir = fs::path(display_path).parent_path();
     ctx.root = canonical_dir(opts.root.empty() ? ctx.base_dir : fs::path(opts.root));
     ctx.allow_outside = opts.allow_outside;
+    ctx.allow_repeated_triangles = opts.allow_repeated_triangles;
     ctx.hash.update(text);
     Scenario s;
     s.path = display_path;
@@ -356,6 +369,7 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
         return false;
     }
     s.digest = ctx.hash.hex();
+    s.inputs = std::move(ctx.inputs);
     *out = std::move(s);
     return true;
 }
@@ -383,7 +397,9 @@ bool load_scenario(const std::string& path, const LoadOptions& opts, Scenario* o
         if (err != nullptr) *err = LoadError{path, 0, 0, "", "cannot read the scenario: " + error};
         return false;
     }
-    return detail::load(text, path, fs::path(path).parent_path(), opts, false, out, err);
+    if (!detail::load(text, path, fs::path(path).parent_path(), opts, false, out, err)) return false;
+    out->inputs.insert(out->inputs.begin(), path);
+    return true;
 }
 
 } // namespace fx::harness

@@ -75,18 +75,20 @@ kcc::Settings load_settings(Ctx& ctx, const Map& character) {
 }
 
 
-InputStream load_input(Ctx& ctx, const Map& character) {
+SharedInput load_input(Ctx& ctx, const Map& character) {
     InputStream in;
     const std::optional<Value> v = character.opt("input");
-    if (!v || v->is_null()) return in;
+    if (!v || v->is_null()) return SharedInput(std::move(in));
     const Map m(*v, {"csv", "segments", "jumps", "impulses"});
     if (auto csv = m.opt("csv")) {
         if (m.has("segments") || m.has("jumps") || m.has("impulses")) {
             m.fail("expected either 'csv' or 'segments'/'jumps'/'impulses', found both");
         }
-        const Ref r = read_ref(ctx, *csv, kMaxReferencedBytes);
-        detail::parse_input_csv(r.bytes, r.display, ctx.ticks, &in);
-        return in;
+        const std::shared_ptr<const Ref> r = read_ref(ctx, *csv, kMaxReferencedBytes);
+        const std::string key = r->resolved.string();
+        if (const auto it = ctx.input_csvs.find(key); it != ctx.input_csvs.end()) return it->second;
+        detail::parse_input_csv(r->bytes, r->display, ctx.ticks, &in);
+        return ctx.input_csvs.emplace(key, SharedInput(std::move(in))).first->second;
     }
     if (auto segs = m.opt("segments")) {
         segs->require_sequence("a sequence of segments [{ticks, stick}, ...]");
@@ -147,7 +149,7 @@ InputStream load_input(Ctx& ctx, const Map& character) {
         std::stable_sort(in.impulses.begin(), in.impulses.end(),
                          [](const ImpulseEvent& a, const ImpulseEvent& b) { return a.tick < b.tick; });
     }
-    return in;
+    return SharedInput(std::move(in));
 }
 
 

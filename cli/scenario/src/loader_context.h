@@ -4,10 +4,13 @@
 // (loader.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -51,6 +54,7 @@ struct Ctx {
     fs::path display_dir;    ///< folder of `file`, for displaying referenced files
     fs::path root;           ///< canonical scenarios tree
     bool allow_outside = false;
+    bool allow_repeated_triangles = false; ///< LoadOptions::allow_repeated_triangles
     Hasher hash;
     std::map<uint32_t, IdUse> shape_ids; ///< shapes and platforms
     std::map<uint32_t, IdUse> character_ids;
@@ -58,6 +62,16 @@ struct Ctx {
     int tick_rate = 50;
     bool nested = false; ///< loading the other scenario of a same_as expectation
     detail::NodeBudget budget; ///< nodes the walk may still visit (Value::spend)
+    std::vector<std::string> inputs; ///< referenced files read, resolved, each once (Scenario::inputs)
+    /// Referenced files by resolved path, each read once however often it is referenced; and
+    /// what they parse to (input CSVs, OBJ meshes), parsed once (docs/reliability.md, memory).
+    std::map<std::string, std::shared_ptr<const struct Ref>> refs;
+    std::map<std::string, SharedInput> input_csvs;
+    std::map<std::string, std::pair<std::vector<Vec3>, std::vector<uint32_t>>> objs;
+
+    void add_input(const std::string& path) {
+        if (std::find(inputs.begin(), inputs.end(), path) == inputs.end()) inputs.push_back(path);
+    }
 };
 
 
@@ -67,9 +81,10 @@ struct Ref {
     fs::path resolved;   ///< canonical path
 };
 
-/// A referenced file: resolved against the scenario's folder, kept inside the tree, read and
-/// added to the digest.
-Ref read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes);
+/// A referenced file: resolved against the scenario's folder, kept inside the tree, read (once
+/// per load: a file referenced again is the same Ref) and added to the digest at every
+/// reference (the digest is over the bytes of each reference in order).
+std::shared_ptr<const Ref> read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes);
 /// Loads a scenario's text; `nested`: the other scenario of a same_as expectation.
 bool load(const std::string& text, const std::string& display_path, const fs::path& base_dir,
           const LoadOptions& opts, bool nested, Scenario* out, LoadError* err);

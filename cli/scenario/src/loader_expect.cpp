@@ -87,7 +87,8 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
             SameAsExpectation e;
             e.at = at;
             const Value pv = m.get("same_as");
-            const Ref r = read_ref(ctx, pv, kMaxScenarioBytes);
+            const std::shared_ptr<const Ref> ref = read_ref(ctx, pv, kMaxScenarioBytes);
+            const Ref& r = *ref;
             e.path = pv.node.Scalar();
             if (auto off = m.opt("offset")) e.offset = off->vec3(detail::kCoordinate);
             auto other = std::make_shared<Scenario>();
@@ -101,6 +102,7 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
                 pv.fail("expected a scenario with the same " + std::to_string(s->characters.size()) +
                         " characters, found " + std::to_string(other->characters.size()));
             }
+            for (const std::string& input : other->inputs) ctx.add_input(input);
             e.other = std::move(other);
             s->expect_same_as.push_back(std::move(e));
             continue;

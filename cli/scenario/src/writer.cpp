@@ -199,7 +199,7 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
     for (const CharacterDef& c : sc.characters) {
         o += "  - id: " + std::to_string(c.id) + "\n    spawn: " + vec3(c.spawn) + "\n";
         settings_yaml(c.settings, &o);
-        input_yaml(c.input, &o);
+        input_yaml(*c.input, &o);
     }
     if (!sc.frames.empty()) {
         o += "frames:\n";

@@ -13,6 +13,7 @@
 
 #include "commands/option_set.h"
 #include "commands/style.h"
+#include "records/atomic_file.h"
 
 namespace fx::harness {
 
@@ -51,5 +52,10 @@ const CommandEntry* find_command(std::string_view name);
 /// and `err_terminal` say whether the streams are terminals (colour and progress lines).
 int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool out_terminal,
                bool err_terminal);
+
+/// Flushes standard output (`out`, written through CheckedFileBuf) at the end of a command. If
+/// any write to it failed (a full disk), says so on `err` with the system's reason
+/// and turns 0 or 1 into 125: the output is incomplete, so nothing it says can be trusted.
+int finish_standard_output(int code, CheckedFileBuf& out, std::ostream& err);
 
 } // namespace fx::harness

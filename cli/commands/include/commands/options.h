@@ -31,6 +31,10 @@ void assign_desync_inputs(const std::vector<std::string>& inputs, DesyncCommand*
 void default_desync_sides(const std::string& self, DesyncCommand* cmd);
 void default_shrink_sides(const std::string& self, ShrinkCommand* cmd);
 
+/// Whether the CI environment variable's value says "this is CI" (bless then refuses): set and
+/// not empty, "0", "false", "no" or "off" (any case).
+bool ci_is_set(const char* value);
+
 /// This program's path as invoked, made absolute (argv[0] when that fails).
 std::string self_path(const char* argv0);
 

@@ -19,6 +19,11 @@
 
 namespace fx::harness {
 
+/// The most rows one trajectory of a plot may have (ticks x characters), and the largest CSV it
+/// reads: a picture of more is no use, and the rows are held in memory (about 200 bytes each).
+inline constexpr int64_t kMaxPlotRows = 2'000'000;
+inline constexpr uint64_t kMaxPlotCsvBytes = uint64_t{256} << 20;
+
 /// One trajectory to draw: rows ordered by tick, then character (as in the CSV).
 struct PlotSource {
     std::string label; ///< the legend's name for it: the CSV path, or "run of <scenario>"

@@ -1,7 +1,18 @@
-// Writing files so that a reader never sees a partial one: the content goes to a temporary file
-// in the same directory ("<path>.tmp.<pid>.<token>") which is renamed over the target only once it is
-// complete. A crash, an error or a writer destroyed without commit() leaves the target as it was
-// (old content, or absent) and removes the temporary file.
+// Writing output files so that a reader never sees a partial one, and so that an output path
+// means what it means to a shell:
+//  - a regular file, or a path that does not exist yet: the content goes to a temporary file in
+//    the same folder ("<path>.tmp.<pid>.<token>"), renamed over the target only once complete.
+//    A crash, an error or a writer destroyed without commit() leaves the target as it was (old
+//    content, or absent) and removes the temporary file; so does SIGINT, SIGTERM or SIGHUP on
+//    POSIX (remove_temporaries_on_signal). An existing target's permissions carry over (POSIX);
+//  - a symbolic link: written through to the file it names (resolved link by link, the
+//    temporary file beside that file), never replaced by a regular file;
+//  - a device, a FIFO or a socket (/dev/null, a pipe), and any path under /dev/ or /proc/
+//    (/dev/stdout): written in place, since it cannot be replaced and must not be (`--csv
+//    /dev/null` as root would otherwise turn the machine's /dev/null into a regular file);
+//  - a folder: refused ("Is a directory").
+// Every write, flush and close is checked: a failure (a full disk, /dev/full) fails commit()
+// with "cannot write '<path>': <the system's reason>" (docs/reliability.md).
 //
 // No fsync: the guarantee is "complete or old", not durability across a power cut.
 // The rename is replace_file: POSIX rename(2), or on Windows MoveFileExW, retried while another
@@ -10,56 +21,140 @@
 
 #include <chrono>
 #include <cstdint>
-#include <fstream>
+#include <cstdio>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fx::harness {
 
-/// Writes `content` to `path` through a temporary file and a rename. On failure returns false,
-/// sets *err (e.g. "cannot create 'dir/x.tmp.123': No such file or directory") and leaves no
-/// temporary file behind.
-bool write_file_atomic(const std::string& path, std::string_view content, std::string* err);
+/// Writes `content` to `path` as AtomicFile does. On failure returns false, sets *err (e.g.
+/// "cannot create 'dir/x.tmp.123': No such file or directory", "cannot write 'out.csv': No space
+/// left on device") and leaves no temporary file behind.
+/// With a `limit`, refuses content longer than it (as AtomicFile::set_limit).
+bool write_file_atomic(const std::string& path, std::string_view content, std::string* err,
+                       uint64_t limit = UINT64_MAX);
 
-/// The temporary-file-plus-rename helper the streaming writers use. Bytes are written in binary
+/// A stream buffer over a C file that remembers the first error's errno (std::filebuf does not
+/// say why a write failed).
+class CheckedFileBuf final : public std::streambuf {
+public:
+    CheckedFileBuf() = default;
+    ~CheckedFileBuf() override { close(); }
+    CheckedFileBuf(const CheckedFileBuf&) = delete;
+    CheckedFileBuf& operator=(const CheckedFileBuf&) = delete;
+
+    /// Opens `path` for writing ("wb"). False with the errno in error().
+    bool open(const std::string& path);
+    /// Writes to `file` (e.g. stdout), which close() flushes but leaves open.
+    void attach(std::FILE* file);
+    bool is_open() const { return file_ != nullptr; }
+    /// Flushes and closes; false if this or any earlier write failed.
+    bool close();
+    /// The first failure's errno (EIO when the system gave none); 0 while all is well.
+    int error() const { return error_; }
+    /// Fails writes (EFBIG) that would make the file longer than `bytes`.
+    void set_limit(uint64_t bytes) { limit_ = bytes; }
+    uint64_t limit() const { return limit_; }
+
+protected:
+    int_type overflow(int_type ch) override;
+    std::streamsize xsputn(const char* s, std::streamsize n) override;
+    int sync() override;
+
+private:
+    void fail();
+    std::FILE* file_ = nullptr;
+    bool owned_ = false;
+    int error_ = 0;
+    uint64_t written_ = 0;
+    uint64_t limit_ = UINT64_MAX;
+};
+
+/// The writer behind every output file (see the top of this file). Bytes are written in binary
 /// mode (LF stays LF on every platform). Not copyable; movable is not needed.
 class AtomicFile {
 public:
-    AtomicFile() = default;
+    AtomicFile() : out_(&buf_) {}
     ~AtomicFile(); ///< removes the temporary file if commit() did not succeed
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
 
-    /// Creates the temporary file for `path`. False (with *err) if it cannot be created or if
-    /// this object is already open.
+    /// Opens `path` for writing: the temporary file, or the device itself. False (with *err) if
+    /// it cannot be created, if `path` is a folder, or if this object is already open.
     bool open(const std::string& path, std::string* err);
-    bool is_open() const { return out_.is_open(); }
+    bool is_open() const { return buf_.is_open(); }
     /// The stream to write to; valid between open() and commit()/abandon().
     std::ostream& stream() { return out_; }
+    /// False once a write has failed; write_error() then says why.
+    bool good() const { return buf_.error() == 0 && !out_.fail(); }
+    /// Refuses to grow the file past `bytes` (the formats fxkcc reads back: hash files and
+    /// trajectory CSVs stop at kMaxReadBytes, so that every file it writes it can read).
+    void set_limit(uint64_t bytes) { buf_.set_limit(bytes); }
+    /// "cannot write '<path>': <reason>".
+    std::string write_error() const;
     /// Flushes, closes and renames the temporary file over the target. False (with *err, and the
     /// temporary file removed) if any write failed or the rename failed.
     bool commit(std::string* err);
     /// Closes and removes the temporary file; the target is untouched.
     void abandon();
 
+    /// The path as given.
     const std::string& path() const { return path_; }
+    /// The file the bytes end up in: path() with its symbolic links resolved.
+    const std::string& target_path() const { return target_; }
+    /// The temporary file ("" when writing in place).
     const std::string& temp_path() const { return temp_; }
 
 private:
-    std::ofstream out_;
-    std::string path_;
-    std::string temp_;
+    CheckedFileBuf buf_;
+    std::ostream out_;
+    std::string path_, target_, temp_;
+    int registration_ = -1; ///< slot in the signal handler's list of temporary files
 };
+
+/// Where output `path` really is: its symbolic links followed (relative links against their own
+/// folder), up to 40 of them. False with *err for a loop ("Too many levels of symbolic links").
+bool resolve_output_path(const std::string& path, std::string* resolved, std::string* err);
+
+/// One output of a command: the option that names it ("--csv") and its path ("-": stdout).
+struct OutputPath {
+    std::string option;
+    std::string path;
+};
+
+/// Checked before a command writes anything: no two outputs name the same file (through
+/// symbolic links, hard links or different spellings) or both standard output, and no output is
+/// one of the command's `inputs` (the scenario, its referenced files). Devices (/dev/null) may
+/// be named by several outputs. "" when fine, else the message, e.g. "--hashes 'o.txt' and --csv
+/// './o.txt' name the same file" or "--csv 's.yaml' is an input of the command ('s.yaml'): it would be
+/// overwritten".
+std::string output_conflict(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs);
+
+/// Installs, once per process, handlers for SIGINT, SIGTERM and SIGHUP that remove the temporary
+/// files of every open AtomicFile (up to 256 at once) and then end the process as the signal
+/// would have; a signal the program already handles or ignores is left alone. POSIX only: on
+/// Windows and under node a killed process leaves its temporary file (the next bless of a golden
+/// folder removes those, tidy_golden_folder). fxkcc's main calls it.
+void remove_temporaries_on_signal();
 
 /// The most read_file reads (hash files, trajectory CSVs): 1 GiB.
 inline constexpr uint64_t kMaxReadBytes = uint64_t{1} << 30;
 
-/// Reads a whole file into *out (binary), refusing a folder and a file of more than max_bytes
-/// (by its size before reading, and while reading for devices and pipes). False with *reason
-/// such as "Is a directory", "No such file or directory" or "file too large: 104857600 bytes,
-/// the limit is 2097152 bytes (2 MiB)". On Windows an open refused with "Permission denied" is
+/// Reads a whole file into *out (binary), refusing anything but a regular file before opening
+/// it (a FIFO would block for ever, /dev/zero never end) and a file of more than max_bytes (by
+/// its size before reading, and again while reading). False with *reason such as "Is a
+/// directory", "No such file or directory", "not a regular file: a FIFO" or "file too large:
+/// 104857600 bytes, the limit is 2097152 bytes (2 MiB)". On Windows an open refused with "Permission denied" is
 /// retried for up to kReadRetryLimit (a file being replaced). Never throws.
 bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out, std::string* reason);
+
+/// What `path` is when it is not a regular file: "a folder", "a FIFO", "a character device",
+/// "a block device", "a socket", "a broken symbolic link", "not found" (symbolic links to a
+/// regular file count as regular). "" for a regular file.
+std::string irregular_file_kind(const std::string& path);
 
 /// read_file_limited with kMaxReadBytes. False with "cannot read '<path>': <reason>".
 bool read_file(const std::string& path, std::string* out, std::string* err);

@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <ostream>
+#include <streambuf>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fx/vec3.h"
@@ -50,10 +52,35 @@ public:
 
 private:
     bool start(bool with_render, std::string* err);
+    std::string write_error() const;
     AtomicFile file_;
     std::ostream* out_ = nullptr;
     bool with_render_ = false;
     std::string line_; ///< reused line buffer
+};
+
+/// A stream buffer that compares what is written to it with `expected` (a golden CSV) instead
+/// of storing it: verify writes its run through a TrajectoryWriter into one, so the golden CSV,
+/// render poses included, is checked byte for byte without holding a second copy.
+class ExpectedText final : public std::streambuf {
+public:
+    explicit ExpectedText(std::string_view expected) : expected_(expected) {}
+    /// Everything written equals `expected`, whole.
+    bool matches() const { return difference_ == std::string_view::npos && offset_ == expected_.size(); }
+    /// "" when it matches; else where the two first differ: "line 5 (tick 3, character 1): x:
+    /// the golden has 1.25, the run 1.5" (rows are written one whole line at a time).
+    std::string difference() const;
+
+protected:
+    int_type overflow(int_type ch) override;
+    std::streamsize xsputn(const char* s, std::streamsize n) override;
+
+private:
+    std::string_view expected_;
+    size_t offset_ = 0;
+    size_t difference_ = std::string_view::npos; ///< offset of the first differing byte
+    std::string written_;                        ///< what was written in the call that differed
+    size_t written_start_ = 0;                   ///< its offset
 };
 
 /// The column row (without line break).
@@ -65,8 +92,9 @@ std::string trajectory_row_text(int64_t tick, const kcc::CharacterState& state,
 /// Reads a trajectory CSV. Refuses a wrong magic or version, wrong columns, bad numbers, rows out
 /// of order; errors are "<path>:<line>:<column>: <what>" (column 1-based, in characters), e.g.
 ///   "t.csv:3:8: x: unexpected 'a' after the number, expected end of text"
+/// `max_bytes`: the largest file read (plot reads less).
 bool read_trajectory(const std::string& path, std::vector<TrajectoryRow>* rows, bool* with_render,
-                     std::string* err);
+                     std::string* err, uint64_t max_bytes = kMaxReadBytes);
 bool parse_trajectory(std::string_view text, const std::string& display,
                       std::vector<TrajectoryRow>* rows, bool* with_render, std::string* err);
 

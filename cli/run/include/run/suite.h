@@ -47,6 +47,18 @@ std::string golden_csv_path(const SuiteOptions& suite, const std::string& name);
 /// or csv_path + ".next" when a bless was interrupted after committing the hash file but
 /// before renaming the CSV into place (write_goldens), recognised by the header's CSV digest.
 std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header);
+/// "" when `path` (a golden file, existing) resolves inside `golden_dir`; else why not. Goldens
+/// may be symbolic links (git stores them), but only to files of the golden folder: a link to
+/// /proc/self/environ or /etc/shadow is refused before anything is read.
+std::string golden_outside_reason(const std::string& golden_dir, const std::string& path);
+
+/// Checks a golden pair whose hash file was read: its target header names its folder, and its
+/// trajectory CSV (golden_csv_for) lies inside the golden folder and has the digest the hash
+/// file records. "" when whole, *csv_bytes then holding the CSV; else the reason, with
+/// *csv_missing set when the CSV does not exist.
+std::string check_golden_pair(const std::string& golden_dir, const std::string& target, const std::string& name,
+                              const HashFile& hashes, std::string* csv_bytes, bool* csv_missing);
+
 /// hex16 of XXH3-64 of the bytes (the golden CSV digest).
 std::string content_digest(std::string_view bytes);
 
@@ -83,6 +95,18 @@ bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState
 /// Runs the scenario once and writes its goldens (trajectory CSV, then hashes) atomically;
 /// *hashes receives the new hash file.
 bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes, std::string* error);
+
+/// Run by bless while it holds the golden folder's lock (so no other bless is writing there):
+/// finishes what an interrupted bless left half done, and removes its temporary files. A
+/// "<name>.csv.next.tmp.<pid>.<token>" whose digest is the one "<name>.hashes" records, while
+/// "<name>.csv" is not, is renamed over "<name>.csv" (the step the bless did not reach); every
+/// other temporary file ("*.tmp.<pid>.<token>", records/atomic_file.h) is removed. Each action
+/// is appended to *done ("completed the interrupted bless of 'x.csv'", "removed 'x.tmp...'").
+bool tidy_golden_folder(const std::string& folder, std::vector<std::string>* done, std::string* error);
+
+/// Whether `name` is a temporary file's name ("<base>.tmp.<digits>.<16 hex digits>"); *base
+/// receives what precedes ".tmp.".
+bool is_temporary_name(std::string_view name, std::string_view* base);
 
 /// The detailed report of a divergence: first tick, entities, and for characters the fields
 /// that differ, expected from the golden trajectory CSV when readable, actual from a re-run.

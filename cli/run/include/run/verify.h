@@ -4,8 +4,10 @@
 // print what this returns.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -57,9 +59,31 @@ std::vector<int64_t> run_costs(const std::vector<Loaded>& loaded);
 std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, const std::vector<int64_t>& costs, int jobs,
                                   bool progress, std::ostream& err, const std::function<Outcome(size_t)>& work);
 
-/// Verifies one loaded scenario against its golden (hashes, then the trajectory CSV to explain
-/// a divergence) and runs its expectations and invariants, whatever the golden says.
-Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded);
+/// Bytes of memory shared by the jobs of one verify: a job takes what its goldens will hold
+/// before reading them and gives it back when done, waiting while others hold too much. A job
+/// larger than the whole budget runs alone. So `-j N` never holds N times the largest golden.
+class MemoryBudget {
+public:
+    explicit MemoryBudget(uint64_t bytes) : total_(bytes) {}
+    /// Takes min(bytes, the whole budget), waiting until it is free; returns what it took.
+    uint64_t take(uint64_t bytes);
+    void give(uint64_t bytes);
+
+private:
+    std::mutex mutex_;
+    std::condition_variable freed_;
+    uint64_t total_, used_ = 0;
+};
+
+/// What verify's jobs may hold at once beyond their scenarios: 2 GiB (docs/reliability.md).
+inline constexpr uint64_t kVerifyMemoryBudget = uint64_t{2} << 30;
+
+/// Verifies one loaded scenario against its golden: the hashes tick by tick, the trajectory CSV
+/// (its digest, then byte for byte against the run's, render poses included), and runs its
+/// expectations and invariants, whatever the golden says. `budget` (may be null) bounds what
+/// concurrent calls hold.
+Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded,
+                   MemoryBudget* budget = nullptr);
 
 /// False with *duplicate when two outcomes share a scenario name (names name the goldens).
 bool check_unique_names(const std::vector<Outcome>& outcomes, std::string* duplicate);

@@ -54,6 +54,10 @@ struct LoadOptions {
     /// ".." and resolving symlinks, std::filesystem::weakly_canonical) unless allow_outside.
     /// Empty: the scenario file's own folder.
     std::string root;
+    /// Accept a mesh triangle that repeats another's corners. Scenarios may not (it only costs:
+    /// 100,000 stacked copies made a 50-tick run take 25 s, docs/reliability.md); the levels
+    /// fuzz_controller decodes may, and its regression tests replay them as found.
+    bool allow_repeated_triangles = false;
 };
 
 /// Loads the scenario at `path` (relative paths inside it resolve against its folder).

@@ -79,11 +79,38 @@ struct InputStream {
     std::vector<ImpulseEvent> impulses; ///< ascending tick (several per tick are summed)
 };
 
+/// A character's input stream, held once however many characters (and copies of the scenario)
+/// use it: an input CSV referenced by 32 characters is parsed and stored once. Read through
+/// `*input` or `input->sticks`; change through edit(), which copies a shared stream first.
+class SharedInput {
+public:
+    SharedInput() = default;
+    explicit SharedInput(InputStream s) : p_(std::make_shared<InputStream>(std::move(s))) {}
+    const InputStream& operator*() const { return p_ ? *p_ : empty(); }
+    const InputStream* operator->() const { return &**this; }
+    /// The stream, to change: this character's own copy from now on.
+    InputStream& edit() {
+        if (!p_) {
+            p_ = std::make_shared<InputStream>();
+        } else if (p_.use_count() > 1) {
+            p_ = std::make_shared<InputStream>(*p_);
+        }
+        return *p_;
+    }
+
+private:
+    static const InputStream& empty() {
+        static const InputStream none;
+        return none;
+    }
+    std::shared_ptr<InputStream> p_;
+};
+
 struct CharacterDef {
     kcc::CharacterId id = 0;
     kcc::Settings settings; ///< spec defaults unless the scenario sets them
     Vec3 spawn;             ///< feet position
-    InputStream input;
+    SharedInput input;
 };
 
 /// Display frame times for the frame clock: `count` frames of `ns` nanoseconds each.
@@ -167,6 +194,11 @@ struct Scenario {
     std::vector<StateExpectation> expect_states;
     std::vector<MetricExpectation> expect_metrics;
     std::vector<SameAsExpectation> expect_same_as;
+
+    /// The files this scenario was read from: its own file (when loaded from one, as given) and
+    /// then each referenced file once, resolved (OBJ meshes, input CSVs, same_as scenarios and
+    /// theirs). Outputs may not name any of them (records/atomic_file.h, output_conflict).
+    std::vector<std::string> inputs;
 
     /// XXH3-64 (hex, 16 digits) of the scenario file's bytes followed by every referenced
     /// file's bytes in the order referenced: a golden whose digest differs is stale.
