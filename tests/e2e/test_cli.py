@@ -1277,6 +1277,8 @@ class GoldenTrust(Workspace):
         self.assertNotIn("secrethash", out + err)
 
     def test_the_next_bless_cleans_up_after_an_interrupted_one(self):
+        if any("node" in os.path.basename(e) for e in EMULATOR):
+            self.skipTest("under node no lock keeps other blesses out, so a bless leaves others' files alone")
         folder = self.p("golden", self.t)
         stale = os.path.join(folder, "walk-wall.hashes.tmp.123.0123456789abcdef")
         write(stale, "partial")

@@ -8,14 +8,15 @@
 #include <vector>
 
 #include "forensics/plot.h"
+#include "harness_test_util.h"
+#include "test_support.h"
 
 using namespace fx;
 using namespace fx::harness;
+using fxtest::I;
 
 namespace {
 
-Scalar I(int64_t v) { return Scalar::from_int(v); }
-Scalar R(int64_t n, int64_t d) { return Scalar::ratio(n, d); }
 
 /// A floor plane, a huge floor box, a wall, a rotated box, a sphere, a capsule, a mesh and a
 /// platform; characters 1 and 2 walking for 12 ticks.
@@ -24,25 +25,25 @@ Scenario level_scenario() {
     sc.name = "plot-test";
     sc.ticks = 12;
     sc.planes.push_back({1, Vec3::unit_y(), Scalar{}});
-    sc.boxes.push_back({2, {I(0), R(-1, 2), I(0)}, {I(100000), R(1, 2), I(100000)}, {}, {}, {}});
-    sc.boxes.push_back({3, {I(3), I(1), I(0)}, {R(1, 2), I(1), I(2)}, {}, {}, {}});
-    sc.boxes.push_back({4, {I(-3), R(1, 2), I(2)}, {R(1, 2), R(1, 2), R(1, 2)}, I(45), {}, {}});
-    sc.spheres.push_back({5, {I(0), I(1), I(4)}, R(1, 2)});
-    sc.capsules.push_back({6, {I(2), I(0), I(-3)}, {I(2), I(2), I(-3)}, R(3, 10)});
+    sc.boxes.push_back({2, {I(0), fxtest::r(-1, 2), I(0)}, {I(100000), fxtest::r(1, 2), I(100000)}, {}, {}, {}});
+    sc.boxes.push_back({3, {I(3), I(1), I(0)}, {fxtest::r(1, 2), I(1), I(2)}, {}, {}, {}});
+    sc.boxes.push_back({4, {I(-3), fxtest::r(1, 2), I(2)}, {fxtest::r(1, 2), fxtest::r(1, 2), fxtest::r(1, 2)}, I(45), {}, {}});
+    sc.spheres.push_back({5, {I(0), I(1), I(4)}, fxtest::r(1, 2)});
+    sc.capsules.push_back({6, {I(2), I(0), I(-3)}, {I(2), I(2), I(-3)}, fxtest::r(3, 10)});
     MeshDef mesh;
     mesh.id = 7;
-    mesh.vertices = {{I(-2), R(1, 100), I(-2)}, {I(-1), R(1, 100), I(-2)}, {I(-2), R(1, 100), I(-1)}};
+    mesh.vertices = {{I(-2), fxtest::r(1, 100), I(-2)}, {I(-1), fxtest::r(1, 100), I(-2)}, {I(-2), fxtest::r(1, 100), I(-1)}};
     mesh.indices = {0, 2, 1};
     sc.meshes.push_back(mesh);
     PlatformDef plat;
     plat.id = 8;
-    plat.half_extents = {I(1), R(1, 10), I(1)};
+    plat.half_extents = {I(1), fxtest::r(1, 10), I(1)};
     plat.waypoints = {{{I(-4), I(1), I(-4)}, 0}, {{I(-4), I(1), I(-1)}, 100}};
     sc.platforms.push_back(plat);
     for (uint32_t id : {1u, 2u}) {
         CharacterDef c;
         c.id = id;
-        c.spawn = {I(id == 1 ? 0 : -1), R(15, 1000), I(0)};
+        c.spawn = {I(id == 1 ? 0 : -1), fxtest::r(15, 1000), I(0)};
         c.input.edit().sticks.push_back({0, 12, id == 1 ? Scalar::one() : Scalar{}, id == 1 ? Scalar{} : Scalar::one()});
         sc.characters.push_back(c);
     }
@@ -146,7 +147,7 @@ TEST_CASE("plot: two trajectories, the first divergence marked at its tick and c
     const std::vector<TrajectoryRow> a = run_rows(sc);
     std::vector<TrajectoryRow> b = a;
     for (TrajectoryRow& r : b) {
-        if (r.state.id == 2 && r.tick >= 7) r.state.position.x += R(1, 2);
+        if (r.state.id == 2 && r.tick >= 7) r.state.position.x += fxtest::r(1, 2);
     }
     PlotSummary summary;
     const std::string svg = plot(sc, {{"a.csv", a}, {"b.csv", b}}, {}, &summary);

@@ -2,12 +2,13 @@
 #include <catch2/catch.hpp>
 
 #include "run/runner.h"
+#include "test_support.h"
 
 using namespace fx;
 using namespace fx::harness;
+using fxtest::I;
 
 namespace {
-Scalar I(int64_t v) { return Scalar::from_int(v); }
 
 Scenario flat_scenario(int64_t ticks) {
     Scenario sc;

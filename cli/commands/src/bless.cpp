@@ -65,7 +65,9 @@ int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err,
             return kExitCannotTest;
         }
     }
-    {
+    // Only the sole writer may remove another bless's leftovers: where no system lock keeps other
+    // blesses out (node), they may be a running bless's files.
+    if (lock.exclusive()) {
         std::vector<std::string> tidied;
         if (!tidy_golden_folder(golden_folder.string(), &tidied, &error)) {
             err << "fxkcc bless: " << error << "\n";

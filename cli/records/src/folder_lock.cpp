@@ -54,7 +54,7 @@ FolderLock::Result FolderLock::try_lock(const std::string& folder, std::string* 
     unsigned long code = 0;
     handle_ = open_lock_file(folder, &code);
     if (handle_ != nullptr) {
-        locked_ = true;
+        locked_ = exclusive_ = true;
         return Result::kLocked;
     }
     if (busy_code(code)) return Result::kBusy;
@@ -71,7 +71,7 @@ bool FolderLock::lock(const std::string& folder, std::string* err) {
         unsigned long code = 0;
         handle_ = open_lock_file(folder, &code);
         if (handle_ != nullptr) {
-            locked_ = true;
+            locked_ = exclusive_ = true;
             return true;
         }
         if (!busy_code(code)) {
@@ -124,6 +124,7 @@ FolderLock::Result FolderLock::try_lock(const std::string& folder, std::string* 
         return Result::kError;
     }
     locked_ = true;
+    exclusive_ = false; // no lock at all between node processes
     return Result::kLocked;
 }
 
@@ -140,12 +141,14 @@ FolderLock::Result FolderLock::try_lock(const std::string& folder, std::string* 
         *err = lock_error(folder, errno);
         return Result::kError;
     }
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 || no_lock_support(errno)) {
+    const int rc = ::flock(fd, LOCK_EX | LOCK_NB);
+    const int e = rc == 0 ? 0 : errno;
+    if (rc == 0 || no_lock_support(e)) {
+        exclusive_ = rc == 0;
         fd_ = fd;
         locked_ = true;
         return Result::kLocked;
     }
-    const int e = errno;
     ::close(fd);
     if (e == EWOULDBLOCK) return Result::kBusy;
     *err = lock_error(folder, e);
@@ -167,6 +170,7 @@ bool FolderLock::lock(const std::string& folder, std::string* err) {
         ::close(fd);
         return false;
     }
+    exclusive_ = rc == 0;
     fd_ = fd;
     locked_ = true;
     return true;

@@ -29,9 +29,14 @@ public:
     bool lock(const std::string& folder, std::string* err);
     void unlock();
     bool locked() const { return locked_; }
+    /// Held and exclusive: the system really keeps every other holder out (false where there is
+    /// no lock to take, emscripten's stub or a file system without flock). What only the sole
+    /// writer may do (removing another bless's leftovers) waits for this.
+    bool exclusive() const { return locked_ && exclusive_; }
 
 private:
     bool locked_ = false;
+    bool exclusive_ = false;
 #ifdef _WIN32
     void* handle_ = nullptr; ///< the lock file's HANDLE
 #else
