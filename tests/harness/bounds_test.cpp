@@ -12,8 +12,9 @@
 //   cmake --build /tmp/bc --target fx_harness_tests
 //   FX_BOUNDS_SCENARIOS=5000 /tmp/bc/tests/harness/fx_harness_tests "[.bounds]"
 // FX_BOUNDS_SCENARIOS sets the count (default 300); FX_BOUNDS_PRINT=1 prints each failing
-// scenario's YAML, FX_BOUNDS_REFUSALS=1 each refusal; FX_BOUNDS_LEN_MAX and FX_BOUNDS_STEP_MAX
-// cap the character lengths (all, or step_height and step_min_forward) to try a tighter bound.
+// scenario's YAML, FX_BOUNDS_REFUSALS=1 each refusal; FX_BOUNDS_LEN_MAX, FX_BOUNDS_STEP_MAX and
+// FX_BOUNDS_SEGMENT_MAX cap the character lengths (all; step_height and step_min_forward; the
+// body's segment, height - 2 radius) to try a tighter bound.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -113,7 +114,9 @@ std::string settings(fxtest::Rng& rng) {
     const double cap = len_max != nullptr ? std::atof(len_max) : 100000.0;
     const double radius = std::round(pick(rng, 0.01, std::min(cap, big ? 35000.0 : 2.0)) * 1e6) / 1e6;
     add("radius", text(radius));
-    add("height", text(2 * radius + pick(rng, 0.000001, rng.next() % 2 ? 29999.0 : 2.0))); // height <= 100 km
+    const char* seg_max = std::getenv("FX_BOUNDS_SEGMENT_MAX"); // experiment: the body's segment bound
+    const double segment = std::min(seg_max != nullptr ? std::atof(seg_max) : 29999.0, rng.next() % 2 ? 29999.0 : 2.0);
+    add("height", text(2 * radius + pick(rng, 0.000001, segment))); // height <= 100 km
     add("skin", text(radius * pick(rng, 0.001, 0.9)));
     const char* step_max = std::getenv("FX_BOUNDS_STEP_MAX"); // experiment: the step lengths' bound
     auto length = [&](const char* key, double lo) {
