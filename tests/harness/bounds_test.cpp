@@ -17,6 +17,7 @@
 // body's segment, height - 2 radius) to try a tighter bound.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
