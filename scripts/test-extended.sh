@@ -2,8 +2,10 @@
 # The extended test command (docs/testing.md): what the README's test command leaves out to stay
 # within 40 minutes on a 2-core machine. Several hours; not run by CI.
 #   1. scripts/test.sh with every test at full count (FX_TEST_SCALE=1: the accuracy sweeps and the
-#      geometry reference tests under qemu and the sanitizers too) and each fuzz target for
-#      FX_FUZZ_SECONDS (default 600) instead of 60;
+#      geometry reference tests under qemu and the sanitizers too), each fuzz target for
+#      FX_FUZZ_SECONDS (default 600) instead of 60, and the bounds generator
+#      (tests/harness/bounds_test.cpp) on FX_BOUNDS_SCENARIOS (default 10,000) random scenarios
+#      instead of 300;
 #   2. the end-to-end tests that run processes at once (two blesses, blesses beside verifies, a
 #      bless killed mid-write) FX_REPEAT times each (default 200) under load (a parallel build),
 #      natively and on the Windows build under wine (scripts/cross.sh TARGET repeat).
@@ -12,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export FX_TEST_SCALE=1
 export FX_FUZZ_SECONDS=${FX_FUZZ_SECONDS:-600}
+export FX_BOUNDS_SCENARIOS=${FX_BOUNDS_SCENARIOS:-10000}
 bash scripts/test.sh
 CONCURRENT=(BlessFiles.test_two_blesses_at_once_write_what_one_does
             BlessFiles.test_blesses_and_verifies_at_once_all_succeed

@@ -94,6 +94,7 @@ constexpr int64_t kNano = 1000000000;
 constexpr int64_t kCoordMax = 1000000 * kNano;
 constexpr int64_t kSizeMin = 1000000;        // 0.001 m
 constexpr int64_t kSizeMax = 100000 * kNano; // 100 km
+constexpr int64_t kLengthMax = 1000 * kNano;  // 1 km: every character length (kcc::kMaxSettingLengthMetres)
 
 std::string dec(int64_t nanos) {
     const bool neg = nanos < 0;
@@ -197,13 +198,13 @@ private:
             body_scale_ = std::max(body_scale_, body.height);
             return s;
         }
-        // The capsule: radius, height >= 2 radius, skin in (0, radius).
-        // Up to 10 km (the documented bound is 100 km) so that the arena, at most 1000 km across,
-        // holds a few body lengths.
-        body.radius = b_.chance(60) ? b_.range(100000000, 1000000000) : b_.logrange(kSizeMin / 1000, kSizeMax / 10);
+        // The capsule: radius, height >= 2 radius, skin in (0, radius); the height at most 1 km
+        // (every length setting is), so the radius at most 500 m.
+        body.radius = b_.chance(60) ? b_.range(100000000, 1000000000) : b_.logrange(kSizeMin / 1000, kLengthMax / 2 - 1);
         // At least 1 nm over 2 radius: both round to Q31.32 on loading, and 2 * round(radius) may
         // pass round(2 * radius).
-        body.height = body.radius * 2 + (b_.chance(20) ? 1 : b_.logrange(1, std::max<int64_t>(2, body.radius * 4)));
+        body.height = body.radius * 2 +
+                      (b_.chance(20) ? 1 : b_.logrange(1, std::max<int64_t>(2, std::min(body.radius * 4, kLengthMax - body.radius * 2))));
         const int64_t skin = b_.chance(50) && body.radius > 15000000 ? 15000000 : b_.range(1, std::max<int64_t>(1, body.radius / 2));
         field("radius", dec(body.radius));
         field("height", dec(body.height));
@@ -216,14 +217,14 @@ private:
             field("max_slope_stay_deg", dec(stay * 1000));
         }
         const int64_t r = body.radius;
-        field("probe_distance", dec(length(150000000, 1, kSizeMax)));
+        field("probe_distance", dec(length(150000000, 1, kLengthMax)));
         field("probe_skin", dec(length(20000000, 0, std::max<int64_t>(r, 1))));
         if (!b_.chance(60)) field("probe_max_hits", integer(b_.range(1, 8)));
-        field("snap_distance", dec(length(300000000, 0, kSizeMax)));
-        field("depenetration_cap", dec(length(200000000, 1, kSizeMax)));
+        field("snap_distance", dec(length(300000000, 0, kLengthMax)));
+        field("depenetration_cap", dec(length(200000000, 1, kLengthMax)));
         if (!b_.chance(60)) field("max_slide_iterations", integer(b_.range(1, 8)));
-        field("step_height", dec(length(350000000, 0, kSizeMax)));
-        field("step_min_forward", dec(length(100000000, 0, kSizeMax)));
+        field("step_height", dec(length(350000000, 0, kLengthMax)));
+        field("step_min_forward", dec(length(100000000, 0, kLengthMax)));
         field("max_speed", dec(length(6200000000, 0, 1000 * kNano)));
         field("ground_accel", dec(length(45 * kNano, 0, 10000 * kNano)));
         field("ground_brake", dec(length(60 * kNano, 0, 10000 * kNano)));

@@ -13,6 +13,7 @@
 #include "records/hash_file.h"
 #include "scenario/loader.h"
 #include "run/runner.h"
+#include "kcc/settings.h"
 #include "kcc/state.h"
 
 namespace {
@@ -66,8 +67,10 @@ TEST_CASE("fuzz regression: a mesh triangle with edges up to 30 km loads and run
 
 // fuzz_controller, tests/fuzz/known/controller-overflow-dot: a static capsule 130 km long
 // overflowed in fx::dot (closest_seg_seg squares the segment's direction as a Scalar) while the
-// world was built. Capsule segments are now bounded by geo::kMaxCapsuleSegment (30 km), for
-// static capsules (loader, StaticScene::build) and characters (kcc::validate).
+// world was built. Static capsule segments are now bounded by geo::kMaxCapsuleSegment (30 km;
+// loader, StaticScene::build). A character's segment was bounded the same way until the bounds
+// generator (bounds_test.cpp) found overflows in the casts of long step and probe settings: every
+// length setting, the height included, is now at most 1000 m (loader, kcc::validate).
 TEST_CASE("fuzz regression: a capsule segment over 30 km is refused, not an overflow") {
     auto text = [](const std::string& item, const std::string& settings) {
         return "format: 1\nname: fuzz-regression\ndescription: x\nticks: 3\nworld:\n"
@@ -82,17 +85,59 @@ TEST_CASE("fuzz regression: a capsule segment over 30 km is refused, not an over
     INFO(err.to_string());
     CHECK(err.path == "world[1].capsule.b");
     CHECK(err.message.rfind("expected a capsule segment of at most 30000 m, found 128743.3595257148 m from a", 0) == 0);
-    REQUIRE_FALSE(load_scenario_text(text("", ", settings: {radius: 1, height: 30002.5}"), "x.yaml", ".", LoadOptions{}, &sc, &err));
-    CHECK(err.message == "height: must be at most 2 * radius + 30000 m (the capsule's segment)");
-    // 30 km long and as tall: loads, builds and runs checked.
+    REQUIRE_FALSE(load_scenario_text(text("", ", settings: {radius: 1, height: 1000.000001}"), "x.yaml", ".", LoadOptions{}, &sc, &err));
+    CHECK(err.path == "characters[0].settings.height");
+    CHECK(err.message == "expected a length from -1000 to 1000 metres, found '1000.000001'");
+    // A 30 km capsule and a body 1000 m tall (the largest): load, build and run checked.
     REQUIRE(load_scenario_text(text("  - capsule: {id: 12, a: [5, 1, -15000], b: [5, 1, 15000], radius: 1}\n",
-                                    ", settings: {radius: 1, height: 30002}"),
+                                    ", settings: {radius: 1, height: 1000}"),
                                "x.yaml", ".", LoadOptions{}, &sc, &err));
     CheckReport report;
     std::string error;
     REQUIRE(run_checked(sc, nullptr, RunOptions{}, &report, &error));
     INFO(format_failures(report, "  "));
     CHECK(report.failures.empty());
+}
+
+// kcc::validate, for a game that builds Settings without the loader: each length setting over
+// 1000 m is named.
+TEST_CASE("kcc::validate refuses each length setting over 1000 m by name") {
+    const Scalar over = Scalar::from_int(1000) + Scalar::from_raw(1);
+    const struct {
+        Scalar kcc::Settings::*field;
+        const char* message;
+    } cases[] = {{&kcc::Settings::radius, "radius: must be at most 1000 m"},
+                 {&kcc::Settings::height, "height: must be at most 1000 m"},
+                 {&kcc::Settings::skin, "skin: must be at most 1000 m"},
+                 {&kcc::Settings::probe_distance, "probe_distance: must be at most 1000 m"},
+                 {&kcc::Settings::probe_skin, "probe_skin: must be at most 1000 m"},
+                 {&kcc::Settings::snap_distance, "snap_distance: must be at most 1000 m"},
+                 {&kcc::Settings::depenetration_cap, "depenetration_cap: must be at most 1000 m"},
+                 {&kcc::Settings::step_height, "step_height: must be at most 1000 m"},
+                 {&kcc::Settings::step_min_forward, "step_min_forward: must be at most 1000 m"}};
+    for (const auto& c : cases) {
+        kcc::Settings s;
+        std::string error;
+        s.*c.field = over;
+        CHECK_FALSE(kcc::validate(s, &error));
+        CHECK(error == c.message);
+        s.*c.field = Scalar::from_int(1000);
+        // At the bound the length check passes (other rules, e.g. skin < radius, may still refuse).
+        error.clear();
+        kcc::validate(s, &error);
+        CHECK(error != c.message);
+    }
+    kcc::Settings big;
+    big.radius = Scalar::from_int(500);
+    big.height = Scalar::from_int(1000);
+    big.skin = Scalar::from_int(1);
+    big.probe_distance = big.snap_distance = big.depenetration_cap = big.step_height = big.step_min_forward =
+        Scalar::from_int(1000);
+    big.probe_skin = Scalar::from_int(1000);
+    std::string error;
+    const bool valid = kcc::validate(big, &error);
+    INFO(error);
+    CHECK(valid);
 }
 
 // fuzz_loader, tests/fuzz/corpus/loader/regress-comma-hang: a ',' outside any flow collection

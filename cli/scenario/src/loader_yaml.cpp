@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "fx/decimal.h"
+#include "kcc/settings.h"
 #include "records/text.h"
 
 namespace fx::harness::detail {
@@ -34,8 +35,8 @@ const Bound kCoordinate{Scalar::from_int(-1000000), Scalar::from_int(1000000), f
                         "a coordinate from -1000000 to 1000000 metres"};
 const Bound kSize{Scalar::ratio(1, 1000), Scalar::from_int(100000), false, false,
                   "a size from 0.001 to 100000 metres", "a positive number of metres"};
-const Bound kLength{Scalar::from_int(-100000), Scalar::from_int(100000), false, false,
-                    "a length from -100000 to 100000 metres"};
+const Bound kLength{Scalar::from_int(-kcc::kMaxSettingLengthMetres), Scalar::from_int(kcc::kMaxSettingLengthMetres),
+                    false, false, "a length from -1000 to 1000 metres"};
 const Bound kAngle{Scalar::from_int(-3600), Scalar::from_int(3600), false, false,
                    "an angle from -3600 to 3600 degrees"};
 const Bound kSpeed{Scalar::from_int(-1000), Scalar::from_int(1000), false, false,

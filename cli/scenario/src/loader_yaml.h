@@ -48,7 +48,7 @@ const char* bound_what(Scalar v, const Bound& b);
 // The bounds of docs/numeric.md (and docs/scenarios.md).
 extern const Bound kCoordinate; ///< |x| <= 1e6 m
 extern const Bound kSize;       ///< [0.001, 1e5] m
-extern const Bound kLength;     ///< |x| <= 1e5 m (settings lengths; validate() checks signs)
+extern const Bound kLength;     ///< |x| <= kcc::kMaxSettingLengthMetres (settings lengths; validate() checks signs)
 extern const Bound kAngle;      ///< |a| <= 3600 deg
 extern const Bound kSpeed;      ///< |v| <= 1000 m/s
 extern const Bound kAccel;      ///< |a| <= 10000 m/s^2

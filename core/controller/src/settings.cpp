@@ -1,7 +1,6 @@
 #include "kcc/settings.h"
 
 #include "fx/trig.h"
-#include "geo/tolerances.h"
 
 namespace fx::kcc {
 
@@ -14,10 +13,25 @@ bool fail(std::string* error, const char* message) {
 
 bool validate(const Settings& s, std::string* error) {
     const Scalar zero{};
+    // Lengths first, so that the message names the one out of range (at most 1000 m each).
+    const struct {
+        const char* message;
+        Scalar value;
+    } lengths[] = {{"radius: must be at most 1000 m", s.radius},
+                   {"height: must be at most 1000 m", s.height},
+                   {"skin: must be at most 1000 m", s.skin},
+                   {"probe_distance: must be at most 1000 m", s.probe_distance},
+                   {"probe_skin: must be at most 1000 m", s.probe_skin},
+                   {"snap_distance: must be at most 1000 m", s.snap_distance},
+                   {"depenetration_cap: must be at most 1000 m", s.depenetration_cap},
+                   {"step_height: must be at most 1000 m", s.step_height},
+                   {"step_min_forward: must be at most 1000 m", s.step_min_forward}};
+    static_assert(kMaxSettingLengthMetres == 1000, "the messages above name the bound");
+    for (const auto& l : lengths) {
+        if (l.value > Scalar::from_int(kMaxSettingLengthMetres)) return fail(error, l.message);
+    }
     if (s.radius <= zero) return fail(error, "radius: must be > 0");
     if (s.height < s.radius.mul_int(2)) return fail(error, "height: must be >= 2 * radius");
-    if (s.height - s.radius.mul_int(2) > geo::kMaxCapsuleSegment)
-        return fail(error, "height: must be at most 2 * radius + 30000 m (the capsule's segment)");
     if (s.skin <= zero || s.skin >= s.radius) return fail(error, "skin: must be in (0, radius)");
     if (s.max_slope_enter_deg <= zero || s.max_slope_enter_deg > s.max_slope_stay_deg ||
         s.max_slope_stay_deg >= Scalar::from_int(90))

@@ -17,6 +17,12 @@ inline constexpr int kMaxProbeHits = 8;       ///< ground probe hits kept (spec:
 inline constexpr int kMaxSlideIterations = 8; ///< upper bound for Settings::max_slide_iterations
 inline constexpr int kMaxPlanes = 8;          ///< planes remembered by one collide-and-slide pass
 inline constexpr int kMaxContacts = 8;        ///< overlaps resolved by depenetration per tick
+/// Every length setting (radius, height, skin, probe_distance, probe_skin, snap_distance,
+/// depenetration_cap, step_height, step_min_forward) is at most this many metres: the casts
+/// that probe, snap and step settings produce stay where the geometry's exact products fit
+/// (docs/numeric.md; the bounds generator, tests/harness/bounds_test.cpp, runs scenarios there
+/// on a checked build).
+inline constexpr int kMaxSettingLengthMetres = 1000;
 
 struct Settings {
     // ---- the capsule ----
