@@ -212,3 +212,152 @@ TEST_CASE("jump spam never raises horizontal speed above the ground maximum", "[
         CHECK(hlen(s.st().velocity) <= 6.2L + 1e-8L);
     }
 }
+
+// The working volume and the speed bound (kcc/settings.h, docs/numeric.md): the expected halt
+// is computed here from the motion's recurrence in long double (v_n = v_{n-1} - g dt, then
+// y_n = y_{n-1} + v_n dt, as KCC-SPEC orders a tick), not from the controller.
+namespace {
+struct HaltCase {
+    int hz;
+    long double gravity;
+    Vec3 spawn;
+    Vec3 impulse; ///< on tick 0
+};
+struct Expected {
+    int64_t tick = -1;  ///< the tick whose end state is halted
+    bool speed = false; ///< halted by the speed bound (else by the working volume)
+};
+Expected expected_halt(const HaltCase& c, int64_t max_ticks) {
+    const long double dt = 1.0L / c.hz, bound_v = 4096, bound_p = 1048576;
+    long double p[3] = {ld(c.spawn.x), ld(c.spawn.y), ld(c.spawn.z)};
+    long double v[3] = {ld(c.impulse.x), ld(c.impulse.y), ld(c.impulse.z)};
+    for (int64_t n = 0; n < max_ticks; ++n) {
+        v[1] -= c.gravity * dt; // the impulse is in v already (it adds on tick 0, after gravity)
+        if (std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) > bound_v) return {n, true};
+        p[0] += v[0] * dt, p[1] += v[1] * dt, p[2] += v[2] * dt;
+        if (std::fabs(p[0]) >= bound_p || std::fabs(p[1]) >= bound_p || std::fabs(p[2]) >= bound_p) return {n, false};
+    }
+    return {};
+}
+bool outside(const Vec3& p) {
+    return std::fabs(ld(p.x)) >= 1048576 || std::fabs(ld(p.y)) >= 1048576 || std::fabs(ld(p.z)) >= 1048576;
+}
+/// Runs the case until halted (at most max_ticks), then 20 ticks more; checks the rule.
+void check_halt(const HaltCase& c, int64_t max_ticks) {
+    const Expected e = expected_halt(c, max_ticks);
+    REQUIRE(e.tick >= 0);
+    Settings s;
+    s.tick_rate_hz = c.hz;
+    s.gravity = sc(c.gravity);
+    Solo solo([](World& w) { add_aabb(w, 1, v3(5000, 5000, 5000), v3(5001, 5001, 5001)); }, c.spawn, s);
+    int64_t halted_at = -1;
+    for (int64_t n = 0; n < max_ticks && halted_at < 0; ++n) {
+        const CharacterState before = solo.st();
+        Input in;
+        if (n == 0) in.impulse = c.impulse;
+        solo.tick(in);
+        const CharacterState& st = solo.st();
+        if (!st.halted) {
+            // Until it halts: inside both bounds.
+            REQUIRE(std::sqrt(ld(st.velocity.x) * ld(st.velocity.x) + ld(st.velocity.y) * ld(st.velocity.y) +
+                              ld(st.velocity.z) * ld(st.velocity.z)) <= 4096);
+            REQUIRE_FALSE(outside(st.position));
+            continue;
+        }
+        halted_at = n;
+        const long double speed = std::sqrt(ld(st.velocity.x) * ld(st.velocity.x) + ld(st.velocity.y) * ld(st.velocity.y) +
+                                            ld(st.velocity.z) * ld(st.velocity.z));
+        // Halted for one of the two reasons, and the one expected.
+        CHECK((speed > 4096 || outside(st.position)));
+        CHECK(e.speed == !outside(st.position));
+        if (e.speed) CHECK(st.position == before.position); // stopped before moving
+        CHECK_FALSE(st.grounded);
+    }
+    INFO("hz " << c.hz << ", gravity " << static_cast<double>(c.gravity) << ": expected tick " << e.tick
+               << (e.speed ? " (speed)" : " (volume)") << ", halted at " << halted_at);
+    REQUIRE(halted_at >= 0);
+    CHECK(std::llabs(halted_at - e.tick) <= 1); // rounding of dt and g dt may move it by one tick
+    // Never moved again, whatever the input.
+    const auto frozen = serialize_state(solo.st());
+    for (int i = 0; i < 20; ++i) {
+        Input in = stick(1, 1, i % 3 == 0);
+        in.impulse = v3(5, 5, 5);
+        solo.tick(in);
+        CHECK(solo.st().position == solo.st().previous_position);
+        CHECK(serialize_state(solo.st())[61] == 2); // halted, not grounded
+    }
+    auto now = serialize_state(solo.st());
+    CHECK(std::equal(now.begin() + 13, now.begin() + 61, frozen.begin() + 13)); // position, velocity, facing
+}
+} // namespace
+
+TEST_CASE("a falling body is halted by the speed bound or the working volume, at every tick rate and gravity", "[halt]") {
+    // Fast falls end at the speed bound; slow ones (gravity below about 8 m/s^2) leave the volume
+    // first (y = -v^2 / 2g reaches 2^20 m before v reaches 4096 m/s).
+    for (int hz : {1, 7, 50, 60, 1000}) {
+        for (long double g : {9.81L, 37.5L, 10000.0L, 2.0L, 0.5L}) {
+            if (hz == 1000 && g < 5) continue; // half a million ticks; 1 Hz and 60 Hz cover the volume
+            check_halt({hz, g, v3(0, 0, 0), Vec3{}}, 2000000);
+        }
+    }
+}
+
+TEST_CASE("a body carried out of the working volume is halted, in every direction and at any speed", "[halt]") {
+    const long double edge = 1000000 - 123.456L; // the loader's coordinate bound, less a little
+    const long double k = 1000 / std::sqrt(3.0L);
+    const struct {
+        Vec3 spawn, impulse;
+    } dirs[] = {{v3(edge, 0, 0), v3(1000, 0, 0)},     {v3(-edge, 0, 0), v3(-1000, 0, 0)},
+                {v3(0, edge, 0), v3(0, 1000, 0)},     {v3(0, -edge, 0), v3(0, -1000, 0)},
+                {v3(0, 0, edge), v3(0, 0, 1000)},     {v3(0, 0, -edge), v3(0, 0, -1000)},
+                {v3(edge, -edge, edge), v3(k, -k, k)}, {v3(edge, 0, 0), v3(37.25L, 0, 0)}};
+    for (int hz : {1, 60}) {
+        for (const auto& d : dirs) {
+            if (hz == 60 && ld(d.impulse.x) == 37.25L) continue; // 80,000 ticks: 1 Hz is enough
+            check_halt({hz, 0, d.spawn, d.impulse}, 200000);
+        }
+    }
+}
+
+TEST_CASE("impulses beyond any bound halt the body instead of overflowing", "[halt]") {
+    // A game may pass anything: the largest Scalar, each way. On a checked build an overflow
+    // would abort the test.
+    for (const Scalar big : {Scalar::max_value(), Scalar::min_value()}) {
+        Solo s([](World& w) { add_floor(w); }, v3(0, rest_height(), 0));
+        s.settle();
+        Input in;
+        in.impulse = Vec3{big, big, big};
+        s.tick(in);
+        CHECK(s.st().halted);
+        CHECK(std::fabs(ld(s.st().velocity.x)) == 1048576); // the impulse is limited to 2^20 m/s a component
+    }
+}
+
+TEST_CASE("a body must start inside the working volume", "[halt]") {
+    World w;
+    add_floor(w);
+    std::string error;
+    const Scalar edge = Scalar::from_int(1048576);
+    const Scalar in = edge - Scalar::from_raw(1); // the last raw value inside
+    CHECK(w.add_character(1, Vec3{in, Scalar{}, Scalar{}}, kDefaults, &error));
+    CHECK(w.add_character(2, Vec3{Scalar{}, -in, -in}, kDefaults, &error));
+    CHECK_FALSE(w.add_character(3, Vec3{edge, Scalar{}, Scalar{}}, kDefaults, &error));
+    CHECK(error == "character 3: feet outside the working volume (each coordinate less than 1048576 m)");
+    CHECK_FALSE(w.add_character(4, Vec3{Scalar{}, -edge, Scalar{}}, kDefaults, &error));
+    CHECK_FALSE(w.add_character(5, v3(0, 0, -2000000), kDefaults, &error));
+    CHECK_FALSE(w.add_character(6, Vec3{Scalar::min_value(), Scalar{}, Scalar{}}, kDefaults, &error));
+}
+
+TEST_CASE("state bytes carry the halted flag in bit 1 of the flags byte", "[bytes][halt]") {
+    CharacterState st;
+    st.grounded = true;
+    st.halted = true;
+    const auto b = serialize_state(st);
+    CHECK(b[61] == 3);
+    CharacterState back;
+    REQUIRE(deserialize_state(b, &back));
+    CHECK(back.halted);
+    CHECK(back.grounded);
+    st.halted = false;
+    CHECK(serialize_state(st)[61] == 1); // unchanged for a body that never halts
+}

@@ -9,6 +9,7 @@ Each test works in a fresh temporary folder holding a copy of tests/e2e/scenario
 scenarios/ and an empty golden/, with the binary run from that folder.
 """
 import json
+import math
 import os
 import pathlib
 import re
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import time
 import unittest
+from fractions import Fraction
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -1390,6 +1392,73 @@ class DesyncBundle(Workspace):
         self.assertEqual(rc, 1, err)
         self.assertTrue(os.path.exists(self.p("results", "report.txt")))
         self.assertEqual(sorted(f for f in os.listdir(self.tmp) if f.startswith("results")), ["results", "results.tmp"])
+
+
+class Halt(Workspace):
+    """Bodies that leave the working volume (each coordinate less than 2^20 m) or pass the speed
+    bound (4096 m/s) are halted and reported in every build (docs/numeric.md). The expected
+    ticks are worked out here with exact fractions from the rule, not taken from a run."""
+
+    def scenario(self, name, hz, ticks, character):
+        write(self.p(name + ".yaml"),
+              f"format: 1\nname: {name}\ndescription: d\ntick_rate: {hz}\nticks: {ticks}\nworld:\n"
+              f"  - box: {{id: 1, center: [5000, 5000, 5000], half_extents: [1, 1, 1]}}\n"
+              f"characters:\n  - id: 1\n{character}")
+        return name + ".yaml"
+
+    def run_halted(self, yaml):
+        rc, out, err = fxkcc(["run", yaml, "--csv", "t.csv"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        rows = [r.split(",") for r in read(self.p("t.csv")).splitlines()[2:]]
+        return out, rows
+
+    def assert_frozen_after(self, rows, tick):
+        # Position and velocity never change after the halt, whatever the input.
+        after = [r[2:8] for r in rows if int(r[0]) >= tick]
+        self.assertGreater(len(after), 1)
+        self.assertTrue(all(a == after[0] for a in after), after[:3])
+
+    def test_a_body_falling_for_ever_is_halted_at_the_speed_bound(self):
+        for hz, ticks in ((50, 21000), (1, 500), (7, 3000)):
+            with self.subTest(hz=hz):
+                yaml = self.scenario(f"fall{hz}", hz, ticks, "    spawn: [0, 0, 0]\n")
+                # Each airborne tick adds 9.81 / hz m/s downward; the halt is on the first tick
+                # whose velocity is faster than 4096 m/s (ticks count from 0).
+                dv = Fraction("9.81") / hz
+                n = math.floor(Fraction(4096) / dv) + 1
+                out, rows = self.run_halted(yaml)
+                self.assertIn(f"invariant violated: tick {n - 1}, character 1: halted: its speed reached ", out)
+                self.assertIn("over the bound of 4096 m/s", out)
+                self.assertEqual(out.count("halted:"), 1)  # reported once
+                self.assert_frozen_after(rows, n - 1)
+
+    def test_impulses_of_one_tick_add_up_to_a_halt(self):
+        impulses = ", ".join("{tick: 3, velocity: [1000, 0, 0]}" for _ in range(64))
+        yaml = self.scenario("kick", 50, 40, "    spawn: [0, 0, 0]\n    settings: {gravity: 0}\n"
+                                            f"    input:\n      impulses: [{impulses}]\n")
+        out, rows = self.run_halted(yaml)
+        self.assertRegex(out, r"tick 3, character 1: halted: its speed reached 64000(\.0+)? m/s")
+        self.assert_frozen_after(rows, 3)
+
+    def test_a_body_leaving_the_working_volume_is_halted_there(self):
+        for axis, sign in ((0, 1), (1, -1), (2, -1)):
+            with self.subTest(axis=axis, sign=sign):
+                spawn = [0, 0, 0]
+                spawn[axis] = sign * 999000
+                velocity = [0, 0, 0]
+                velocity[axis] = sign * 1000
+                yaml = self.scenario(f"out{axis}", 1, 80, f"    spawn: {spawn}\n    settings: {{gravity: 0}}\n"
+                                                         f"    input:\n      impulses: [{{tick: 0, velocity: {velocity}}}]\n")
+                # After tick k the coordinate is 999,000 + 1000 (k + 1) m; the first beyond
+                # 2^20 = 1,048,576 m is 1,049,000 m, after tick 49.
+                k = next(k for k in range(80) if 999000 + 1000 * (k + 1) >= 2 ** 20)
+                out, rows = self.run_halted(yaml)
+                where = ["0", "0", "0"]
+                where[axis] = f"{sign * 1049000}"
+                self.assertRegex(out, rf"tick {k}, character 1: halted: left the working volume at "
+                                      rf"\({where[0]}(\.0+)?, {where[1]}(\.0+)?, {where[2]}(\.0+)?\) m")
+                self.assert_frozen_after(rows, k)
+                self.assertEqual(k, 49)
 
 
 def read_png(path):

@@ -8,7 +8,8 @@
 // run with every conformance check (run/checks.h, run_checked). The oracle:
 //   - no invariant of docs/conformance.md is violated: penetration of static geometry beyond
 //     1 mm that grows, arithmetic overflow, and with FXKCC_FUZZ_GROUND=1 grounded without
-//     walkable ground below (left out by default, docs/fuzzing.md) (this target
+//     walkable ground below (left out by default, docs/fuzzing.md), a body halted by the
+//     working volume (one halted by the speed bound is the documented outcome) (this target
 //     is built with FX_CHECKED; an overflow is re-run with the aborting handler so the crash
 //     shows where it happened);
 //   - no character leaves the level: the axis of its capsule stays inside the arena (skipped
@@ -583,9 +584,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The oracle of the brief: penetration, overflow (above) and bounds (below). The grounded
     // invariant is left out unless FXKCC_FUZZ_GROUND=1 (its finding is fixed, docs/fuzzing.md,
     // corpus/controller/regress-grounded-no-ground; to be turned on once long runs stay clean).
+    // A body halted by the speed bound (impulses of one tick add up past 4096 m/s, docs/numeric.md)
+    // is the documented outcome of such input, not a finding; one halted by the working volume
+    // would have left the arena, which stays within the coordinate bound, and is one.
     static const bool ground = env("FXKCC_FUZZ_GROUND");
     std::erase_if(report.failures, [](const CheckFailure& f) {
-        return !ground && f.message.find(": grounded but ") != std::string::npos;
+        return (!ground && f.message.find(": grounded but ") != std::string::npos) ||
+               f.message.find(": halted: its speed reached ") != std::string::npos;
     });
     if (!report.failures.empty()) fail("invariant violated:\n" + format_failures(report, "  ") + "--- scenario ---\n" + yaml + "--- end ---");
     if (!gen.has_platforms() && !bounds.violation.empty()) {

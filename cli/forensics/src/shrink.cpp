@@ -52,6 +52,8 @@ FailureSignature classify(const CheckFailure& f) {
             s.invariant = "penetration";
         } else if (f.message.find(": grounded but") != std::string::npos) {
             s.invariant = "grounded";
+        } else if (f.message.find(": halted: ") != std::string::npos) {
+            s.invariant = "halted";
         } else {
             s.invariant = "other";
         }

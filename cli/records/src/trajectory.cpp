@@ -457,6 +457,7 @@ std::vector<Field> state_fields(const kcc::CharacterState& s) {
         {"previous_y", s.previous_position.y.raw(), true},
         {"previous_z", s.previous_position.z.raw(), true},
         {"previous_facing", s.previous_facing.raw(), true},
+        {"halted", s.halted ? 1 : 0, false},
     };
 }
 

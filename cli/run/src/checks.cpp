@@ -82,7 +82,7 @@ struct Tracker {
     Vec3 prev_pressed_disp;
     bool prev_pressed = false;
     Scalar prev_depth;         ///< static penetration the depth is compared with: the least since it last grew (see invariants)
-    bool depth_failed = false, ground_failed = false;
+    bool depth_failed = false, ground_failed = false, halt_reported = false;
     CharacterMetrics m;
 };
 
@@ -339,6 +339,20 @@ private:
     }
 
     void invariants(int64_t tick, const kcc::CharacterState& s, const kcc::Params& p, Tracker& t) {
+        // 0. A halted body (kcc/settings.h, kWorkingVolumeMetres): reported once, in every build.
+        if (s.halted && !t.halt_reported) {
+            t.halt_reported = true;
+            const Vec3& q = s.position;
+            const std::string why =
+                kcc::outside_working_volume(q)
+                    ? "left the working volume at (" + num6(q.x) + ", " + num6(q.y) + ", " + num6(q.z) +
+                          ") m (each coordinate less than " + std::to_string(kcc::kWorkingVolumeMetres) + " m)"
+                    : "its speed reached " + num6(length(s.velocity)) + " m/s, over the bound of " +
+                          std::to_string(kcc::kMaxBodySpeedMetresPerSecond) +
+                          " m/s (input, gravity and impulses of one tick added up)";
+            invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) + ": halted: " + why +
+                                "; it is not moved again (docs/numeric.md)");
+        }
         const geo::StaticScene& scene = world_->scene();
         const geo::Capsule cap = kcc::capsule_at(s.position, p);
         // 1. Penetration of static geometry: within tolerance, or not growing (depenetration at work).

@@ -5,12 +5,40 @@
 
 namespace fx::kcc {
 
+namespace {
+
+/// Faster than kMaxBodySpeedMetresPerSecond: |v|^2 exactly, against 2^88 (4096 m/s squared, in
+/// units of 2^-64 m^2/s^2). Every component below 2048 m/s (|v| < 3548 m/s) needs no square.
+bool beyond_speed_bound(const Vec3& v) {
+    using B = wide::Default;
+    static_assert(kMaxBodySpeedMetresPerSecond == 4096, "the square below is 4096^2 * 2^64 = 2^88");
+    const uint64_t x = wide::uabs(v.x.raw()), y = wide::uabs(v.y.raw()), z = wide::uabs(v.z.raw());
+    if (((x | y | z) >> 43) == 0) return false; // 2^43 raw = 2048 m/s
+    return B::ucmp(B::add(B::add(B::umul(x, x), B::umul(y, y)), B::umul(z, z)), B::make(uint64_t{1} << 24, 0)) > 0;
+}
+
+/// Stops the body for good where it is: airborne, on no platform, flagged.
+void halt(CharacterState& state, const Vec3& pos, const Vec3& velocity) {
+    state.position = pos;
+    state.velocity = velocity;
+    state.grounded = false;
+    state.ground_normal = Vec3::unit_y();
+    state.ground_shape = kNoId;
+    state.halted = true;
+}
+
+} // namespace
+
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, TraceObserver* observer) {
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
     state.previous_facing = state.facing;
+    if (state.halted) { // never moved again (settings.h, kWorkingVolumeMetres)
+        trace::tick_end(t, state);
+        return;
+    }
     Vec3 pos = state.position;
     if (!platform_shift.is_zero()) {
         // Swept against the scene (the whole scene: the shift may be long), the platform aside.
@@ -35,6 +63,11 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // 2. Velocity from input.
     const VelocityUpdate vu = apply_input(state.velocity, state.facing, g.grounded, input, p);
     state.facing = vu.facing;
+    if (beyond_speed_bound(vu.velocity)) {
+        halt(state, pos, vu.velocity);
+        trace::tick_end(t, state);
+        return;
+    }
     const bool on_ground = g.grounded && !vu.jumped;
     trace::velocity(t, vu);
 
@@ -107,6 +140,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     state.grounded = end.grounded;
     state.ground_normal = end.normal;
     state.ground_shape = end.shape;
+    if (outside_working_volume(pos)) halt(state, pos, state.velocity);
     trace::tick_end(t, state);
 }
 

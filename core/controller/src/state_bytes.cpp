@@ -53,7 +53,7 @@ std::array<uint8_t, kStateBytes> serialize_state(const CharacterState& st) {
     w.v3(st.position);
     w.v3(st.velocity);
     w.s(st.facing);
-    w.u8(st.grounded ? 1 : 0);
+    w.u8(static_cast<uint8_t>((st.grounded ? 1 : 0) | (st.halted ? 2 : 0)));
     w.v3(st.ground_normal);
     w.u32(st.ground_shape);
     w.u32(st.platform);
@@ -70,7 +70,9 @@ bool deserialize_state(std::span<const uint8_t> bytes, CharacterState* out) {
     st.position = r.v3();
     st.velocity = r.v3();
     st.facing = r.s();
-    st.grounded = (r.u8() & 1) != 0;
+    const uint8_t flags = r.u8();
+    st.grounded = (flags & 1) != 0;
+    st.halted = (flags & 2) != 0;
     st.ground_normal = r.v3();
     st.ground_shape = r.u32();
     st.platform = r.u32();

@@ -51,6 +51,11 @@ bool World::add_character(CharacterId id, const Vec3& feet, const Settings& sett
         if (error != nullptr) *error = "character " + std::to_string(id) + ": " + why;
         return false;
     }
+    if (outside_working_volume(feet)) {
+        if (error != nullptr)
+            *error = "character " + std::to_string(id) + ": feet outside the working volume (each coordinate less than 1048576 m)";
+        return false;
+    }
     for (const CharacterState& s : states_) {
         if (s.id == id) {
             if (error != nullptr) *error = "character " + std::to_string(id) + ": duplicate id";

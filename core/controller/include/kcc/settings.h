@@ -23,6 +23,16 @@ inline constexpr int kMaxContacts = 8;        ///< overlaps resolved by depenetr
 /// (docs/numeric.md; the bounds generator, tests/harness/bounds_test.cpp, runs scenarios there
 /// on a checked build).
 inline constexpr int kMaxSettingLengthMetres = 1000;
+/// The working volume and the speed bound (docs/numeric.md, "Bodies that leave the working
+/// volume"): a body whose feet end a tick with a coordinate 2^20 m (1,048,576 m: the loader's
+/// coordinate bound of 1,000,000 m plus 48 km) or more from the origin, or whose velocity after the input
+/// (acceleration, gravity, jump and impulses, added up) is faster than 4096 m/s, is halted: it
+/// keeps that position and velocity, `CharacterState::halted` is set, and it is never moved
+/// again. Beyond them the arithmetic would leave the range the geometry is proven in (a tick's
+/// motion below kMaxLocalExtent, 16 km, at 1 Hz) and, given enough ticks, the Scalar range
+/// itself; the harness reports a halt as a failure (exit 1) in every build.
+inline constexpr int64_t kWorkingVolumeMetres = int64_t{1} << 20;
+inline constexpr int64_t kMaxBodySpeedMetresPerSecond = int64_t{1} << 12;
 
 struct Settings {
     // ---- the capsule ----

@@ -22,6 +22,14 @@ struct Input {
     Vec3 impulse;
 };
 
+/// Feet outside the working volume: some coordinate at least 2^20 m (kWorkingVolumeMetres,
+/// settings.h) from the origin. One OR of the magnitudes: |c| >= 2^20 m iff bit 52 or above
+/// of the raw magnitude is set.
+inline bool outside_working_volume(const Vec3& feet) {
+    const uint64_t m = wide::uabs(feet.x.raw()) | wide::uabs(feet.y.raw()) | wide::uabs(feet.z.raw());
+    return (m >> 52) != 0;
+}
+
 /// Result of the ground query.
 struct Ground {
     bool grounded = false;
@@ -46,6 +54,9 @@ struct CharacterState {
     uint32_t platform = kNoId; ///< platform id carrying the body (kNoId: none)
     Vec3 previous_position;    ///< tick pose before the last tick (render interpolation)
     Scalar previous_facing;
+    /// Left the working volume or passed the speed bound (settings.h, kWorkingVolumeMetres):
+    /// no longer moved; position and velocity are those of the tick that halted it.
+    bool halted = false;
 };
 
 } // namespace fx::kcc

@@ -5,7 +5,7 @@
 //    5  i64 x3  position x, y, z (raw Q31.32)
 //   29  i64 x3  velocity x, y, z
 //   53  i64     facing (rad)
-//   61  u8      flags: bit0 grounded
+//   61  u8      flags: bit0 grounded, bit1 halted
 //   62  i64 x3  ground normal x, y, z
 //   86  u32     ground shape id (0xFFFFFFFF: none)
 //   90  u32     platform id (0xFFFFFFFF: none)
