@@ -138,6 +138,40 @@ TEST_CASE("penetration that grows beyond the tolerance violates the invariant", 
     CHECK(check(sc, {tick_of(at(q0, true, q0)), tick_of(at(q1, true, q0))}).invariant_failures() == 0);
 }
 
+// The depth the invariant measures is the minimum translation distance (r minus the distance of
+// the capsule's segment from the shape when they are apart), not the push a query reports: on an
+// inactive mesh edge that push runs along the triangle's face and measures the height of the
+// capsule's core above the triangle's plane (docs/geometry.md). fuzz_controller found a body
+// spawned around a tiny mesh square (its diagonal an inactive edge) walking away from it and down
+// a little: the face push grew, the real depth shrank, and the invariant called that growing
+// penetration (docs/fuzzing.md). Depths worked out by hand below; default body, radius 0.4, its
+// segment from feet + 0.4 to feet + 1.4.
+TEST_CASE("penetration of a mesh is measured as the minimum translation, not the face push", "[checks][invariants]") {
+    // A 1 cm square at y = 0.5 (two triangles; the diagonal from (0.01, 0) to (0, 0.01) is inactive).
+    const std::string yaml = "format: 1\nname: t\ndescription: d\nticks: 2\n" + kFloor +
+                             "  - mesh: {id: 9, vertices: [[0, 0.5, 0], [0.01, 0.5, 0], [0, 0.5, 0.01], [0.01, 0.5, 0.01]], "
+                             "triangles: [[0, 1, 2], [1, 3, 2]]}\n"
+                             "characters:\n  - {id: 1, spawn: [-0.2, 0.15, -0.2]}\n";
+    const Scenario sc = load_ok(yaml);
+    // Segment bottom (-0.2, 0.55, -0.2): 0.2872 m from the corner (0, 0.5, 0), depth 0.1128 m
+    // (the face push of the other triangle: 0.4 - 0.05 = 0.35 m).
+    const Vec3 p0 = v(-r(2, 10), r(15, 100), -r(2, 10));
+    // Away and lower, (-0.22, 0.52, -0.22): 0.3118 m, depth 0.0882 m: shallower (face push 0.38 m, deeper).
+    const Vec3 away = v(-r(22, 100), r(12, 100), -r(22, 100));
+    const CheckReport leaving = check(sc, {tick_of(at(p0, false, p0)), tick_of(at(away, false, p0))});
+    INFO(format_failures(leaving, "  "));
+    CHECK(leaving.invariant_failures() == 0);
+    const Scalar deepest = leaving.metrics[0].values[kMaxPenetration].value;
+    CHECK(deepest >= r(1127, 10000));
+    CHECK(deepest <= r(1129, 10000));
+    // Toward the corner at the same height, (-0.18, 0.55, -0.18): 0.2594 m, depth 0.1406 m: it grew.
+    const Vec3 toward = v(-r(18, 100), r(15, 100), -r(18, 100));
+    const CheckReport entering = check(sc, {tick_of(at(p0, false, p0)), tick_of(at(toward, false, p0))});
+    REQUIRE(entering.invariant_failures() == 1);
+    INFO(entering.failures[0].message);
+    CHECK(entering.failures[0].message.rfind("tick 1, character 1: penetrates shape 9 by 0.1405", 0) == 0);
+}
+
 TEST_CASE("grounded without walkable ground under the capsule violates the invariant", "[checks][invariants]") {
     const Scenario sc = load_ok(kHandmade);
     const Vec3 on = v(Scalar{}, r(15, 1000), Scalar{});

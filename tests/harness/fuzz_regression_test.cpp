@@ -272,6 +272,17 @@ TEST_CASE("fuzz regression: the checks' grounded cast and rounding drift of a st
     }
 }
 
+// corpus/controller/regress-overlap-spawn-tiny-mesh (469 s into a run with
+// FXKCC_FUZZ_OVERLAPPING_SPAWNS=1 FXKCC_FUZZ_GROUND=1): a large body (radius 0.93 m) spawned around
+// an 8 mm mesh square walked away from it and down a little; the invariant measured the square's
+// triangle whose closest feature is the inactive diagonal by its face push (the height of the
+// body's core above the square: 0.31, then 0.41 m, "the depth grew") while the body's real depth
+// in the square shrank (0.31 to 0.25 m). The invariant now measures the minimum translation
+// distance (checks.cpp, penetration; checks_test.cpp has the hand-worked case).
+TEST_CASE("fuzz regression: a body walking away from a tiny mesh inside it is not growing penetration") {
+    run_clean("overlap-spawn-tiny-mesh.yaml");
+}
+
 // Review of the depenetration constraints: a shape nearer than skin used to forbid any approach,
 // so a body 5 mm inside one wall of a corridor whose other wall was 10 mm away stayed inside the
 // first wall for ever (its depth did not grow, so no invariant saw it). A push may now close a

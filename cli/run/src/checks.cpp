@@ -121,6 +121,8 @@ public:
         for (const CharacterDef& c : sc.characters) ids_.push_back(c.id);
         for (const PlatformDef& p : sc.platforms) platform_ids_.push_back(p.id);
         std::sort(platform_ids_.begin(), platform_ids_.end());
+        for (const MeshDef& m : sc.meshes) mesh_ids_.push_back(m.id);
+        std::sort(mesh_ids_.begin(), mesh_ids_.end());
         for (const CharacterDef& c : sc.characters) cursors_.emplace_back(*c.input);
         trackers_.resize(ids_.size());
         events_.resize(ids_.size());
@@ -244,6 +246,7 @@ private:
         const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
         return it != ids_.end() && *it == id ? static_cast<size_t>(it - ids_.begin()) : ids_.size();
     }
+    bool is_mesh(uint32_t shape) const { return std::binary_search(mesh_ids_.begin(), mesh_ids_.end(), shape); }
     bool is_platform(uint32_t shape) const {
         return std::binary_search(platform_ids_.begin(), platform_ids_.end(), shape);
     }
@@ -338,6 +341,30 @@ private:
         invariant_failures_.push_back({CheckFailure::Kind::kInvariant, tick, std::move(message)});
     }
 
+    /// How deep the capsule is in a mesh: the minimum translation distance. With the cores apart
+    /// (the capsule's segment at distance g > 0 from the triangle's closest point) that is
+    /// exactly r - g, whatever normal the query reports. The contact's own depth is a push that
+    /// separates but may be longer: on an inactive edge or vertex it is the push along the
+    /// triangle's face (docs/geometry.md), which for a small triangle inside the body measures
+    /// the core's height above the triangle's plane, not how deep the body is (docs/fuzzing.md,
+    /// the overlapping spawn around a tiny mesh). Cores that touch or cross, and every other
+    /// kind of shape: the contact's depth, as before (a box's reported depth near an edge the
+    /// core touches can exceed r - g too, but that is also what depenetration pushes by).
+    Scalar penetration(const geo::Capsule& cap, const geo::Contact& c) const {
+        if (!is_mesh(c.shape)) return c.depth;
+        const Vec3 d = cap.b - cap.a;
+        const Scalar dd = dot(d, d);
+        const Scalar along = dot(c.point - cap.a, d);
+        Vec3 on_core = cap.a;
+        if (along >= dd) {
+            on_core = cap.b;
+        } else if (along.raw() > 0) {
+            on_core = cap.a + d * (along / dd); // along < dd: the quotient is below 1
+        }
+        const Scalar gap = length(c.point - on_core);
+        return gap.raw() > 0 ? min(c.depth, cap.radius - gap) : c.depth;
+    }
+
     void invariants(int64_t tick, const kcc::CharacterState& s, const kcc::Params& p, Tracker& t) {
         // 0. A halted body (kcc/settings.h, kWorkingVolumeMetres): reported once, in every build.
         if (s.halted && !t.halt_reported) {
@@ -368,8 +395,9 @@ private:
                 touches_platform = true;
                 continue;
             }
-            if (contacts[k].depth > depth) {
-                depth = contacts[k].depth;
+            const Scalar d = penetration(cap, contacts[k]);
+            if (d > depth) {
+                depth = d;
                 deepest = contacts[k].shape;
             }
         }
@@ -535,7 +563,7 @@ private:
     RunSink* inner_;
     CheckReport* report_;
     const kcc::World* world_ = nullptr;
-    std::vector<uint32_t> ids_, platform_ids_;
+    std::vector<uint32_t> ids_, platform_ids_, mesh_ids_;
     std::vector<InputCursor> cursors_;
     std::vector<Tracker> trackers_;
     std::vector<TickEvents> events_;
