@@ -197,10 +197,17 @@ bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState
 
 std::string content_digest(std::string_view bytes) { return hex16(XXH3_64bits(bytes.data(), bytes.size())); }
 
-std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header) {
+std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header, std::string* bytes_out,
+                           bool* verified) {
+    if (verified != nullptr) *verified = false;
     if (header.csv_digest.empty()) return csv_path;
     std::string bytes, unused;
-    if (read_file(csv_path, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return csv_path;
+    const auto found = [&](const std::string& path) {
+        if (verified != nullptr) *verified = true;
+        if (bytes_out != nullptr) *bytes_out = std::move(bytes);
+        return path;
+    };
+    if (read_file(csv_path, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return found(csv_path);
     // A bless killed between committing the hash file and renaming its CSV into place left the
     // CSV as "<name>.csv.next.tmp.<pid>": the one with the hash file's digest is the golden's.
     const fs::path p(csv_path);
@@ -214,7 +221,7 @@ std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& he
     }
     std::sort(candidates.begin(), candidates.end());
     for (const std::string& c : candidates)
-        if (read_file(c, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return c;
+        if (read_file(c, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return found(c);
     return csv_path;
 }
 
@@ -292,12 +299,14 @@ std::string check_golden_pair(const std::string& golden_dir, const std::string& 
     if (fs::exists(fs::symlink_status(named_csv, ec))) {
         if (std::string why = golden_outside_reason(golden_dir, named_csv); !why.empty()) return why;
     }
-    const std::string csv = golden_csv_for(named_csv, hashes.header);
+    bool verified = false;
+    const std::string csv = golden_csv_for(named_csv, hashes.header, csv_bytes, &verified);
     if (!fs::exists(fs::symlink_status(csv, ec))) {
         *csv_missing = true;
         return "no golden CSV at " + csv + " (run: fxkcc bless)";
     }
     if (std::string why = golden_outside_reason(golden_dir, csv); !why.empty()) return why;
+    if (verified) return ""; // read once, by golden_csv_for, with the recorded digest
     std::string error;
     if (!read_file(csv, csv_bytes, &error)) return error;
     if (const std::string digest = content_digest(*csv_bytes); digest != hashes.header.csv_digest) {

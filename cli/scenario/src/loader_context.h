@@ -67,7 +67,10 @@ struct Ctx {
     /// what they parse to (input CSVs, OBJ meshes), parsed once (docs/reliability.md, memory).
     std::map<std::string, std::shared_ptr<const struct Ref>> refs;
     std::map<std::string, SharedInput> input_csvs;
-    std::map<std::string, std::pair<std::vector<Vec3>, std::vector<uint32_t>>> objs;
+    /// OBJ files by resolved path: the index in Scenario::meshes of the first mesh made from
+    /// it (already checked), which a later reference copies instead of parsing and checking
+    /// again; no other copy is kept.
+    std::map<std::string, size_t> objs;
 
     void add_input(const std::string& path) {
         if (std::find(inputs.begin(), inputs.end(), path) == inputs.end()) inputs.push_back(path);

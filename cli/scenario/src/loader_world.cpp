@@ -102,19 +102,21 @@ void load_mesh(Ctx& ctx, const Value& v, Scenario* s) {
     const Map m(v, {"id", "vertices", "triangles", "obj"});
     MeshDef d;
     d.id = shape_id(ctx, m.get("id"));
+    std::string obj_key;
     if (auto obj = m.opt("obj")) {
         if (m.has("vertices") || m.has("triangles")) {
             m.fail("expected either 'obj' or 'vertices' and 'triangles', found both");
         }
         const std::shared_ptr<const Ref> r = read_ref(ctx, *obj, kMaxReferencedBytes);
-        const std::string key = r->resolved.string();
-        if (const auto it = ctx.objs.find(key); it != ctx.objs.end()) {
-            d.vertices = it->second.first;
-            d.indices = it->second.second;
-        } else {
-            detail::parse_obj(r->bytes, r->display, &d.vertices, &d.indices);
-            ctx.objs.emplace(key, std::make_pair(d.vertices, d.indices));
+        obj_key = r->resolved.string();
+        if (const auto it = ctx.objs.find(obj_key); it != ctx.objs.end()) {
+            // Parsed and checked at its first reference: the same triangles again.
+            d.vertices = s->meshes[it->second].vertices;
+            d.indices = s->meshes[it->second].indices;
+            s->meshes.push_back(std::move(d));
+            return;
         }
+        detail::parse_obj(r->bytes, r->display, &d.vertices, &d.indices);
         if (d.indices.empty()) obj->fail("expected a mesh with at least one face, found none in '" + r->display + "'");
     } else {
         const Value vs = m.get("vertices");
@@ -140,6 +142,7 @@ void load_mesh(Ctx& ctx, const Value& v, Scenario* s) {
     std::string error;
     if (!geo::TriangleMesh::build(d.vertices, d.indices, &mesh, &error)) m.fail(error);
     s->meshes.push_back(std::move(d));
+    if (!obj_key.empty()) ctx.objs.emplace(obj_key, s->meshes.size() - 1);
 }
 
 void load_ramp(Ctx& ctx, const Value& v, Scenario* s) {

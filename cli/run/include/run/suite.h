@@ -46,7 +46,10 @@ std::string golden_csv_path(const SuiteOptions& suite, const std::string& name);
 /// The trajectory CSV that belongs to a golden hash file whose CSV is at csv_path: csv_path,
 /// or csv_path + ".next" when a bless was interrupted after committing the hash file but
 /// before renaming the CSV into place (write_goldens), recognised by the header's CSV digest.
-std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header);
+/// When `verified` is given, it tells whether the returned file was read and has that digest;
+/// its bytes are then moved to *bytes, so that a caller needs not read it again.
+std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header, std::string* bytes = nullptr,
+                           bool* verified = nullptr);
 /// "" when `path` (a golden file, existing) resolves inside `golden_dir`; else why not. Goldens
 /// may be symbolic links (git stores them), but only to files of the golden folder: a link to
 /// /proc/self/environ or /etc/shadow is refused before anything is read.
