@@ -9,6 +9,8 @@ namespace {
 
 /// Faster than kMaxBodySpeedMetresPerSecond: |v|^2 exactly, against 2^88 (4096 m/s squared, in
 /// units of 2^-64 m^2/s^2). Every component below 2048 m/s (|v| < 3548 m/s) needs no square.
+static_assert(kWorkingVolumeMetres == int64_t{1} << 20, "outside_working_volume (state.h) tests bit 52 of the raw value");
+
 bool beyond_speed_bound(const Vec3& v) {
     using B = wide::Default;
     static_assert(kMaxBodySpeedMetresPerSecond == 4096, "the square below is 4096^2 * 2^64 = 2^88");
