@@ -17,6 +17,7 @@ declare -A NEED=(
   [libfmt-dev]=/usr/include/fmt/format.h
   [g++-aarch64-linux-gnu]=/usr/bin/aarch64-linux-gnu-g++
   [python3]=/usr/bin/python3
+  [python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py   # tests/ci/test_workflow.py reads the workflow
   [chromium]=/usr/bin/chromium   # e2e.Plot: renders `fxkcc plot` SVGs headless (tests/e2e/test_cli.py)
 )
 

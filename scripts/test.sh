@@ -3,7 +3,9 @@
 # Each leg is timed; the table at the end (also in build/test-times.txt) is what
 # docs/testing.md quotes.
 #   setup              scripts/setup.sh (dependencies, idempotent)
-#   native             build/: Release, __int128 wide path, warnings as errors: all tests and gates
+#   native             the CI workflow's Linux x86-64 job, run as written (tests/ci/test_workflow.py):
+#                      build/: Release, __int128 wide path, warnings as errors: all tests and gates;
+#                      then its verify step fails on an altered golden, as it must
 #   TARGET             the cross-target proof (docs/determinism.md), scripts/cross.sh TARGET all
 #                      (+ desync for aarch64 and wasm32): set up, built, tested under its
 #                      emulator and verified against its goldens; i686 (no __int128: the portable
@@ -61,17 +63,6 @@ leg() {
 }
 
 # (set -e does not reach into a function that `leg` calls as `"$@" || rc=$?`: steps say `|| return`.)
-run_suite() { # build-dir ctest-args... -- cmake-args...
-  local dir=$1
-  shift
-  local ctest_args=()
-  while [ $# -gt 0 ] && [ "$1" != "--" ]; do ctest_args+=("$1"); shift; done
-  shift
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFX_WERROR=ON "$@" >/dev/null || return
-  cmake --build "$dir" -j "$JOBS" || return
-  ctest --test-dir "$dir" -j "$JOBS" --output-on-failure "${ctest_args[@]}"
-}
-
 cross_leg() {
   bash scripts/cross.sh "$1" all || return
   case "$1" in aarch64-linux|wasm32-emscripten) bash scripts/cross.sh "$1" desync ;; esac
@@ -88,7 +79,10 @@ no_leftovers() {
 }
 
 leg setup bash scripts/setup.sh
-leg native run_suite build -- -DFX_FORCE_PORTABLE_WIDE=OFF -DFX_CHECKED=OFF
+# The native build and its tests are the CI workflow's Linux x86-64 job (g++), executed step by
+# step as the hosted runner would (tests/ci/test_workflow.py): install, build build/, every ctest
+# test, verify the goldens; then its verify step must fail on an altered golden.
+leg native python3 tests/ci/test_workflow.py
 if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
   for target in ${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows}; do
     leg "$target" cross_leg "$target"

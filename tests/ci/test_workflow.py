@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The CI workflow, executed (issue 18; the test command's `native` leg runs this):
+
+1. the runner's shell semantics, on small workflows: with no shell a step runs `bash -e`, so
+   `false | true` passes; with `shell: bash` (step, job or workflow defaults) it fails;
+   an expression the runner cannot evaluate is refused (exit 2), never skipped;
+2. the Linux x86-64 job of ci/github/workflows/fxkcc.yml (matrix compiler g++), every step as
+   written, in this tree: installs, builds build/, runs every ctest test, verifies the goldens;
+   it must pass;
+3. its "Verify goldens" step on a copy of scenarios/ and golden/ where one character hash of one
+   golden is changed: the step must fail, and its report must name the mismatch. The same step
+   with the workflow's `defaults` removed (the runner's bare `bash -e`) must pass: the check that
+   the workflow as it was would have stayed green on a desync.
+
+Exit code 0 when every check holds, 1 otherwise.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNNER = os.path.join(ROOT, "scripts", "run-workflow-job.py")
+WORKFLOW = os.path.join(ROOT, "ci", "github", "workflows", "fxkcc.yml")
+failures = []
+
+
+def check(ok, what):
+    print(("ok      " if ok else "FAILED  ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def runner(workflow_path, job, *args, cwd=None):
+    p = subprocess.run([sys.executable, RUNNER, workflow_path, job, *args], cwd=cwd or ROOT,
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def shell_semantics(tmp):
+    def wf(path, text):
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    step = "    steps:\n      - name: s\n        run: false | true\n"
+    bare = wf(os.path.join(tmp, "bare.yml"), "on: push\njobs:\n  j:\n    runs-on: ubuntu-24.04\n" + step)
+    rc, out = runner(bare, "j")
+    check(rc == 0, f"no shell: `false | true` passes under bash -e (exit {rc})")
+    per_step = wf(os.path.join(tmp, "step.yml"), "on: push\njobs:\n  j:\n    runs-on: ubuntu-24.04\n" + step +
+                  "        shell: bash\n")
+    rc, out = runner(per_step, "j")
+    check(rc != 0, f"step shell: bash: `false | true` fails under pipefail (exit {rc})")
+    job_default = wf(os.path.join(tmp, "job.yml"), "on: push\njobs:\n  j:\n    runs-on: ubuntu-24.04\n"
+                     "    defaults:\n      run:\n        shell: bash\n" + step)
+    rc, out = runner(job_default, "j")
+    check(rc != 0, f"job defaults shell: bash: fails (exit {rc})")
+    wf_default = wf(os.path.join(tmp, "wf.yml"), "on: push\ndefaults:\n  run:\n    shell: bash\njobs:\n  j:\n"
+                    "    runs-on: ubuntu-24.04\n" + step)
+    rc, out = runner(wf_default, "j")
+    check(rc != 0, f"workflow defaults shell: bash: fails (exit {rc})")
+    expr = wf(os.path.join(tmp, "expr.yml"), "on: push\njobs:\n  j:\n    runs-on: ubuntu-24.04\n    steps:\n"
+              "      - run: echo ${{ github.sha }}\n")
+    rc, out = runner(expr, "j")
+    check(rc == 2 and "is not one this runner evaluates" in out, f"an unknown expression is refused (exit {rc})")
+
+
+def altered_golden_copy(tmp):
+    """scenarios/ and golden/ copied, build/ linked to this tree's; one character hash changed."""
+    work = os.path.join(tmp, "tree")
+    os.makedirs(work)
+    shutil.copytree(os.path.join(ROOT, "scenarios"), os.path.join(work, "scenarios"))
+    shutil.copytree(os.path.join(ROOT, "golden"), os.path.join(work, "golden"))
+    os.symlink(os.path.join(ROOT, "build"), os.path.join(work, "build"))
+    folder = os.path.join(work, "golden", "x86_64-linux")
+    path = os.path.join(folder, sorted(n for n in os.listdir(folder) if n.endswith(".hashes"))[0])
+    with open(path) as f:
+        lines = f.read().split("\n")
+    for i, line in enumerate(lines):
+        cells = line.split(" ")
+        if re.fullmatch(r"\d+", cells[0]) and int(cells[0]) == 10 and len(cells) >= 3:
+            h = cells[2]
+            cells[2] = h[:-1] + ("0" if h[-1] != "0" else "1")
+            lines[i] = " ".join(cells)
+            break
+    else:
+        raise SystemExit(f"test_workflow: no tick 10 in {path}")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    return work, os.path.basename(path)[: -len(".hashes")]
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="fxkcc-workflow-")
+    try:
+        print("== the runner's shell semantics")
+        shell_semantics(tmp)
+
+        print("== the Linux x86-64 job (g++), every step as written", flush=True)
+        rc = subprocess.run([sys.executable, RUNNER, WORKFLOW, "linux-x86_64", "--matrix", "compiler=g++"],
+                            cwd=ROOT).returncode
+        check(rc == 0, f"the job passes on this tree (exit {rc})")
+        # The verify step's reports, which the workflow uploads, are not the tree's.
+        for report in ("verify-junit.xml", "verify-report.txt"):
+            if os.path.exists(os.path.join(ROOT, report)):
+                os.unlink(os.path.join(ROOT, report))
+        if rc != 0:
+            return 1
+
+        print("== its verify step on one altered golden", flush=True)
+        work, name = altered_golden_copy(tmp)
+        rc, out = runner(WORKFLOW, "linux-x86_64", "--matrix", "compiler=g++", "--step", "Verify goldens", cwd=work)
+        report = open(os.path.join(work, "verify-report.txt")).read() if os.path.exists(
+            os.path.join(work, "verify-report.txt")) else ""
+        check(rc != 0, f"the verify step fails (exit {rc})")
+        check(re.search(r"(?m)^MISMATCH\s+" + re.escape(name) + r"\b", report) is not None,
+              f"its report names the mismatch of {name}")
+        with open(WORKFLOW) as f:
+            bare = yaml.safe_load(f)
+        bare.pop("defaults", None)
+        bare_path = os.path.join(tmp, "without-defaults.yml")
+        with open(bare_path, "w") as f:
+            yaml.safe_dump(bare, f)
+        rc, out = runner(bare_path, "linux-x86_64", "--matrix", "compiler=g++", "--step", "Verify goldens", cwd=work)
+        check(rc == 0, f"without `defaults: run: shell: bash` the same step passes, as the workflow did before (exit {rc})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f"test_workflow: {len(failures)} check(s) failed", file=sys.stderr)
+        return 1
+    print("test_workflow: all checks hold")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
