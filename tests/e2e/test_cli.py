@@ -440,6 +440,28 @@ class Verify(Workspace):
         out, _ = self.run_ok(["verify", "-j", "2"])
         self.assertIn("2 scenarios on " + self.t + ": 2 passed, 0 mismatched, 0 stale, 0 missing, 0 errors", out)
 
+    def test_a_target_without_goldens_verifies_against_the_reference_and_says_so(self):
+        # A build whose target has no folder (macOS arm64, MSVC) verifies against the reference
+        # target's goldens; --own-goldens asks for its own and finds them missing.
+        self.run_ok(["bless", "--target", "ref-a"])
+        remove_tree(self.p("golden", self.t))
+        out, _ = self.run_ok(["verify", "--reference-target", "ref-a"])
+        self.assertTrue(out.startswith(f"note: golden/{self.t} does not exist; verifying against the goldens of ref-a "), out)
+        self.assertIn(f"2 scenarios on {self.t} against the goldens of ref-a: 2 passed, 0 mismatched", out)
+        rc, out, err = fxkcc(["verify", "--reference-target", "ref-a", "--own-goldens"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertNotIn("note:", out)
+        self.assertIn(f"2 scenarios on {self.t}: 0 passed, 0 mismatched, 0 stale, 2 missing", out)
+        # No reference folder either: missing, as before, and no note.
+        rc, out, err = fxkcc(["verify", "--reference-target", "ref-b"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertNotIn("note:", out)
+        # A folder of its own always wins, whatever the reference says.
+        self.run_ok(["bless"])
+        out, _ = self.run_ok(["verify", "--reference-target", "ref-a"])
+        self.assertNotIn("note:", out)
+        self.assertIn(f"2 scenarios on {self.t}: 2 passed", out)
+
     def test_report_is_in_path_order_whatever_the_jobs(self):
         # Runs start costliest first (walk-wall: 240 character-ticks, platform-ride: 90, a file that
         # does not load: 0), the reverse of path order; the report stays in path order, the same

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <sstream>
 
 #include "records/atomic_file.h"
+#include "records/build_info.h"
 #include "records/text.h"
 #include "run/verify.h"
 #include "subcommands.h"
@@ -88,8 +90,37 @@ void print_table(const std::vector<Outcome>& outcomes, std::ostream& out, const 
 
 } // namespace
 
-int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err, const Style& style,
+namespace {
+
+/// The golden folder to verify against: --target's, else this build's own, else (no folder of
+/// its own, and not --own-goldens) the reference target's, with a note saying so.
+SuiteOptions golden_target(const VerifyCommand& cmd, std::string* note) {
+    namespace fs = std::filesystem;
+    SuiteOptions suite = cmd.suite;
+    if (!suite.target.empty() || cmd.own_goldens) return suite;
+    const std::string own = build_info().target;
+    std::error_code ec;
+    if (own == cmd.reference_target || fs::is_directory(fs::path(suite.golden_dir) / own, ec) ||
+        !fs::is_directory(fs::path(suite.golden_dir) / cmd.reference_target, ec)) {
+        return suite;
+    }
+    suite.target = cmd.reference_target;
+    *note = "note: " + (fs::path(suite.golden_dir) / own).generic_string() + " does not exist; verifying against the goldens of " +
+            cmd.reference_target + " (every target's goldens are identical, as fxkcc compare-goldens proves; --own-goldens requires " +
+            own + "'s own)\n";
+    return suite;
+}
+
+} // namespace
+
+int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream& err, const Style& style,
                    bool err_terminal) {
+    std::string note;
+    VerifyCommand cmd = request;
+    cmd.suite = golden_target(request, &note);
+    const std::string on = note.empty() ? suite_target(cmd.suite)
+                                        : build_info().target + " against the goldens of " + suite_target(cmd.suite);
+    out << note;
     std::vector<std::string> paths;
     std::string error;
     if (!discover_scenarios(cmd.suite, &paths, &error)) {
@@ -138,7 +169,7 @@ int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& er
     }
     out << fmt::format("\n{} scenarios on {}: {} passed, {} mismatched, {} stale, {} missing, {} errors; {} failed "
                        "expectations or invariants\n",
-                       outcomes.size(), suite_target(cmd.suite), counts[0], counts[1], counts[2], counts[3], counts[4],
+                       outcomes.size(), on, counts[0], counts[1], counts[2], counts[3], counts[4],
                        checks_failed);
     if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml(outcomes, suite_target(cmd.suite)), &error)) {
         err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
@@ -155,6 +186,11 @@ public:
         add_suite_options(app, &cmd_.suite);
         app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
         app.add("--junit", &cmd_.junit_path, "Write a JUnit XML report");
+        app.add("--reference-target", &cmd_.reference_target,
+                "Goldens to verify against when this build's target has no golden folder")
+            .show_default()
+            .target_name();
+        app.flag("--own-goldens", &cmd_.own_goldens, "Require this build's own golden folder (no reference fallback)");
         app.flag("--no-progress", &no_progress_, "No progress line on a terminal");
     }
     int run(const Invocation& inv) override {

@@ -34,6 +34,11 @@ struct VerifyCommand {
     int jobs = 0; ///< 0: all cores
     std::string junit_path;
     bool progress = true; ///< a progress line on stderr when it is a terminal
+    /// Without --target, a build whose target has no golden folder (macOS arm64, MSVC, a new
+    /// target) verifies against this target's goldens, and says so; every target's goldens are
+    /// identical (compare-goldens). own_goldens: no such fallback (the target's own, or missing).
+    std::string reference_target = "x86_64-linux";
+    bool own_goldens = false;
 };
 /// `err_terminal`: a progress line on err (when cmd.progress).
 int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
