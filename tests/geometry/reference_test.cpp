@@ -278,6 +278,7 @@ template <class F> auto dispatch(Kind kind, const World& w, F&& f) {
 }
 
 void run_casts(Kind kind, const char* name, uint64_t seed, int n) {
+    FX_NEEDS_LONG_DOUBLE_REFERENCE();
     fxtest::Rng rng(seed);
     Stats st;
     for (int i = 0; i < n; ++i) {
@@ -331,6 +332,7 @@ void run_casts(Kind kind, const char* name, uint64_t seed, int n) {
 }
 
 void run_overlaps(Kind kind, const char* name, uint64_t seed, int n) {
+    FX_NEEDS_LONG_DOUBLE_REFERENCE();
     fxtest::Rng rng(seed);
     Stats st;
     const long double deep = L(kDeepDistance);

@@ -2,8 +2,10 @@
 // the same on every run and target) and an overflow handler that throws.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -68,6 +70,47 @@ inline int64_t spaced(int64_t step) {
     const auto k = static_cast<int64_t>(1.0 / test_scale() + 0.5);
     return step * (k < 1 ? 1 : k);
 }
+
+/// Whether this platform's long double math can be the accuracy tests' reference, decided by
+/// what it offers, not by its name: at least 64 significand bits
+/// (std::numeric_limits<long double>::digits: x87 extended 64, IEEE quad 113; MSVC's and Apple
+/// arm64's long double is double, 53), and sqrtl, sinl, cosl, atan2l, asinl and acosl within
+/// 2^-60 relative at arguments where weak implementations fail (MinGW-w64's sinl is x87 fsin,
+/// whose 66-bit pi is off by about 1e-12 near 2^31 rad). The expected values are 30-digit
+/// decimals computed with mpmath at 40 digits; the inputs are volatile so that the compiler
+/// cannot fold the calls with its own exact arithmetic. Measured (docs/testing.md): glibc x86-64
+/// and i686 (x87), glibc AArch64 and s390x (quad) and emscripten (quad) are within 2^-64;
+/// MinGW-w64 under wine is off by 2^23 to 2^28 units of 2^-64 in sin and cos at 2^31 and 2e9 rad.
+inline bool long_double_reference() {
+    if (std::numeric_limits<long double>::digits < 64) return false;
+    volatile long double two = 2.0L, big = 2147483648.0L, b2 = 2000000000.0L, one = 1.0L, three = 3.0L, q = 0.75L,
+                         r = 0.3125L;
+    const struct {
+        long double got, want;
+    } cases[] = {
+        {std::sqrt(static_cast<long double>(two)), 1.41421356237309504880168872421L},
+        {std::sin(static_cast<long double>(big)), -0.971310175792939242825145165107L},
+        {std::cos(static_cast<long double>(big)), 0.237816194572803357153687317401L},
+        {std::sin(static_cast<long double>(b2)), 0.91471045864904117493281462393L},
+        {std::atan2(static_cast<long double>(one), static_cast<long double>(three)), 0.321750554396642193401404614359L},
+        {std::asin(static_cast<long double>(q)), 0.848062078981481008052944338998L},
+        {std::acos(static_cast<long double>(r)), 1.252972622867015866047904221L},
+    };
+    for (const auto& c : cases) {
+        if (!(std::fabs((c.got - c.want) / c.want) <= 0x1p-60L)) return false;
+    }
+    return true;
+}
+
+/// At the top of a test that needs the long double reference: passes it, with a warning, where
+/// the platform has none (long_double_reference()).
+#define FX_NEEDS_LONG_DOUBLE_REFERENCE()                                                                  \
+    do {                                                                                                  \
+        if (!fxtest::long_double_reference()) {                                                           \
+            WARN("skipped: this platform's long double math is no reference (fxtest::long_double_reference)"); \
+            return;                                                                                       \
+        }                                                                                                 \
+    } while (false)
 
 struct OverflowError : std::runtime_error {
     using std::runtime_error::runtime_error;
