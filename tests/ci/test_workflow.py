@@ -10,7 +10,11 @@
 3. its "Verify goldens" step on a copy of scenarios/ and golden/ where one character hash of one
    golden is changed: the step must fail, and its report must name the mismatch. The same step
    with the workflow's `defaults` removed (the runner's bare `bash -e`) must pass: the check that
-   the workflow as it was would have stayed green on a desync.
+   the workflow as it was would have stayed green on a desync;
+4. ci/github/workflows/capture.yml: the Linux x86-64 job's "Capture" step (bless --capture
+   under CI) and the compare job's comparison step, on a scratch copy with this tree's build (a
+   second capture into another target folder stands for the other runners): the captures pass
+   the comparison, and fail it once one captured hash is changed.
 
 Exit code 0 when every check holds, 1 otherwise.
 """
@@ -93,6 +97,38 @@ def altered_golden_copy(tmp):
     return work, os.path.basename(path)[: -len(".hashes")]
 
 
+def capture_workflow(tmp):
+    capture = os.path.join(ROOT, "ci", "github", "workflows", "capture.yml")
+    work = os.path.join(tmp, "capture")
+    os.makedirs(work)
+    shutil.copytree(os.path.join(ROOT, "scenarios"), os.path.join(work, "scenarios"))
+    os.symlink(os.path.join(ROOT, "build"), os.path.join(work, "build"))
+    rc, out = runner(capture, "linux-x86_64", "--step", "Capture", cwd=work)
+    check(rc == 0, f"capture.yml: the capture step passes under CI (exit {rc})")
+    check(not os.path.exists(os.path.join(work, "golden")), "capture.yml: nothing written to golden/")
+    # A second runner's capture, standing in for the other jobs (the same build, another folder).
+    p = subprocess.run([os.path.join(work, "build", "cli", "fxkcc"), "bless", "--capture", "captured", "--target",
+                        "second-runner"], cwd=work, capture_output=True, text=True, env=dict(os.environ, CI="true"))
+    check(p.returncode == 0, f"capture.yml: a second capture (exit {p.returncode})")
+    if p.returncode != 0:
+        print(p.stdout[-2000:] + p.stderr[-2000:])
+    step = "Each capture against a run here, then the captures with each other"
+    rc, out = runner(capture, "compare", "--step", step, cwd=work)
+    check(rc == 0, f"capture.yml: the comparison passes on the capture (exit {rc})")
+    if rc != 0:
+        print(out[-3000:])
+    folder = os.path.join(work, "captured", "x86_64-linux")
+    path = os.path.join(folder, sorted(n for n in os.listdir(folder) if n.endswith(".hashes"))[0])
+    with open(path) as f:
+        text = f.read()
+    altered = re.sub(r"(?m)^(10 [0-9a-f]{16} )([0-9a-f])", lambda m: m.group(1) + ("1" if m.group(2) == "0" else "0"), text, count=1)
+    check(altered != text, "capture.yml: a captured hash changed")
+    with open(path, "w") as f:
+        f.write(altered)
+    rc, out = runner(capture, "compare", "--step", step, cwd=work)
+    check(rc != 0 and "MISMATCH" in out, f"capture.yml: the comparison fails on it (exit {rc})")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="fxkcc-workflow-")
     try:
@@ -126,6 +162,9 @@ def main():
             yaml.safe_dump(bare, f)
         rc, out = runner(bare_path, "linux-x86_64", "--matrix", "compiler=g++", "--step", "Verify goldens", cwd=work)
         check(rc == 0, f"without `defaults: run: shell: bash` the same step passes, as the workflow did before (exit {rc})")
+
+        print("== the capture workflow's capture and comparison steps", flush=True)
+        capture_workflow(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

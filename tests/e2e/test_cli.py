@@ -269,6 +269,27 @@ class Bless(Workspace):
         self.assertIn("refusing to regenerate goldens because CI is set", err)
         self.assertEqual(self.golden_files(), [])
 
+    def test_capture_under_ci_writes_another_folder_never_the_goldens(self):
+        # A real runner's goldens, captured into an artifact folder under CI; the repository's
+        # golden folder stays refused, however it is spelled.
+        out, err = self.run_ok(["bless", "--capture", "captured"], ci=True)
+        self.assertIn("blessed  walk-wall: new: 120 ticks", out)
+        t = self.target()
+        self.assertEqual(self.golden_files(), [])
+        self.assertEqual(sorted(os.listdir(self.p("captured", t))),
+                         ["platform-ride.csv", "platform-ride.hashes", "walk-wall.csv", "walk-wall.hashes"])
+        # What was captured verifies as this target's goldens.
+        out, _ = self.run_ok(["verify", "--golden-dir", "captured", "--own-goldens"])
+        self.assertIn(f"2 scenarios on {t}: 2 passed", out)
+        for spelling in ("golden", "./golden", "golden/", os.path.join(self.tmp, "golden")):
+            rc, out, err = fxkcc(["bless", "--capture", spelling], self.tmp, ci=True)
+            self.assertEqual(rc, 2, out + err)
+            self.assertIn(f"--capture '{spelling}' is the golden folder 'golden'", err)
+        rc, out, err = fxkcc(["bless", "--capture", "other", "--golden-dir", "other"], self.tmp, ci=True)
+        self.assertEqual(rc, 2, out + err)
+        self.assertEqual(self.golden_files(), [])
+        self.assertFalse(os.path.exists(self.p("other")))
+
     def test_bless_creates_then_reports_unchanged_then_changed(self):
         out, _ = self.run_ok(["bless"])
         self.assertRegex(out, r"blessed  walk-wall: new: 120 ticks")

@@ -13,11 +13,31 @@ namespace fs = std::filesystem;
 
 namespace fx::harness {
 
-int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style,
+namespace {
+
+/// The same folder, whether or not either exists yet (weakly canonical, absolute).
+bool same_folder(const std::string& a, const std::string& b) {
+    std::error_code ea, eb;
+    const fs::path pa = fs::weakly_canonical(fs::absolute(a, ea), ea), pb = fs::weakly_canonical(fs::absolute(b, eb), eb);
+    return !ea && !eb && pa.lexically_normal() == pb.lexically_normal();
+}
+
+} // namespace
+
+int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& err, const Style& style,
                   bool err_terminal) {
-    if (const char* ci = std::getenv("CI"); ci_is_set(ci)) {
+    BlessCommand cmd = request;
+    if (!cmd.capture_dir.empty()) {
+        if (same_folder(cmd.capture_dir, cmd.suite.golden_dir)) {
+            err << "fxkcc bless: --capture '" << cmd.capture_dir << "' is the golden folder '" << cmd.suite.golden_dir
+                << "'; capture into another folder (goldens change only by a deliberate, reviewed commit)\n";
+            return kExitBadInput;
+        }
+        cmd.suite.golden_dir = cmd.capture_dir;
+    } else if (const char* ci = std::getenv("CI"); ci_is_set(ci)) {
         err << "fxkcc bless: refusing to regenerate goldens because CI is set (CI=" << ci
-            << "); goldens change only by a deliberate, reviewed commit\n";
+            << "); goldens change only by a deliberate, reviewed commit (to capture this runner's goldens into "
+               "another folder: bless --capture DIR)\n";
         return kExitBadInput;
     }
     std::vector<std::string> paths;
@@ -157,6 +177,8 @@ public:
     void declare(OptionSet& app) override {
         add_suite_options(app, &cmd_.suite);
         app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
+        app.add("--capture", &cmd_.capture_dir,
+                "Write the goldens to DIR/<target>/, not the golden folder (allowed under CI: a runner's capture)");
     }
     int run(const Invocation& inv) override {
         return bless_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_terminal);

@@ -47,6 +47,10 @@ int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& er
 struct BlessCommand {
     SuiteOptions suite;
     int jobs = 0;
+    /// --capture DIR: write the goldens to DIR/<target>/ instead of the golden folder, allowed
+    /// under CI (capturing a real runner's goldens into an artifact); refused when DIR is the
+    /// golden folder itself, so CI never rewrites the repository's goldens.
+    std::string capture_dir;
 };
 int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
                   bool err_terminal = false);
