@@ -1436,6 +1436,37 @@ class DesyncBundle(Workspace):
         self.assertTrue(os.path.exists(self.p("results", "report.txt")))
         self.assertEqual(sorted(f for f in os.listdir(self.tmp) if f.startswith("results")), ["results", "results.tmp"])
 
+    def test_a_bundle_against_a_golden_holds_both_sides(self):
+        # desync SCENARIO GOLDEN --bundle: side a is the golden (its hashes, rows, provenance),
+        # side b the run. It used to accept --bundle and write nothing.
+        if EMULATOR:
+            self.skipTest("the run side is this binary, which runs only under its emulator")
+        self.run_ok(["bless"])
+        t = self.target()
+        golden = self.p("golden", t, "walk-wall.hashes")
+        lines = read(golden).split("\n")
+        for i, line in enumerate(lines):
+            cells = line.split(" ")
+            if cells[0] == "40":
+                cells[2] = ("0" if cells[2][0] != "0" else "1") + cells[2][1:]
+                lines[i] = " ".join(cells)
+        write(golden, "\n".join(lines))
+        rc, out, err = fxkcc(["desync", "scenarios/walk-wall.yaml", f"golden/{t}/walk-wall.hashes", "--bundle", "b"],
+                             self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("first divergent tick 40", out)
+        self.assertIn("bundle: b/ (report, the golden's and the run's states", out)
+        self.assertEqual(sorted(os.listdir(self.p("b"))),
+                         sorted([".fxkcc-desync-bundle", "report.txt", "scenario.yaml", "input.csv", "a.state.csv",
+                                 "b.state.csv", "a.trace", "b.trace", "a.version.txt", "b.version.txt", "a.hashes",
+                                 "b.hashes"]))
+        self.assertEqual(read(self.p("b", "a.hashes")), read(golden))
+        self.assertTrue(read(self.p("b", "a.version.txt")).startswith(f"command: golden/{t}/walk-wall.hashes (golden)\n"))
+        self.assertIn(f"target:   {t}", read(self.p("b", "a.version.txt")))
+        self.assertRegex(read(self.p("b", "a.state.csv")), r"(?m)^40,1,")
+        self.assertRegex(read(self.p("b", "b.trace")), r"(?m)^t=40 c=1 tick-begin")
+        self.assertEqual(read(self.p("b", "report.txt")), out[: out.index("bundle: b/")])
+
 
 class Halt(Workspace):
     """Bodies that leave the working volume (each coordinate less than 2^20 m) or pass the speed

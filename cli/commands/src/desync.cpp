@@ -271,12 +271,16 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
     golden_csv = golden_csv_for(golden_csv, golden.header);
     std::vector<TrajectoryRow> rows_golden, rows_run;
     bool render = false;
-    if (fs::exists(golden_csv) && read_trajectory(golden_csv, &rows_golden, &render, &error) &&
-        parse_trajectory(run.csv, "run.csv", &rows_run, &render, &error)) {
-        add_state_differences(&r, states_at_tick(rows_golden, r.tick), states_at_tick(rows_run, r.tick));
-    }
+    const bool states = fs::exists(golden_csv) && read_trajectory(golden_csv, &rows_golden, &render, &error) &&
+                        parse_trajectory(run.csv, "run.csv", &rows_run, &render, &error);
+    if (states) add_state_differences(&r, states_at_tick(rows_golden, r.tick), states_at_tick(rows_run, r.tick));
     std::string text = "scenario " + sc.name + " (" + cmd.scenario + ")\n" + format_desync(r, golden_label, side.label);
-    if (r.characters.empty()) text += "(no golden trajectory CSV at " + golden_csv + ": fields not compared)\n";
+    if (!states) {
+        text += "(no golden trajectory CSV at " + golden_csv + ": fields not compared)\n";
+    } else if (r.characters.empty()) {
+        text += "(no character's state differs at tick " + std::to_string(r.tick) +
+                " in the trajectories: only hashes the CSV does not hold differ)\n";
+    }
     // The run's own trace of the divergent tick, for the characters that differ (a golden has none).
     text += "solver trace of the run, tick " + std::to_string(r.tick) + " (the golden has no trace):\n";
     std::istringstream lines(run.trace);
@@ -287,6 +291,29 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
         }
     }
     out << text;
+    if (!cmd.bundle.empty()) {
+        // Side a of the bundle is the golden: its hashes, its trajectory rows, its provenance
+        // (a golden has no trace); side b is the run.
+        SideRun g;
+        g.hashes = golden;
+        if (states) g.csv = slurp(golden_csv);
+        g.trace = "(a golden has no trace)\n";
+        const Provenance& pv = golden.header.provenance;
+        g.version = "golden: " + cmd.golden + "\ntarget:   " + pv.target + "\ncompiler: " + pv.compiler +
+                    "\nflags:    " + pv.flags + "\nwide:     " + pv.wide + "\nbehaviour " +
+                    std::to_string(golden.header.behaviour) + "\n";
+        DesyncCommand named = cmd;
+        named.a = cmd.golden + " (golden)";
+        named.a_args.clear();
+        named.b = side.label;
+        named.b_args = cmd.a_args;
+        if (!write_bundle(cmd.bundle, named, sc, r, text, g, run, &error)) {
+            err << "fxkcc desync: " << error << "\n";
+            return kExitCannotTest;
+        }
+        out << "bundle: " << cmd.bundle << "/ (report, the golden's and the run's states, input up to tick " << r.tick
+            << ", the golden's provenance and the run's build, the run's trace, both hash files)\n";
+    }
     return kExitMismatch;
 }
 
