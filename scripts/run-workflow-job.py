@@ -9,10 +9,14 @@ Shells, as GitHub documents them for Linux and macOS runners: a step's `shell:`,
 {0}`, `sh` runs `sh -e {0}`, and no shell at all runs `bash -e {0}` (no pipefail: a failing
 command before a pipe is not seen). A custom shell with `{0}` runs as given.
 
+Steps run in order; after a failing step only steps with `if: always()` or `if: failure()` run
+(and `failure()` steps only then), as on the runner; the job's result is the first failure's.
+
 Not a full runner, and it says so instead of guessing: `${{ matrix.KEY }}` is the only expression
 it substitutes (any other is an error); `uses:` steps are `actions/checkout` (this folder is the
-checkout) and `actions/upload-artifact` (skipped, named); any other action, `if:` other than
-`always()`, `continue-on-error` or `services` is an error. The job's `container:` is not
+checkout) and `actions/upload-artifact` and `actions/download-artifact` (skipped, named); any
+other action, an `if:` other than `always()`, `failure()` or `success()`, `continue-on-error` or
+`services` is an error. The job's `container:` is not
 started: the job runs on this machine, whose distribution is printed beside the one it names.
 A matrix key not given takes its first value.
 
@@ -108,21 +112,26 @@ def run_job(workflow, job_name, matrix_args, only_steps, cwd):
     for wanted in only_steps:
         if wanted not in names:
             raise Unsupported(f"job '{job_name}' has no step named '{wanted}'")
+    failed_rc = 0
     for step, name in zip(steps, names):
-        if only_steps and name not in only_steps:
-            continue
         where = f"{job_name} / {name}"
         if "continue-on-error" in step:
             raise Unsupported(f"{where}: continue-on-error is not supported")
-        cond = step.get("if")
-        if cond is not None and str(cond).strip() not in ("always()", "${{ always() }}"):
+        cond = str(step.get("if", "success()")).strip()
+        cond = re.sub(r"^\$\{\{\s*(.*?)\s*\}\}$", r"\1", cond)
+        if cond not in ("always()", "failure()", "success()"):
             raise Unsupported(f"{where}: if: {cond} is not supported")
+        if only_steps and name not in only_steps:
+            continue
+        if (cond == "success()" and failed_rc) or (cond == "failure()" and not failed_rc):
+            print(f"== {where}: not run (if: {cond})")
+            continue
         if "uses" in step:
             action = step["uses"].split("@")[0]
             if action == "actions/checkout":
                 print(f"== {where}: this folder is the checkout")
-            elif action == "actions/upload-artifact":
-                print(f"== {where}: skipped (uploads {step.get('with', {}).get('name', '?')})")
+            elif action in ("actions/upload-artifact", "actions/download-artifact"):
+                print(f"== {where}: skipped ({action}, {step.get('with', {}).get('name', step.get('with', {}).get('pattern', '?'))})")
             else:
                 raise Unsupported(f"{where}: action {step['uses']} is not supported")
             continue
@@ -143,10 +152,10 @@ def run_job(workflow, job_name, matrix_args, only_steps, cwd):
             rc = subprocess.run(cmd, cwd=step_cwd, env=env).returncode
         finally:
             os.unlink(path)
-        if rc != 0:
+        if rc != 0 and not failed_rc:
             print(f"run-workflow-job: step '{name}' failed (exit {rc})", file=sys.stderr)
-            return rc
-    return 0
+            failed_rc = rc
+    return failed_rc
 
 
 def main():

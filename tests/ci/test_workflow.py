@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """The CI workflow, executed (issue 18; the test command's `native` leg runs this):
 
-1. the runner's shell semantics, on small workflows: with no shell a step runs `bash -e`, so
-   `false | true` passes; with `shell: bash` (step, job or workflow defaults) it fails;
-   an expression the runner cannot evaluate is refused (exit 2), never skipped;
+1. the runner's semantics, on small workflows: with no shell a step runs `bash -e`, so
+   `false | true` passes; with `shell: bash` (step, job or workflow defaults) it fails; after a
+   failing step only `if: failure()` and `if: always()` steps run; an expression the runner
+   cannot evaluate is refused (exit 2), never skipped;
 2. the Linux x86-64 job of ci/github/workflows/fxkcc.yml (matrix compiler g++), every step as
-   written, in this tree: installs, builds build/, runs every ctest test, verifies the goldens;
-   it must pass;
+   written, in this tree: installs, builds build/, runs every ctest test, verifies the goldens,
+   captures its results for the comparison across runners; it must pass;
 3. its "Verify goldens" step on a copy of scenarios/ and golden/ where one character hash of one
-   golden is changed: the step must fail, and its report must name the mismatch. The same step
+   golden is changed: the step must fail, its report must name the mismatch, and the failure
+   step after it must gather the scenario's hashes, CSV and desync bundle. The same step
    with the workflow's `defaults` removed (the runner's bare `bash -e`) must pass: the check that
    the workflow as it was would have stayed green on a desync;
 4. ci/github/workflows/capture.yml: the Linux x86-64 job's "Capture" step (bless --capture
@@ -66,6 +68,15 @@ def shell_semantics(tmp):
                     "    runs-on: ubuntu-24.04\n" + step)
     rc, out = runner(wf_default, "j")
     check(rc != 0, f"workflow defaults shell: bash: fails (exit {rc})")
+    conds = wf(os.path.join(tmp, "conds.yml"), "on: push\njobs:\n  j:\n    runs-on: ubuntu-24.04\n    steps:\n"
+               "      - run: 'false'\n"
+               "      - if: failure()\n        run: touch on-failure\n"
+               "      - run: touch after-failure\n"
+               "      - if: always()\n        run: touch always\n")
+    rc, out = runner(conds, "j", "--cwd", tmp)
+    ran = sorted(f for f in ("on-failure", "after-failure", "always") if os.path.exists(os.path.join(tmp, f)))
+    check(rc == 1 and ran == ["always", "on-failure"],
+          f"after a failing step only failure() and always() steps run, and the job fails (exit {rc}, ran {ran})")
     expr = wf(os.path.join(tmp, "expr.yml"), "on: push\njobs:\n  j:\n    runs-on: ubuntu-24.04\n    steps:\n"
               "      - run: echo ${{ github.sha }}\n")
     rc, out = runner(expr, "j")
@@ -73,12 +84,14 @@ def shell_semantics(tmp):
 
 
 def altered_golden_copy(tmp):
-    """scenarios/ and golden/ copied, build/ linked to this tree's; one character hash changed."""
+    """scenarios/ and golden/ copied, build/ and scripts/ linked to this tree's; one character
+    hash changed."""
     work = os.path.join(tmp, "tree")
     os.makedirs(work)
     shutil.copytree(os.path.join(ROOT, "scenarios"), os.path.join(work, "scenarios"))
     shutil.copytree(os.path.join(ROOT, "golden"), os.path.join(work, "golden"))
     os.symlink(os.path.join(ROOT, "build"), os.path.join(work, "build"))
+    os.symlink(os.path.join(ROOT, "scripts"), os.path.join(work, "scripts"))
     folder = os.path.join(work, "golden", "x86_64-linux")
     path = os.path.join(folder, sorted(n for n in os.listdir(folder) if n.endswith(".hashes"))[0])
     with open(path) as f:
@@ -139,21 +152,29 @@ def main():
         rc = subprocess.run([sys.executable, RUNNER, WORKFLOW, "linux-x86_64", "--matrix", "compiler=g++"],
                             cwd=ROOT).returncode
         check(rc == 0, f"the job passes on this tree (exit {rc})")
-        # The verify step's reports, which the workflow uploads, are not the tree's.
+        # What the job uploads is not the tree's: the verify reports, this runner's capture.
         for report in ("verify-junit.xml", "verify-report.txt"):
             if os.path.exists(os.path.join(ROOT, report)):
                 os.unlink(os.path.join(ROOT, report))
+        captured = os.path.join(ROOT, "runner-goldens")
+        check(os.path.isdir(os.path.join(captured, "x86_64-linux-gcc")),
+              "the job captured its results into runner-goldens/x86_64-linux-gcc")
+        shutil.rmtree(captured, ignore_errors=True)
         if rc != 0:
             return 1
 
         print("== its verify step on one altered golden", flush=True)
         work, name = altered_golden_copy(tmp)
-        rc, out = runner(WORKFLOW, "linux-x86_64", "--matrix", "compiler=g++", "--step", "Verify goldens", cwd=work)
+        rc, out = runner(WORKFLOW, "linux-x86_64", "--matrix", "compiler=g++", "--step", "Verify goldens",
+                         "--step", "Gather what a desync needs", cwd=work)
         report = open(os.path.join(work, "verify-report.txt")).read() if os.path.exists(
             os.path.join(work, "verify-report.txt")) else ""
         check(rc != 0, f"the verify step fails (exit {rc})")
         check(re.search(r"(?m)^MISMATCH\s+" + re.escape(name) + r"\b", report) is not None,
               f"its report names the mismatch of {name}")
+        gathered = os.path.join(work, "failure", name)
+        check(all(os.path.exists(os.path.join(gathered, f)) for f in (name + ".hashes", name + ".csv", "desync/report.txt")),
+              f"the failure step gathered {name}'s hashes, CSV and desync bundle")
         with open(WORKFLOW) as f:
             bare = yaml.safe_load(f)
         bare.pop("defaults", None)
