@@ -4,12 +4,19 @@
 # libcli11-dev, libyaml-cpp-dev, libxxhash-dev, libfmt-dev; scripts/setup.sh installs them).
 #
 # FX_FETCH_DEPS=ON: download pinned releases with FetchContent instead. For CI runners whose
-# package managers lack these versions (macOS, Windows/MSVC, Ubuntu's Catch2 is v3); never used
-# by the scripts on this project's Debian machines, which have no network beyond packages.
+# package managers lack these versions (macOS, Windows/MSVC, Ubuntu's Catch2 is v3). Built here
+# without a download by scripts/fetch-deps-offline.sh (FETCHCONTENT_SOURCE_DIR_<NAME> pointing at
+# Debian's source packages of the same versions), in the extended command.
 option(FX_FETCH_DEPS "Download pinned Catch2 v2, CLI11, yaml-cpp, fmt and xxHash instead of using system packages" OFF)
 
 if(FX_FETCH_DEPS)
   include(FetchContent)
+  # yaml-cpp 0.7.0 asks for cmake_minimum_required(VERSION 3.4), which CMake 4 refuses
+  # ("Compatibility with CMake < 3.5 has been removed"); CMake 3.31 and later then take this
+  # minimum instead, and earlier versions ignore it.
+  if(NOT DEFINED CMAKE_POLICY_VERSION_MINIMUM)
+    set(CMAKE_POLICY_VERSION_MINIMUM 3.5)
+  endif()
   FetchContent_Declare(fx_catch2 URL https://github.com/catchorg/Catch2/archive/refs/tags/v2.13.10.tar.gz)
   FetchContent_Declare(fx_cli11 URL https://github.com/CLIUtils/CLI11/archive/refs/tags/v2.1.2.tar.gz)
   FetchContent_Declare(fx_yaml_cpp URL https://github.com/jbeder/yaml-cpp/archive/refs/tags/yaml-cpp-0.7.0.tar.gz)

@@ -6,7 +6,9 @@
 #      FX_FUZZ_SECONDS (default 600) instead of 60, and the bounds generator
 #      (tests/harness/bounds_test.cpp) on FX_BOUNDS_SCENARIOS (default 10,000) random scenarios
 #      instead of 300;
-#   2. the end-to-end tests that run processes at once (two blesses, blesses beside verifies, a
+#   2. the FX_FETCH_DEPS build (what the macOS and MSVC runners build) from Debian's source packages,
+#      offline, with every test (scripts/fetch-deps-offline.sh);
+#   3. the end-to-end tests that run processes at once (two blesses, blesses beside verifies, a
 #      bless killed mid-write) FX_REPEAT times each (default 200) under load (a parallel build),
 #      natively and on the Windows build under wine (scripts/cross.sh TARGET repeat).
 # Exit code: the first failing step's.
@@ -16,6 +18,7 @@ export FX_TEST_SCALE=1
 export FX_FUZZ_SECONDS=${FX_FUZZ_SECONDS:-600}
 export FX_BOUNDS_SCENARIOS=${FX_BOUNDS_SCENARIOS:-10000}
 bash scripts/test.sh
+bash scripts/fetch-deps-offline.sh
 CONCURRENT=(BlessFiles.test_two_blesses_at_once_write_what_one_does
             BlessFiles.test_blesses_and_verifies_at_once_all_succeed
             BlessFiles.test_killed_bless_leaves_every_golden_old_or_new)

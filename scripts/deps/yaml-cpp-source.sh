@@ -7,9 +7,8 @@
 # PREFIX:         where to install, e.g. ${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/mingw64. Gets
 #                 include/yaml-cpp, lib/libyaml-cpp.a, lib/cmake/yaml-cpp (the package), and copies of
 #                 /usr/include/{CLI,xxhash.h,catch2,fmt}, /usr/share/cmake/CLI11, /usr/lib/cmake/Catch2.
-# The source is fetched once into ${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/src with `apt-get source`;
-# when apt has no deb-src entry, one is added that mirrors the existing deb entries
-# (/etc/apt/sources.list.d/debian.sources with Types: deb-src). Idempotent: a second run with the
+# The source is fetched once into ${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/src with `apt-get source`
+# (scripts/deps/apt-source.sh, which adds a deb-src entry when apt has none). Idempotent: a second run with the
 # same toolchain and source only prints one line.
 set -euo pipefail
 if [ $# -ne 2 ]; then
@@ -23,37 +22,9 @@ SRCROOT="$DEPS/src"
 mkdir -p "$SRCROOT" "$PREFIX"
 PREFIX=$(cd "$PREFIX" && pwd)
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
-APT=(env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900)
-
 # --- 1. Debian's source, once -------------------------------------------------------------------
-find_source() { find "$SRCROOT" -maxdepth 1 -type d -name 'yaml-cpp-*' | sort | tail -n 1; }
-SRC=$(find_source)
-if [ -z "$SRC" ] || [ ! -f "$SRC/CMakeLists.txt" ]; then
-  command -v dpkg-source >/dev/null || $SUDO "${APT[@]}" install -y -qq --no-install-recommends dpkg-dev
-  if ! grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    base=/etc/apt/sources.list.d/debian.sources
-    if [ ! -f "$base" ]; then
-      echo "yaml-cpp-source: no deb-src entry and no $base to derive one from; add a deb-src line for your mirror" >&2
-      exit 125
-    fi
-    echo "yaml-cpp-source: adding deb-src entries derived from $base"
-    sed -E 's/^Types:.*/Types: deb-src/' "$base" | $SUDO tee /etc/apt/sources.list.d/debian-src.sources >/dev/null
-    $SUDO "${APT[@]}" update -qq
-  fi
-  echo "yaml-cpp-source: apt-get source yaml-cpp into $SRCROOT"
-  fetch_source() {
-    local rc=0
-    (cd "$SRCROOT" && apt-get source -qq yaml-cpp) >/dev/null 2>"$SRCROOT/apt-source.err" || rc=$?
-    grep -v "unsandboxed as root" "$SRCROOT/apt-source.err" >&2 || true
-    return $rc
-  }
-  # The index of deb-src may be absent (entry added by hand, never updated): update once, retry.
-  fetch_source || { $SUDO "${APT[@]}" update -qq && fetch_source; } || exit 125
-  SRC=$(find_source)
-  [ -n "$SRC" ] && [ -f "$SRC/CMakeLists.txt" ] || { echo "yaml-cpp-source: apt-get source gave no yaml-cpp tree" >&2; exit 125; }
-fi
+SRC=$(bash "$(dirname "${BASH_SOURCE[0]}")/apt-source.sh" yaml-cpp "$SRCROOT") || exit 125
+[ -f "$SRC/CMakeLists.txt" ] || { echo "yaml-cpp-source: $SRC has no CMakeLists.txt" >&2; exit 125; }
 
 # --- 2. Header-only dependencies from the host (only these; never the whole /usr/include) --------
 stage_headers() {
