@@ -3,8 +3,10 @@
 // Two interchangeable backends implement the same small set of operations on an *unsigned*
 // 128-bit value (two's complement when a caller treats it as signed):
 //   - wide::Native:   `unsigned __int128`, where the compiler has it (GCC and Clang on 64-bit
-//                     targets). This is the only GCC/Clang-specific construct in the project,
-//                     and it is guarded.
+//                     targets), with x86-64's `divq` as inline assembly. These are the only
+//                     compiler-specific constructs of the project, all in this header and
+//                     guarded: FX_STANDARD_CPP_ONLY compiles none of them (the code MSVC
+//                     compiles), and scripts/gate-standard-cpp.sh keeps them here.
 //   - wide::Portable: two 64-bit limbs, plain ISO C++ (i686 GCC, MSVC, any compiler).
 // `wide::Default` is the one the library uses. The CMake option FX_FORCE_PORTABLE_WIDE selects
 // the portable backend even where `__int128` exists; tests run millions of operand pairs
@@ -19,7 +21,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__SIZEOF_INT128__)
+#if defined(__SIZEOF_INT128__) && !defined(FX_STANDARD_CPP_ONLY)
 #define FX_COMPILER_HAS_INT128 1
 #else
 #define FX_COMPILER_HAS_INT128 0
