@@ -28,6 +28,13 @@ BINARY = None
 EMULATOR = []  # prefix that runs the binary (qemu-aarch64, node, wine) in cross builds
 
 
+def spawns_sides():
+    """Whether the binary can start itself as a side of desync and shrink: natively, and under
+    wine (a Windows process starts Windows processes: CreateProcessW), not under qemu-user or
+    node."""
+    return not EMULATOR or any("wine" in os.path.basename(e) for e in EMULATOR)
+
+
 def fxkcc(args, cwd, env_extra=None, ci=False):
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if ci:
@@ -837,8 +844,8 @@ class Desync(Workspace):
 
     def setUp(self):
         super().setUp()
-        if EMULATOR:
-            self.skipTest("sides are spawned as host programs; run natively")
+        if not spawns_sides():
+            self.skipTest("sides are spawned as this target's programs: natively or under wine")
         self.bin = os.path.abspath(BINARY)
 
     def test_no_fault_no_desync(self):
@@ -907,8 +914,8 @@ class Shrink(Workspace):
 
     def setUp(self):
         super().setUp()
-        if EMULATOR:
-            self.skipTest("sides are spawned as host programs; run natively")
+        if not spawns_sides():
+            self.skipTest("sides are spawned as this target's programs: natively or under wine")
 
     def test_desync_shrinks_to_the_faulted_character(self):
         out, _ = self.run_ok(["shrink", "scenarios/walk-wall.yaml", "-o", "small.yaml",
@@ -1423,7 +1430,7 @@ class DesyncBundle(Workspace):
         self.assertEqual(sorted(os.listdir(self.p("notes"))), ["report.txt", "todo.txt"])
 
     def test_bundle_is_built_aside_and_replaces_only_an_earlier_bundle(self):
-        if EMULATOR:
+        if not spawns_sides():
             self.skipTest("the sides are this binary, which runs only under its emulator")
         os.makedirs(self.p("results.tmp"))
         write(self.p("results.tmp", "keep.txt"), "mine\n")
@@ -1439,7 +1446,7 @@ class DesyncBundle(Workspace):
     def test_a_bundle_against_a_golden_holds_both_sides(self):
         # desync SCENARIO GOLDEN --bundle: side a is the golden (its hashes, rows, provenance),
         # side b the run. It used to accept --bundle and write nothing.
-        if EMULATOR:
+        if not spawns_sides():
             self.skipTest("the run side is this binary, which runs only under its emulator")
         self.run_ok(["bless"])
         t = self.target()

@@ -4,16 +4,26 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <string>
+#include <vector>
 #include <filesystem>
 #include <system_error>
 
 #ifdef _WIN32
 #include <process.h>
+#include <windows.h>
 #define FX_GETPID _getpid
+#elif defined(__EMSCRIPTEN__)
+#include <unistd.h>
+#define FX_GETPID getpid
 #else
+#include <cerrno>
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #define FX_GETPID getpid
+extern char** environ;
 #endif
 
 namespace fs = std::filesystem;
@@ -68,26 +78,98 @@ bool make_side(const std::string& command, const std::string& extra, Side* out, 
 
 namespace {
 
-std::string quote_arg(const std::string& a) {
 #ifdef _WIN32
-    std::string q = "\"";
-    for (char c : a) {
-        if (c == '"') q += '\\';
+/// One argument of a Windows command line, quoted the way CommandLineToArgvW and the C runtime
+/// split it back: in double quotes when it has a space, a tab or a quote (or is empty), a quote
+/// escaped with a backslash, and backslashes doubled only where they precede a quote.
+std::wstring quote_windows_arg(const std::wstring& a) {
+    if (!a.empty() && a.find_first_of(L" \t\n\v\"") == std::wstring::npos) return a;
+    std::wstring q = L"\"";
+    size_t backslashes = 0;
+    for (const wchar_t c : a) {
+        if (c == L'\\') {
+            ++backslashes;
+            continue;
+        }
+        if (c == L'"') q.append(backslashes * 2 + 1, L'\\');
+        else q.append(backslashes, L'\\');
+        backslashes = 0;
         q += c;
     }
-    return q + "\"";
-#else
-    std::string q = "'";
-    for (char c : a) {
-        if (c == '\'') {
-            q += "'\\''";
-        } else {
-            q += c;
+    q.append(backslashes * 2, L'\\');
+    return q + L"\"";
+}
+
+std::wstring widen(const std::string& s) {
+    if (s.empty()) return std::wstring();
+    const int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
+    std::wstring w(static_cast<size_t>(n), L'\0');
+    MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), w.data(), n);
+    return w;
+}
+
+/// Runs argv with stdout and stderr into the files and stdin from NUL, no shell: CreateProcessW
+/// with each argument quoted for the C runtime. The exit code, or -1 when it cannot start.
+int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out, const std::string& err) {
+    std::wstring line;
+    for (const std::string& a : argv) line += (line.empty() ? L"" : L" ") + quote_windows_arg(widen(a));
+    SECURITY_ATTRIBUTES sa{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+    HANDLE in = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, nullptr);
+    HANDLE o = CreateFileW(widen(out).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    HANDLE e = CreateFileW(widen(err).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    int code = -1;
+    if (in != INVALID_HANDLE_VALUE && o != INVALID_HANDLE_VALUE && e != INVALID_HANDLE_VALUE) {
+        STARTUPINFOW si{};
+        si.cb = sizeof si;
+        si.dwFlags = STARTF_USESTDHANDLES;
+        si.hStdInput = in;
+        si.hStdOutput = o;
+        si.hStdError = e;
+        PROCESS_INFORMATION pi{};
+        if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si, &pi)) {
+            WaitForSingleObject(pi.hProcess, INFINITE);
+            DWORD exit_code = 0;
+            if (GetExitCodeProcess(pi.hProcess, &exit_code)) code = static_cast<int>(exit_code);
+            CloseHandle(pi.hThread);
+            CloseHandle(pi.hProcess);
         }
     }
-    return q + "'";
-#endif
+    for (HANDLE h : {in, o, e}) {
+        if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    }
+    return code;
 }
+#elif defined(__EMSCRIPTEN__)
+/// WebAssembly under node starts no process: a side cannot run here (desync and shrink run their
+/// sides from a native build, e.g. `--b "node build-wasm32-emscripten/cli/fxkcc.js"`).
+int spawn_and_wait(const std::vector<std::string>&, const std::string&, const std::string&) { return -1; }
+#else
+/// Runs argv (the program found on PATH) with stdout and stderr into the files and stdin from
+/// /dev/null, no shell: posix_spawnp. The exit code; -1 when it cannot start or was killed.
+int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out, const std::string& err) {
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0) return -1;
+    int code = -1;
+    if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) == 0 &&
+        posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0 &&
+        posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0) {
+        pid_t pid = 0;
+        if (posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ) == 0) {
+            int status = 0;
+            pid_t w = 0;
+            do {
+                w = waitpid(pid, &status, 0);
+            } while (w == -1 && errno == EINTR);
+            if (w == pid && WIFEXITED(status)) code = WEXITSTATUS(status);
+        }
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    return code;
+}
+#endif
 
 /// The file's bytes, or "" when it cannot be read (a side that wrote nothing).
 std::string slurp(const std::string& path) {
@@ -125,24 +207,11 @@ SideResult run_side(const Side& side, const std::vector<std::string>& args) {
         r.err = "cannot create a temporary folder";
         return r;
     }
-    std::string cmd;
-    auto add = [&](const std::string& a) { cmd += (cmd.empty() ? "" : " ") + quote_arg(a); };
-    for (const std::string& a : side.command) add(a);
-    for (const std::string& a : args) add(a);
-    for (const std::string& a : side.extra) add(a);
+    std::vector<std::string> argv = side.command;
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), side.extra.begin(), side.extra.end());
     const std::string out = tmp.file("out"), err = tmp.file("err");
-    cmd += " > " + quote_arg(out) + " 2> " + quote_arg(err) + " < " +
-#ifdef _WIN32
-           std::string("NUL");
-#else
-           std::string("/dev/null");
-#endif
-    const int status = std::system(cmd.c_str());
-#ifdef _WIN32
-    r.exit_code = status;
-#else
-    r.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
-#endif
+    r.exit_code = spawn_and_wait(argv, out, err);
     r.out = slurp(out);
     r.err = slurp(err);
     return r;
