@@ -8,6 +8,9 @@ MINGW_DEPS="${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/mingw64"
 export WINEDEBUG="${WINEDEBUG:--all}"
 export WINEDLLOVERRIDES="mscoree,mshtml="
 TARGET_GOLDEN=x86_64-windows
+# The bad-input catalogue runs here too (every command starts wine, 0.1 to 0.2 s): its hang bounds
+# (tests/bad-inputs/run.py) are scaled by 3.
+export FX_BADINPUT_TIME_SCALE=${FX_BADINPUT_TIME_SCALE:-3}
 TARGET_CMAKE_ARGS=(
   -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/toolchains/x86_64-w64-mingw32.cmake"
   -DFXKCC_DEPS_PREFIX="$MINGW_DEPS"

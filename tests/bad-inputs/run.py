@@ -28,7 +28,7 @@ TIMEOUT = 20.0
 
 # Keys of a case, in the order they are documented (docs/bad-inputs.md).
 KEYS = ("case", "note", "file", "make", "setup", "run", "exit", "stderr", "stderr-first", "stdout-line",
-        "stdout-has", "max-seconds", "skip-if-root")
+        "stdout-has", "max-seconds", "skip-if-root", "posix-only")
 REPEATABLE = ("file", "make", "setup", "stdout-line", "stdout-has")
 
 
@@ -241,17 +241,89 @@ def snapshot(root):
     return out
 
 
-def expand(text, tmp, case):
-    """{tmp}: the case's folder (absolute, symlinks resolved); {file}: where its first file went."""
+# The operating system's words, matched by class: an expected message says {os:ENOENT} where the
+# C library or the system words the error, and the texts the class has on the platform that runs
+# the binary are accepted (POSIX: strerror of glibc and macOS; Windows: the C runtime's strerror,
+# or FormatMessage's text when the error came through std::filesystem or a Win32 call).
+# Everything else in a message is fxkcc's own and is matched exactly.
+OS_TEXTS = {
+    "posix": {
+        "ENOENT": ("No such file or directory",),
+        "EACCES": ("Permission denied",),
+        "EISDIR": ("Is a directory",),
+    },
+    "windows": {
+        "ENOENT": ("No such file or directory", "The system cannot find the file specified.",
+                   "The system cannot find the path specified."),
+        "EACCES": ("Permission denied", "Access is denied."),
+        # Windows cannot open a folder as a file: the C runtime says EACCES.
+        "EISDIR": ("Is a directory", "Permission denied", "Access is denied."),
+    },
+}
+# Set by main() when the binary runs under wine: its prefix and the prefix's temporary folder.
+WINE = {"prefix": "", "temp": ""}
+
+
+def tmp_spellings(tmp):
+    """Every way a system may print the case's folder: as made, symlinks resolved (macOS prints
+    /private/var for /var and the other way round), and for a Windows program under wine the
+    same folder on drive Z: with either separator."""
+    forms = {tmp, os.path.realpath(tmp)}
+    for f in list(forms):
+        if f.startswith("/private/"):
+            forms.add(f[len("/private"):])
+        elif f.startswith("/var/") or f.startswith("/tmp/"):
+            forms.add("/private" + f)
+    if WINE["prefix"]:
+        for f in list(forms):
+            forms.update({"Z:" + f, "Z:" + f.replace("/", "\\"), "z:" + f})
+    return sorted(forms, key=len, reverse=True)
+
+
+def expected_pattern(text, tmp, case):
+    """The compiled pattern of an expected message: {file} and {tmp} substituted (the folder in any
+    spelling, and the separators after it either way under wine), {os:CLASS} any text of the class,
+    the rest literal."""
+    text = expand_file(text, case)
+    out, pos = [], 0
+    for m in re.finditer(r"\{tmp\}([^'\s]*)|\{os:([A-Z]+)\}", text):
+        out.append(re.escape(text[pos:m.start()]))
+        if m.group(2) is not None:
+            texts = OS_TEXTS["windows" if WINE["prefix"] or os.name == "nt" else "posix"]
+            if m.group(2) not in texts:
+                raise RuntimeError(f"unknown error class {m.group(2)!r} (known: {', '.join(texts)})")
+            out.append("(?:" + "|".join(re.escape(t) for t in texts[m.group(2)]) + ")")
+        else:
+            out.append("(?:" + "|".join(re.escape(f) for f in tmp_spellings(tmp)) + ")")
+            rest = m.group(1)
+            if WINE["prefix"]:
+                out.append("".join("[/\\\\]" if ch == "/" else re.escape(ch) for ch in rest))
+            else:
+                out.append(re.escape(rest))
+        pos = m.end()
+    out.append(re.escape(text[pos:]))
+    return re.compile("".join(out), re.S)
+
+
+def expand_file(text, case):
+    """{file}: where the case's first file went."""
     files = case.get("file", [])
     first = files[0].split()[-1] if files else ""
-    return text.replace("{tmp}", tmp).replace("{file}", first)
+    return text.replace("{file}", first)
+
+
+def expand(text, tmp, case):
+    """A command or recipe: {tmp} the case's folder (absolute, symlinks resolved); {file} where its
+    first file went."""
+    return expand_file(text, case).replace("{tmp}", tmp)
 
 
 def run_case(case, binary, emulator, verbose, scale=1.0):
     """(status, problems, seconds): status 'ok', 'FAIL' or 'SKIP'."""
     if "skip-if-root" in case and hasattr(os, "geteuid") and os.geteuid() == 0:
         return "SKIP", [f"running as root: {case['skip-if-root']}"], 0.0
+    if "posix-only" in case and (WINE["prefix"] or os.name == "nt"):
+        return "SKIP", [f"a POSIX file kind: {case['posix-only']}"], 0.0
     tmp = os.path.realpath(tempfile.mkdtemp(prefix="fxkcc-bad-"))
     try:
         return _run_case(case, binary, emulator, verbose, tmp, scale)
@@ -281,7 +353,11 @@ def _run_case(case, binary, emulator, verbose, tmp, scale):
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     tmpdir = os.path.join(tmp, "tmp")
     os.makedirs(tmpdir)
-    env.update({"TMPDIR": tmpdir, "TMP": tmpdir, "TEMP": tmpdir})
+    if not WINE["prefix"]:
+        env.update({"TMPDIR": tmpdir, "TMP": tmpdir, "TEMP": tmpdir})
+    # Under wine, TMPDIR stays the host's: wine finds its running server through it (a case
+    # folder's TMPDIR would start a server per command, 3 s each), and wine gives a Windows
+    # program the prefix's own temporary folder whatever TMP says; that folder is watched instead.
 
     def fxkcc(args, timeout):
         return subprocess.run(emulator + [binary] + args, cwd=tmp, env=env, capture_output=True, timeout=timeout)
@@ -296,6 +372,7 @@ def _run_case(case, binary, emulator, verbose, tmp, scale):
             return "FAIL", [f"unknown recipe {words[0]!r} (known: {', '.join(RECIPES)})"], 0.0
         RECIPES[words[0]](tmp, *words[1:])
     before = snapshot(tmp)
+    wine_temp_before = snapshot(WINE["temp"]) if WINE["temp"] else {}
     args = shlex.split(expand(case["run"], tmp, case))
     limit = float(case.get("max-seconds", TIMEOUT)) * scale
     start = time.monotonic()
@@ -318,24 +395,27 @@ def _run_case(case, binary, emulator, verbose, tmp, scale):
     if seconds > limit:
         problems.append(f"took {seconds:.2f} s, more than {limit:g} s")
     if "stderr" in case:
-        expected = expand(case["stderr"], tmp, case) + "\n" if case["stderr"] else ""  # empty: nothing at all
-        if err != expected:
+        expected = case["stderr"] + "\n" if case["stderr"] else ""  # empty: nothing at all
+        if not expected_pattern(expected, tmp, case).fullmatch(err):
             problems.append(f"stderr differs\n      expected: {expected!r}\n      actual:   {err!r}")
     if "stderr-first" in case:
-        expected = expand(case["stderr-first"], tmp, case)
         first = err.split("\n", 1)[0]
-        if first != expected:
-            problems.append(f"first line of stderr differs\n      expected: {expected!r}\n      actual:   {first!r}")
+        if not expected_pattern(case["stderr-first"], tmp, case).fullmatch(first):
+            problems.append(f"first line of stderr differs\n      expected: {case['stderr-first']!r}\n"
+                            f"      actual:   {first!r}")
     lines = [l.strip() for l in out.splitlines()]
     for want in case.get("stdout-line", []):
-        want = expand(want, tmp, case)
-        if want not in lines:
+        pattern = expected_pattern(want, tmp, case)
+        if not any(pattern.fullmatch(l) for l in lines):
             problems.append(f"no stdout line {want!r}\n      stdout: {out!r}")
     for want in case.get("stdout-has", []):  # for messages that carry computed values (digests)
-        want = expand(want, tmp, case)
-        if not any(want in l for l in lines):
+        pattern = expected_pattern(want, tmp, case)
+        if not any(pattern.search(l) for l in lines):
             problems.append(f"no stdout line holding {want!r}\n      stdout: {out!r}")
     after = snapshot(tmp)
+    if WINE["temp"]:  # the Windows program's temporary folder, as if it were the case's tmp/
+        before.update({os.path.join("tmp", "windows", k): v for k, v in wine_temp_before.items()})
+        after.update({os.path.join("tmp", "windows", k): v for k, v in snapshot(WINE["temp"]).items()})
     added = sorted(set(after) - set(before))
     removed = sorted(set(before) - set(after))
     changed = sorted(k for k in set(before) & set(after) if before[k] != after[k])
@@ -373,6 +453,13 @@ def main():
     if not os.path.exists(binary):
         sys.exit(f"no binary at {binary}")
     emulator = [x for x in a.emulator.split(";") if x]
+    if any(os.path.basename(x) == "wine" for x in emulator):
+        WINE["prefix"] = os.environ.get("WINEPREFIX") or os.path.expanduser("~/.wine")
+        users = os.path.join(WINE["prefix"], "drive_c", "users")
+        temps = [os.path.join(users, u, "Temp") for u in sorted(os.listdir(users))] if os.path.isdir(users) else []
+        WINE["temp"] = next((t for t in temps if os.path.isdir(t)), "")
+        if not WINE["temp"]:
+            sys.exit(f"no temporary folder under {users}: initialise the wine prefix first (wineboot)")
     counts = {"ok": 0, "FAIL": 0, "SKIP": 0}
     start = time.monotonic()
     for c in cases:

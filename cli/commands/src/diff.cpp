@@ -77,6 +77,18 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, c
         out << "\n" << format_field_diffs({EntityKind::kCharacter, d.character}, d.fields);
         return kExitMismatch;
     }
+    // A trajectory CSV is compared only with another: name the side that is not one.
+    if ((ka == FileKind::kTrajectory) != (kb == FileKind::kTrajectory)) {
+        const bool a_is = ka == FileKind::kTrajectory;
+        const std::string& other = a_is ? cmd.b : cmd.a;
+        const FileKind other_kind = a_is ? kb : ka;
+        err << "fxkcc diff: '" << (a_is ? cmd.a : cmd.b) << "' is an fxkcc trajectory CSV and '" << other << "' is "
+            << (other_kind == FileKind::kHashes     ? "a hash file"
+                : other_kind == FileKind::kScenario ? "a scenario"
+                                                    : "not one")
+            << "; a trajectory CSV is compared with another trajectory CSV\n";
+        return kExitBadInput;
+    }
     HashFile a, b;
     Scenario sc;
     bool have_scenario = false;
