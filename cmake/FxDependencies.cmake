@@ -71,9 +71,22 @@ macro(fx_find_harness_deps)
   endif()
 endmacro()
 
-# fx_find_test_deps(): Catch2 v2 (our own main; its prebuilt main library is not used).
+# fx_find_test_deps(): Catch2 (our own main; its prebuilt main library is not used) as fx::catch2.
+# v2 (Debian 12, FX_FETCH_DEPS) or v3 (Ubuntu 24.04, Homebrew): the tests are written against v2's
+# header, and with v3 tests/support/catch2-v3 supplies that header from v3's.
 macro(fx_find_test_deps)
   if(NOT FX_HAVE_DEPS)
-    find_package(Catch2 2 REQUIRED)
+    find_package(Catch2 REQUIRED)
+  endif()
+  if(NOT TARGET fx_catch2)
+    add_library(fx_catch2 INTERFACE)
+    target_link_libraries(fx_catch2 INTERFACE Catch2::Catch2)
+    if(Catch2_VERSION VERSION_GREATER_EQUAL 3)
+      target_include_directories(fx_catch2 INTERFACE ${PROJECT_SOURCE_DIR}/tests/support/catch2-v3)
+      message(STATUS "Catch2 ${Catch2_VERSION}: the v2 header name through tests/support/catch2-v3")
+    elseif(Catch2_VERSION VERSION_LESS 2 AND NOT Catch2_VERSION STREQUAL "")
+      message(FATAL_ERROR "Catch2 ${Catch2_VERSION} found; v2 or v3 is needed")
+    endif()
+    add_library(fx::catch2 ALIAS fx_catch2)
   endif()
 endmacro()

@@ -211,7 +211,7 @@ TEST_CASE("loader: a complete scenario loads exactly") {
     CHECK(s.digest == hex);
 }
 
-TEST_CASE("loader: load_scenario reads a file; absolute references need allow_outside") {
+TEST_CASE("loader: load_scenario reads a file, and absolute references need allow_outside") {
     const std::string dir = data_dir();
     const std::string path = (fs::temp_directory_path() / "fx_loader_test_scenario.yaml").string();
     // Written next to nothing: the reference is absolute, so allow_outside is needed.

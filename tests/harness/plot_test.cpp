@@ -225,7 +225,7 @@ TEST_CASE("plot: capsules at the chosen ticks, in both views, labelled", "[plot]
     CHECK(err == "--ticks: no trajectory has a row at tick 3");
 }
 
-TEST_CASE("plot: --character draws one character; an unknown one is refused", "[plot]") {
+TEST_CASE("plot: --character draws one character, and an unknown one is refused", "[plot]") {
     const Scenario sc = level_scenario();
     const std::vector<TrajectoryRow> a = run_rows(sc);
     PlotOptions opts;

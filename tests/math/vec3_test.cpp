@@ -139,7 +139,7 @@ TEST_CASE("vec3: normalize is within 1 raw unit per component and has a minimum 
     CHECK(out == Vec3::unit_x());
 }
 
-TEST_CASE("vec3: project_on_plane removes the normal component; lerp", "[vec3]") {
+TEST_CASE("vec3: project_on_plane removes the normal component, and lerp", "[vec3]") {
     const Vec3 n = fx::normalize(Vec3{I(1), I(1), I(0)});
     const Vec3 v{I(3), I(-1), I(2)};
     const Vec3 p = fx::project_on_plane(v, n);
