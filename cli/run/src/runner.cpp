@@ -18,13 +18,10 @@ kcc::Input InputCursor::at(int64_t tick) {
     while (jump_ < s.jumps.size() && s.jumps[jump_] < tick) ++jump_;
     in.jump = jump_ < s.jumps.size() && s.jumps[jump_] == tick;
     while (impulse_ < s.impulses.size() && s.impulses[impulse_].tick < tick) ++impulse_;
-    // Several impulses at one tick add up, in file order. Each component of the sum is kept
-    // within +-2^20 m/s, as the controller keeps an impulse (far beyond the speed bound: the body
-    // is halted), so that no count of impulses can overflow the sum.
-    const Scalar lim = Scalar::from_int(int64_t{1} << 20);
+    // Several impulses at one tick add up, in file order, the sum limited as the controller
+    // limits an impulse (kcc::limit_impulse), so that no count of impulses can overflow it.
     for (size_t i = impulse_; i < s.impulses.size() && s.impulses[i].tick == tick; ++i) {
-        const Vec3 sum = in.impulse + s.impulses[i].velocity;
-        in.impulse = {min(max(sum.x, -lim), lim), min(max(sum.y, -lim), lim), min(max(sum.z, -lim), lim)};
+        in.impulse = kcc::limit_impulse(in.impulse + s.impulses[i].velocity);
     }
     return in;
 }

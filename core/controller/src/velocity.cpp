@@ -38,13 +38,6 @@ Vec3 clamp_length(const Vec3& v, Scalar limit) {
     return {mul_div(v.x, limit, len), mul_div(v.y, limit, len), mul_div(v.z, limit, len)};
 }
 
-/// Each component limited to +-2^20 m/s: far beyond the speed bound (such a body is halted,
-/// step_character), and the sum with the velocity cannot overflow whatever a game passes.
-Vec3 limit_impulse(const Vec3& v) {
-    const Scalar lim = Scalar::from_int(int64_t{1} << 20);
-    return {min(max(v.x, -lim), lim), min(max(v.y, -lim), lim), min(max(v.z, -lim), lim)};
-}
-
 } // namespace
 
 VelocityUpdate apply_input(const Vec3& velocity, Scalar facing, bool grounded, const Input& in,

@@ -22,6 +22,15 @@ struct Input {
     Vec3 impulse;
 };
 
+/// An impulse with each component limited to +-2^20 m/s: far beyond the speed bound (such a body
+/// is halted, settings.h), and the sum with a velocity cannot overflow whatever a game passes.
+/// The controller limits every impulse it is given; a caller that adds impulses up limits the
+/// running sum the same way, so that no count of them can overflow it.
+inline Vec3 limit_impulse(const Vec3& v) {
+    const Scalar lim = Scalar::from_int(int64_t{1} << 20);
+    return {min(max(v.x, -lim), lim), min(max(v.y, -lim), lim), min(max(v.z, -lim), lim)};
+}
+
 /// Feet outside the working volume: some coordinate at least 2^20 m (kWorkingVolumeMetres,
 /// settings.h) from the origin. One OR of the magnitudes: |c| >= 2^20 m iff bit 52 or above
 /// of the raw magnitude is set.
