@@ -119,19 +119,34 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
     HANDLE e = CreateFileW(widen(err).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
     int code = -1;
     if (in != INVALID_HANDLE_VALUE && o != INVALID_HANDLE_VALUE && e != INVALID_HANDLE_VALUE) {
-        STARTUPINFOW si{};
-        si.cb = sizeof si;
-        si.dwFlags = STARTF_USESTDHANDLES;
-        si.hStdInput = in;
-        si.hStdOutput = o;
-        si.hStdError = e;
-        PROCESS_INFORMATION pi{};
-        if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE, 0, nullptr, nullptr, &si, &pi)) {
-            WaitForSingleObject(pi.hProcess, INFINITE);
-            DWORD exit_code = 0;
-            if (GetExitCodeProcess(pi.hProcess, &exit_code)) code = static_cast<int>(exit_code);
-            CloseHandle(pi.hThread);
-            CloseHandle(pi.hProcess);
+        // The child inherits these three handles and no other (PROC_THREAD_ATTRIBUTE_HANDLE_LIST):
+        // an inheritable handle the process holds elsewhere (another side's files, a lock) would
+        // otherwise stay open in the child for as long as it runs.
+        HANDLE inherit[3] = {in, o, e};
+        SIZE_T size = 0;
+        InitializeProcThreadAttributeList(nullptr, 1, 0, &size);
+        std::vector<unsigned char> attrs(size);
+        auto* list = reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(attrs.data());
+        if (size != 0 && InitializeProcThreadAttributeList(list, 1, 0, &size)) {
+            if (UpdateProcThreadAttribute(list, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, inherit, sizeof inherit, nullptr, nullptr)) {
+                STARTUPINFOEXW si{};
+                si.StartupInfo.cb = sizeof si;
+                si.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
+                si.StartupInfo.hStdInput = in;
+                si.StartupInfo.hStdOutput = o;
+                si.StartupInfo.hStdError = e;
+                si.lpAttributeList = list;
+                PROCESS_INFORMATION pi{};
+                if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE, EXTENDED_STARTUPINFO_PRESENT, nullptr,
+                                   nullptr, &si.StartupInfo, &pi)) {
+                    WaitForSingleObject(pi.hProcess, INFINITE);
+                    DWORD exit_code = 0;
+                    if (GetExitCodeProcess(pi.hProcess, &exit_code)) code = static_cast<int>(exit_code);
+                    CloseHandle(pi.hThread);
+                    CloseHandle(pi.hProcess);
+                }
+            }
+            DeleteProcThreadAttributeList(list);
         }
     }
     for (HANDLE h : {in, o, e}) {
