@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "records/folder_lock.h"
+#include "records/paths.h"
 #include "run/verify.h"
 #include "subcommands.h"
 
@@ -15,11 +16,11 @@ namespace fx::harness {
 
 namespace {
 
-/// The same folder, whether or not either exists yet (weakly canonical, absolute).
+/// The same folder, whether or not either exists yet.
 bool same_folder(const std::string& a, const std::string& b) {
     std::error_code ea, eb;
-    const fs::path pa = fs::weakly_canonical(fs::absolute(a, ea), ea), pb = fs::weakly_canonical(fs::absolute(b, eb), eb);
-    return !ea && !eb && pa.lexically_normal() == pb.lexically_normal();
+    const fs::path pa = resolved_path(a, ea), pb = resolved_path(b, eb);
+    return !ea && !eb && pa == pb;
 }
 
 } // namespace

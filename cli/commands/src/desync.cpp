@@ -4,6 +4,7 @@
 
 #include "fx/decimal.h"
 #include "records/atomic_file.h"
+#include "records/paths.h"
 #include "subcommands.h"
 #include "forensics/desync.h"
 #include "forensics/sides.h"
@@ -130,11 +131,8 @@ std::string bundle_refusal(const std::string& dir) {
     const fs::path p = bundle_folder(dir);
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(p, ec))) return "";
-    const fs::path canon = fs::weakly_canonical(fs::absolute(p, ec), ec);
-    const fs::path cwd = fs::current_path(ec);
-    const std::string c = canon.generic_string(), w = cwd.generic_string();
-    if (p.filename() == "." || p.filename() == ".." || c == w || (w.compare(0, c.size(), c) == 0 && w[c.size()] == '/') ||
-        canon == canon.root_path()) {
+    const fs::path canon = resolved_path(p), cwd = resolved_path(fs::current_path(ec));
+    if (p.filename() == "." || p.filename() == ".." || path_within(cwd, canon) || canon == canon.root_path()) {
         return "'" + dir + "' is the current folder or contains it: a bundle needs a folder of its own";
     }
     if (!fs::is_directory(fs::symlink_status(p, ec))) return "'" + dir + "' exists and is not a folder";

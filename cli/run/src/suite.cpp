@@ -9,6 +9,7 @@
 
 #include "records/atomic_file.h"
 #include "records/build_info.h"
+#include "records/paths.h"
 
 namespace fs = std::filesystem;
 
@@ -86,12 +87,10 @@ std::string golden_csv_path(const SuiteOptions& suite, const std::string& name) 
 bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc, std::string* error) {
     LoadOptions opts;
     opts.allow_outside = suite.allow_outside;
-    std::error_code ec;
     // Referenced files must stay inside the scenarios tree, when the scenario is inside it.
-    const fs::path root = fs::weakly_canonical(suite.scenarios_dir, ec);
-    const fs::path file = fs::weakly_canonical(path, ec);
-    const std::string r = root.generic_string(), f = file.generic_string();
-    if (!ec && f.compare(0, r.size(), r) == 0) opts.root = r;
+    std::error_code re, fe;
+    const fs::path root = resolved_path(suite.scenarios_dir, re), file = resolved_path(path, fe);
+    if (!re && !fe && path_within(file, root)) opts.root = root.generic_string();
     LoadError err;
     if (!load_scenario(path, opts, sc, &err)) {
         *error = err.to_string();
@@ -114,10 +113,9 @@ bool load_single_scenario(const std::string& path, bool allow_outside, Scenario*
     SuiteOptions suite;
     suite.allow_outside = allow_outside;
     suite.scenarios_dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().generic_string();
-    std::error_code ec;
-    const std::string tree = fs::weakly_canonical("scenarios", ec).generic_string();
-    const std::string file = fs::weakly_canonical(path, ec).generic_string();
-    if (!ec && !tree.empty() && file.compare(0, tree.size() + 1, tree + "/") == 0) suite.scenarios_dir = "scenarios";
+    std::error_code te, fe;
+    const fs::path tree = resolved_path("scenarios", te), file = resolved_path(path, fe);
+    if (!te && !fe && file != tree && path_within(file, tree)) suite.scenarios_dir = "scenarios";
     return load_for_suite(suite, path, sc, error);
 }
 
@@ -267,17 +265,12 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
 
 std::string golden_outside_reason(const std::string& golden_dir, const std::string& path) {
     std::error_code root_ec, file_ec;
-    const fs::path root = fs::weakly_canonical(fs::absolute(golden_dir, root_ec), root_ec);
-    const fs::path file = fs::weakly_canonical(fs::absolute(path, file_ec), file_ec);
+    const fs::path root = resolved_path(golden_dir, root_ec), file = resolved_path(path, file_ec);
     if (root_ec || root.empty()) return "cannot resolve the golden folder '" + golden_dir + "': " + root_ec.message();
     if (file_ec) return ""; // the read that follows says what is wrong
-    auto fi = file.begin();
-    for (auto ri = root.begin(); ri != root.end(); ++ri, ++fi) {
-        if (ri->empty()) continue; // a trailing separator
-        if (fi == file.end() || *fi != *ri) {
-            return "golden '" + path + "' resolves outside the golden folder '" + golden_dir + "' (to '" +
-                   file.generic_string() + "'); a golden must be a file inside it";
-        }
+    if (!path_within(file, root)) {
+        return "golden '" + path + "' resolves outside the golden folder '" + golden_dir + "' (to '" +
+               file.generic_string() + "'); a golden must be a file inside it";
     }
     return "";
 }

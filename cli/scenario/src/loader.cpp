@@ -6,6 +6,7 @@
 
 #include "records/atomic_file.h"
 #include "records/hash_file.h"
+#include "records/paths.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -44,24 +45,6 @@ std::string LoadError::to_string() const {
 
 namespace detail {
 
-bool inside(const fs::path& p, const fs::path& root) {
-    auto pi = p.begin();
-    for (auto ri = root.begin(); ri != root.end(); ++ri, ++pi) {
-        if (ri->empty()) continue; // trailing separator
-        if (pi == p.end() || *pi != *ri) return false;
-    }
-    return true;
-}
-
-fs::path canonical_dir(const fs::path& p) {
-    std::error_code ec;
-    fs::path abs = fs::absolute(p.empty() ? fs::path(".") : p, ec);
-    fs::path c = fs::weakly_canonical(abs, ec);
-    if (ec) c = abs.lexically_normal();
-    if (!c.has_filename() && c.has_parent_path() && c != c.root_path()) c = c.parent_path();
-    return c;
-}
-
 bool read_file(const fs::path& p, uint64_t max_bytes, std::string* bytes, std::string* error) {
     return read_file_limited(p.string(), max_bytes, bytes, error);
 }
@@ -73,11 +56,8 @@ std::shared_ptr<const Ref> read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes
     if (rel.empty()) v.fail("expected a file path, found an empty string");
     const fs::path p(rel);
     const fs::path resolved = p.is_absolute() ? p : ctx.base_dir / p;
-    std::error_code ec;
-    fs::path abs = fs::absolute(resolved, ec);
-    fs::path canon = fs::weakly_canonical(abs, ec);
-    if (ec) canon = abs.lexically_normal();
-    if (!ctx.allow_outside && !inside(canon, ctx.root)) {
+    const fs::path canon = resolved_path(resolved);
+    if (!ctx.allow_outside && !path_within(canon, ctx.root)) {
         v.fail(detail::shown(rel, 0) + " resolves outside the scenarios tree '" + ctx.root.generic_string() +
                "' (pass --allow-outside to permit)");
     }
@@ -352,7 +332,7 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
     ctx.file = display_path;
     ctx.base_dir = base_dir.empty() ? fs::path(".") : base_dir;
     ctx.display_dir = fs::path(display_path).parent_path();
-    ctx.root = canonical_dir(opts.root.empty() ? ctx.base_dir : fs::path(opts.root));
+    ctx.root = resolved_path(opts.root.empty() ? ctx.base_dir : fs::path(opts.root));
     ctx.allow_outside = opts.allow_outside;
     ctx.allow_repeated_triangles = opts.allow_repeated_triangles;
     ctx.hash.update(text);

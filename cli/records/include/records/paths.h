@@ -1,0 +1,22 @@
+// Where a path leads, and whether it stays inside a folder: the one rule every command uses to
+// compare folders (bless --capture against the golden folder), keep references inside the
+// scenarios tree, keep goldens inside the golden folder, and keep a bundle off the current folder.
+#pragma once
+
+#include <filesystem>
+#include <system_error>
+
+namespace fx::harness {
+
+/// p made absolute, its symbolic links resolved as far as it exists (weakly canonical), then
+/// lexically normal, with no trailing separator (a root stays a root). When it cannot be resolved
+/// (a folder that cannot be read on the way), `ec` says why and the result is absolute and
+/// lexically normal.
+std::filesystem::path resolved_path(const std::filesystem::path& p, std::error_code& ec);
+std::filesystem::path resolved_path(const std::filesystem::path& p);
+
+/// `p` is `root` or inside it, component by component (not by text: "golden2" is not inside
+/// "golden"). Both are taken as given: pass resolved paths.
+bool path_within(const std::filesystem::path& p, const std::filesystem::path& root);
+
+} // namespace fx::harness

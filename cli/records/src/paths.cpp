@@ -1,0 +1,31 @@
+#include "records/paths.h"
+
+namespace fx::harness {
+
+namespace fs = std::filesystem;
+
+fs::path resolved_path(const fs::path& p, std::error_code& ec) {
+    ec.clear();
+    const fs::path abs = fs::absolute(p.empty() ? fs::path(".") : p, ec);
+    if (ec) return p.lexically_normal();
+    fs::path c = fs::weakly_canonical(abs, ec);
+    c = ec ? abs.lexically_normal() : c.lexically_normal();
+    if (!c.has_filename() && c.has_parent_path() && c != c.root_path()) c = c.parent_path();
+    return c;
+}
+
+fs::path resolved_path(const fs::path& p) {
+    std::error_code ec;
+    return resolved_path(p, ec);
+}
+
+bool path_within(const fs::path& p, const fs::path& root) {
+    auto pi = p.begin();
+    for (auto ri = root.begin(); ri != root.end(); ++ri, ++pi) {
+        if (ri->empty()) continue; // a trailing separator
+        if (pi == p.end() || *pi != *ri) return false;
+    }
+    return true;
+}
+
+} // namespace fx::harness
