@@ -12,9 +12,6 @@
 #include <string>
 #include <vector>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "fx/vec3.h"
 #include "geo/shapes.h"
 #include "loader_yaml.h"
@@ -35,19 +32,6 @@ struct IdUse {
     int line = 0;
 };
 
-class Hasher {
-public:
-    Hasher() {
-        XXH3_INITSTATE(&state_);
-        XXH3_64bits_reset(&state_);
-    }
-    void update(const std::string& bytes) { XXH3_64bits_update(&state_, bytes.data(), bytes.size()); }
-    std::string hex() const { return hex16(XXH3_64bits_digest(&state_)); }
-
-private:
-    XXH3_state_t state_;
-};
-
 struct Ctx {
     std::string file;        ///< display path of the scenario
     fs::path base_dir;       ///< where relative references resolve
@@ -55,7 +39,6 @@ struct Ctx {
     fs::path root;           ///< canonical scenarios tree
     bool allow_outside = false;
     bool allow_repeated_triangles = false; ///< LoadOptions::allow_repeated_triangles
-    Hasher hash;
     std::map<uint32_t, IdUse> shape_ids; ///< shapes and platforms
     std::map<uint32_t, IdUse> character_ids;
     int64_t ticks = 0;
@@ -85,8 +68,7 @@ struct Ref {
 };
 
 /// A referenced file: resolved against the scenario's folder, kept inside the tree, read (once
-/// per load: a file referenced again is the same Ref) and added to the digest at every
-/// reference (the digest is over the bytes of each reference in order).
+/// per load: a file referenced again is the same Ref).
 std::shared_ptr<const Ref> read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes);
 /// Loads a scenario's text; `nested`: the other scenario of a same_as expectation.
 bool load(const std::string& text, const std::string& display_path, const fs::path& base_dir,

@@ -5,7 +5,11 @@
 #include <filesystem>
 #include <variant>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "fx/decimal.h"
+#include "records/hash_file.h"
 #include "scenario/metric_names.h"
 
 namespace fs = std::filesystem;
@@ -250,6 +254,26 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
         for (const auto& [index, text] : items) o += text;
     }
     return o;
+}
+
+std::string simulated_digest(const Scenario& sc) {
+    // Everything but what cannot change a run: a field added to Scenario is in the digest unless
+    // it is cleared here.
+    Scenario sim = sc;
+    sim.path.clear();
+    sim.name.clear();
+    sim.description.clear();
+    sim.deviation.clear();
+    sim.expect_states.clear();
+    sim.expect_metrics.clear();
+    sim.expect_same_as.clear();
+    sim.inputs.clear();
+    sim.digest.clear();
+    ScenarioWriteOptions options;
+    options.drop_same_as = true;
+    // Version 1 of this digest: bump the line when the text written for the same simulation changes.
+    const std::string text = "fxkcc simulated content 1\n" + scenario_to_yaml(sim, options);
+    return hex16(XXH3_64bits(text.data(), text.size()));
 }
 
 } // namespace fx::harness

@@ -33,6 +33,15 @@ struct ScenarioWriteOptions {
 /// The scenario as YAML text (format 1) that load_scenario reads back to an equivalent scenario.
 std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& options = {});
 
+/// The digest of what a scenario simulates (Scenario::digest; a golden whose digest differs is
+/// stale): XXH3-64, 16 lowercase hex digits, of a version line and scenario_to_yaml of the
+/// scenario without what does not change a run: name, description, deviation and expectations.
+/// Level (shapes in file order, `ramp:` and `stairs:` as the boxes they make, OBJ meshes as their
+/// triangles), platforms, characters (settings, spawn, inputs, CSV inputs as their events), tick
+/// count and rate, the frame clock and the recording stride are in it, as the values the loader
+/// made of them: comments, key order, number spelling, line endings and file names are not.
+std::string simulated_digest(const Scenario& sc);
+
 /// A YAML double-quoted scalar for arbitrary text (names, descriptions).
 std::string yaml_quote(const std::string& text);
 
