@@ -312,13 +312,27 @@ class Bless(Workspace):
         self.assertIn("blessed  walk-wall: changed: first changed tick 60 (c1)", out)
         self.assertNotIn("platform-ride", out)
 
-    def test_bless_removes_goldens_without_a_scenario(self):
+    def test_bless_names_goldens_without_a_scenario_and_removes_them_only_with_prune(self):
         self.run_ok(["bless"])
         os.remove(self.p("scenarios", "walk-wall.yaml"))
         out, _ = self.run_ok(["bless"])
         t = self.target()
+        self.assertIn(f"orphan   golden/{t}/walk-wall.hashes (no scenario named 'walk-wall'; bless --prune removes it)", out)
+        self.assertTrue(os.path.exists(self.p("golden", t, "walk-wall.csv")))
+        out, _ = self.run_ok(["bless", "--prune"])
         self.assertIn(f"removed  golden/{t}/walk-wall.hashes (no scenario named 'walk-wall')", out)
         self.assertFalse(os.path.exists(self.p("golden", t, "walk-wall.csv")))
+
+    def test_a_filter_that_matches_nothing_is_an_error_unless_allowed(self):
+        self.run_ok(["bless"])
+        for command in (["verify", "--no-progress"], ["bless"]):
+            with self.subTest(command[0]):
+                rc, out, err = fxkcc(command + ["-k", "no-such-name"], self.tmp)
+                self.assertEqual(rc, 2, out + err)
+                self.assertIn(f"fxkcc {command[0]}: no scenario name contains 'no-such-name' (of 2 scenarios; "
+                              "--allow-empty accepts a filter that selects nothing)", err)
+        out, _ = self.run_ok(["verify", "--no-progress", "-k", "no-such-name", "--allow-empty"])
+        self.assertIn("no scenario name contains 'no-such-name': nothing to verify", out)
 
 
 def snapshot(folder):
@@ -1386,7 +1400,7 @@ class SuiteOptionsStrict(Workspace):
                 self.assertEqual(rc, 2, err)
                 self.assertIn(f"expected K/N with 1 <= K <= N, found '{bad}'", err)
         out, _ = self.run_ok(["verify", "--no-progress", "--shard", "5/8", "--junit", "j.xml"])
-        self.assertIn("shard 5/8 has no scenarios (the suite has 2): nothing to verify", out)
+        self.assertIn("shard 5/8 has no scenarios (the selection has 2): nothing to verify", out)
         self.assertIn('tests="0"', read(self.p("j.xml")))
 
     def test_jobs_must_be_positive(self):

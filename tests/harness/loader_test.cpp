@@ -274,7 +274,8 @@ TEST_CASE("loader: the digest is of what is simulated, not of the file's text", 
 }
 
 TEST_CASE("loader: load_scenario reads a file, and absolute references need allow_outside") {
-    const std::string dir = data_dir();
+    // Absolute on every system (on Windows "/tmp/x" is relative to the current drive).
+    const std::string dir = fs::absolute(data_dir()).generic_string();
     const std::string path = (fs::temp_directory_path() / "fx_loader_test_scenario.yaml").string();
     // Written next to nothing: the reference is absolute, so allow_outside is needed.
     {
@@ -284,6 +285,8 @@ TEST_CASE("loader: load_scenario reads a file, and absolute references need allo
     Scenario s;
     LoadError e;
     LoadOptions opts;
+    CHECK_FALSE(load_scenario(path, opts, &s, &e));
+    CHECK(e.to_string().find("resolves outside the scenarios tree") != std::string::npos);
     opts.allow_outside = true;
     const bool loaded = load_scenario(path, opts, &s, &e);
     INFO(e.to_string());

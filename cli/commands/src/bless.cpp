@@ -65,6 +65,13 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
             return kExitBadInput;
         }
     }
+    size_t matched = 0;
+    const std::vector<size_t> selected_index = select_scenarios(cmd.suite, paths, scenarios, &matched); ///< into paths
+    if (matched == 0 && !cmd.suite.allow_empty) {
+        err << "fxkcc bless: no scenario name contains '" << cmd.suite.filter << "' (of " << paths.size()
+            << " scenarios; --allow-empty accepts a filter that selects nothing)\n";
+        return kExitBadInput;
+    }
     // One bless of a golden folder at a time: a second one waits, then finds the first one's
     // goldens (Windows refuses two processes replacing one file at the same moment).
     const fs::path golden_folder = fs::path(cmd.suite.golden_dir) / suite_target(cmd.suite);
@@ -97,15 +104,10 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         for (const std::string& t : tidied) err << "fxkcc bless: " << t << "\n";
     }
     std::vector<std::string> selected;
-    std::vector<size_t> selected_index; ///< into paths and scenarios
     std::vector<int64_t> costs;
-    for (size_t i = 0; i < loaded.size(); ++i) {
-        const Outcome& o = loaded[i];
-        if (cmd.suite.filter.empty() || o.name.find(cmd.suite.filter) != std::string::npos) {
-            selected.push_back(o.path);
-            selected_index.push_back(i);
-            costs.push_back(run_cost(scenarios[i].sc));
-        }
+    for (size_t i : selected_index) {
+        selected.push_back(paths[i]);
+        costs.push_back(run_cost(scenarios[i].sc));
     }
     std::vector<Outcome> outcomes = run_parallel(selected, costs, cmd.jobs, err_terminal, err, [&](size_t k) {
         Outcome o;
@@ -150,7 +152,8 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         out << (o.status == Status::kPass ? style.good("blessed") : style.bad(status_name(o.status))) << "  "
             << (o.name.empty() ? o.path : o.name) << ": " << o.summary << "\n";
     }
-    // Goldens of this target that belong to no scenario (only meaningful for the whole suite).
+    // Goldens of this target that belong to no scenario: removed only when asked (--prune), and
+    // only for the whole suite; otherwise named, so that a deleted scenario's goldens are seen.
     if (cmd.suite.inputs.empty() && cmd.suite.filter.empty() && cmd.suite.shard_count == 0) {
         std::set<std::string> names;
         for (const Outcome& o : loaded) names.insert(o.name);
@@ -164,6 +167,11 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         }
         std::sort(stale.begin(), stale.end());
         for (const fs::path& p : stale) {
+            if (!cmd.prune) {
+                out << "orphan   " << p.generic_string() << " (no scenario named '" << p.stem().string()
+                    << "'; bless --prune removes it)\n";
+                continue;
+            }
             fs::remove(p, ec);
             out << "removed  " << p.generic_string() << " (no scenario named '" << p.stem().string() << "')\n";
         }
@@ -180,6 +188,8 @@ public:
         app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
         app.add("--capture", &cmd_.capture_dir,
                 "Write the goldens to DIR/<target>/, not the golden folder (allowed under CI: a runner's capture)");
+        app.flag("--prune", &cmd_.prune,
+                 "Remove goldens of the target that belong to no scenario (whole suite only; without it they are named)");
     }
     int run(const Invocation& inv) override {
         return bless_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_terminal);

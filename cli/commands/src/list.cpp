@@ -30,14 +30,15 @@ int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, st
         return kExitBadInput;
     }
     int code = kExitOk;
-    for (const std::string& p : paths) {
-        Scenario sc;
-        if (!load_for_suite(suite, p, &sc, &error)) {
-            err << error << "\n";
+    const std::vector<Loaded> loaded = load_all(suite, paths, 0, err);
+    for (size_t i : select_scenarios(suite, paths, loaded)) {
+        const std::string& p = paths[i];
+        const Scenario& sc = loaded[i].sc;
+        if (!loaded[i].ok) {
+            err << loaded[i].error << "\n";
             code = kExitBadInput;
             continue;
         }
-        if (!suite.filter.empty() && sc.name.find(suite.filter) == std::string::npos) continue;
         if (markdown) {
             list_markdown(sc, p, out);
             continue;

@@ -101,6 +101,7 @@ void add_suite_options(OptionSet& app, SuiteOptions* s) {
     app.add("--golden-dir", &s->golden_dir, "Where goldens live (golden/<target>/)").show_default();
     app.add("--target", &s->target, "Golden target folder (default: this build's target)").target_name();
     app.add("-k,--filter", &s->filter, "Only scenarios whose name contains this text");
+    app.flag("--allow-empty", &s->allow_empty, "A filter that selects no scenario is not an error");
     app.flag("--allow-outside", &s->allow_outside, "Let scenarios reference files outside the scenarios tree");
     app.custom(
            "--shard",

@@ -15,10 +15,13 @@ int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream&
     }
     int bad = 0;
     std::map<std::string, std::string> names; ///< name -> the first file that has it
-    for (const std::string& p : paths) {
-        Scenario sc;
-        if (!load_for_suite(suite, p, &sc, &error)) {
-            err << error << "\n";
+    const std::vector<Loaded> loaded = load_all(suite, paths, 0, err);
+    const std::vector<size_t> selected = select_scenarios(suite, paths, loaded);
+    for (size_t i : selected) {
+        const std::string& p = paths[i];
+        const Scenario& sc = loaded[i].sc;
+        if (!loaded[i].ok) {
+            err << loaded[i].error << "\n";
             ++bad;
             continue;
         }
@@ -38,7 +41,7 @@ int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream&
         }
         out << "ok  " << sc.name << "  (" << p << ")\n";
     }
-    out << paths.size() - static_cast<size_t>(bad) << " valid, " << bad << " invalid\n";
+    out << selected.size() - static_cast<size_t>(bad) << " valid, " << bad << " invalid\n";
     return bad == 0 ? kExitOk : kExitBadInput;
 }
 

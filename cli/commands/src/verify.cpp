@@ -121,44 +121,53 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     const std::string on = note.empty() ? suite_target(cmd.suite)
                                         : build_info().target + " against the goldens of " + suite_target(cmd.suite);
     out << note;
-    std::vector<std::string> paths;
+    std::vector<std::string> all;
     std::string error;
-    if (!discover_scenarios(cmd.suite, &paths, &error)) {
+    if (!discover_scenarios(cmd.suite, &all, &error)) {
         err << "fxkcc verify: " << error << "\n";
         return kExitBadInput;
     }
-    if (paths.empty() && cmd.suite.shard_count > 0) {
-        // More CI jobs than scenarios: this shard has nothing to do, which is not an error.
-        SuiteOptions whole = cmd.suite;
-        whole.shard_count = 0;
-        std::vector<std::string> all;
-        if (discover_scenarios(whole, &all, &error) && !all.empty()) {
-            out << fmt::format("shard {}/{} has no scenarios (the suite has {}): nothing to verify\n",
-                               cmd.suite.shard_index, cmd.suite.shard_count, all.size());
-            if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml({}, suite_target(cmd.suite)), &error)) {
-                err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
-                return kExitCannotTest;
-            }
-            return kExitOk;
-        }
-    }
-    if (paths.empty()) {
+    if (all.empty()) {
         err << "fxkcc verify: no scenarios selected\n";
         return kExitBadInput;
     }
     const bool progress = cmd.progress && err_terminal;
-    // Load first (in parallel), so that the runs can be dealt out longest first.
-    const std::vector<Loaded> loaded = load_all(cmd.suite, paths, cmd.jobs, err);
+    // Load everything first (in parallel): the filter is on names and the shards by cost. Only
+    // what is selected runs.
+    std::vector<Loaded> all_loaded = load_all(cmd.suite, all, cmd.jobs, err);
+    size_t matched = 0;
+    const std::vector<size_t> picked = select_scenarios(cmd.suite, all, all_loaded, &matched);
+    if (matched == 0 && !cmd.suite.allow_empty) {
+        err << "fxkcc verify: no scenario name contains '" << cmd.suite.filter << "' (of " << all.size()
+            << " scenarios; --allow-empty accepts a filter that selects nothing)\n";
+        return kExitBadInput;
+    }
+    if (picked.empty()) {
+        // More CI jobs than scenarios, or a filter allowed to select nothing: not an error.
+        if (cmd.suite.shard_count > 0) {
+            out << fmt::format("shard {}/{} has no scenarios (the selection has {}): nothing to verify\n",
+                               cmd.suite.shard_index, cmd.suite.shard_count, matched);
+        } else {
+            out << "no scenario name contains '" << cmd.suite.filter << "': nothing to verify\n";
+        }
+        if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml({}, suite_target(cmd.suite)), &error)) {
+            err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
+            return kExitCannotTest;
+        }
+        return kExitOk;
+    }
+    std::vector<std::string> paths;
+    std::vector<Loaded> loaded;
+    for (size_t i : picked) {
+        paths.push_back(all[i]);
+        loaded.push_back(std::move(all_loaded[i]));
+    }
+    all_loaded.clear();
     MemoryBudget budget(kVerifyMemoryBudget);
     std::vector<Outcome> outcomes =
         run_parallel(paths, run_costs(loaded), cmd.jobs, progress, err,
                      [&](size_t i) { return verify_one(cmd.suite, paths[i], loaded[i], &budget); });
     for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i].millis += loaded[i].millis; // load + run, as before
-    if (!cmd.suite.filter.empty()) {
-        std::erase_if(outcomes, [&](const Outcome& o) {
-            return o.status != Status::kBadInput && o.name.find(cmd.suite.filter) == std::string::npos;
-        });
-    }
     if (!unique_names(outcomes, err)) return kExitBadInput;
     print_table(outcomes, out, style);
     int counts[7] = {0, 0, 0, 0, 0, 0, 0};

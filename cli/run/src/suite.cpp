@@ -62,13 +62,7 @@ bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* pat
     // A total order on paths (byte-wise), duplicates removed, so shards are stable everywhere.
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
-    paths->clear();
-    for (size_t i = 0; i < found.size(); ++i) {
-        if (suite.shard_count > 0 && static_cast<int>(i % static_cast<size_t>(suite.shard_count)) != suite.shard_index - 1) {
-            continue;
-        }
-        paths->push_back(found[i]);
-    }
+    *paths = std::move(found);
     return true;
 }
 

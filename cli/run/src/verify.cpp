@@ -187,6 +187,32 @@ std::vector<int64_t> run_costs(const std::vector<Loaded>& loaded) {
     return costs;
 }
 
+std::vector<size_t> select_scenarios(const SuiteOptions& suite, const std::vector<std::string>& paths,
+                                     const std::vector<Loaded>& loaded, size_t* matched) {
+    std::vector<size_t> kept;
+    for (size_t i = 0; i < loaded.size(); ++i) {
+        if (!loaded[i].ok || suite.filter.empty() || loaded[i].sc.name.find(suite.filter) != std::string::npos) {
+            kept.push_back(i);
+        }
+    }
+    if (matched != nullptr) *matched = kept.size();
+    if (suite.shard_count <= 0) return kept;
+    std::vector<size_t> order = kept;
+    const std::vector<int64_t> costs = run_costs(loaded);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return costs[a] != costs[b] ? costs[a] > costs[b] : paths[a] < paths[b];
+    });
+    std::vector<int64_t> load(static_cast<size_t>(suite.shard_count), 0);
+    std::vector<size_t> mine;
+    for (size_t i : order) {
+        const size_t to = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+        load[to] += std::max<int64_t>(costs[i], 1); // a scenario that costs nothing still counts
+        if (static_cast<int>(to) == suite.shard_index - 1) mine.push_back(i);
+    }
+    std::sort(mine.begin(), mine.end());
+    return mine;
+}
+
 std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, const std::vector<int64_t>& costs, int jobs,
                                   bool progress, std::ostream& err, const std::function<Outcome(size_t)>& work) {
     std::vector<Outcome> out(paths.size());

@@ -51,6 +51,9 @@ struct BlessCommand {
     /// under CI (capturing a real runner's goldens into an artifact); refused when DIR is the
     /// golden folder itself, so CI never rewrites the repository's goldens.
     std::string capture_dir;
+    /// --prune: remove the target's goldens that belong to no scenario (a bless of the whole
+    /// suite only); without it they are listed as orphans and left alone.
+    bool prune = false;
 };
 int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
                   bool err_terminal = false);

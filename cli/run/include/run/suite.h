@@ -33,11 +33,12 @@ struct SuiteOptions {
     std::string filter;              ///< keep scenarios whose name contains this
     int shard_index = 0;             ///< 1-based K of --shard K/N; 0: no sharding
     int shard_count = 0;
+    bool allow_empty = false;        ///< a filter that matches no scenario is not an error
 };
 
-/// Scenario files selected by the suite options: the inputs (files, or folders searched
-/// recursively for *.yaml / *.yml), or all of scenarios_dir; sorted by path; then the shard
-/// (every N-th starting at K-1). Fails on an input that does not exist.
+/// Scenario files named by the suite options: the inputs (files, or folders searched recursively
+/// for *.yaml / *.yml), or all of scenarios_dir; sorted by path. Fails on an input that does not
+/// exist. The filter and the shard apply once they are loaded (select_scenarios, run/verify.h).
 bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* paths, std::string* error);
 
 std::string suite_target(const SuiteOptions& suite);

@@ -53,6 +53,15 @@ int64_t run_cost(const Scenario& sc);
 /// The run cost of each loaded scenario (0 for one that did not load).
 std::vector<int64_t> run_costs(const std::vector<Loaded>& loaded);
 
+/// What a suite command works on, as indices into `loaded` in path order: the scenarios whose name
+/// contains suite.filter (one that did not load is kept whatever its name: its error is
+/// reported), then suite's shard K/N balanced by run cost. The shards are dealt the same way on
+/// every machine: scenarios by descending run cost (ties by path), each to the shard with the
+/// least cost so far (ties to the lowest), so N shards take about the same time and their union
+/// is the selection, each scenario once. `*matched`: how many the filter kept, before sharding.
+std::vector<size_t> select_scenarios(const SuiteOptions& suite, const std::vector<std::string>& paths,
+                                     const std::vector<Loaded>& loaded, size_t* matched = nullptr);
+
 /// Runs work(i) for every index i of `paths` on `jobs` threads (0: all cores), the largest cost
 /// first (costs[i] is that of paths[i]; ties, and an empty `costs`, in path order); results in
 /// path order, each with its time. `progress`: a progress line on `err`.
