@@ -24,6 +24,7 @@ from fractions import Fraction
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
 BINARY = None
 EMULATOR = []  # prefix that runs the binary (qemu-aarch64, node, wine) in cross builds
 
@@ -481,6 +482,37 @@ class Verify(Workspace):
     def test_verify_passes_and_reports_a_summary(self):
         out, _ = self.run_ok(["verify", "-j", "2"])
         self.assertIn("2 scenarios on " + self.t + ": 2 passed, 0 mismatched, 0 stale, 0 missing, 0 errors", out)
+
+    def test_bisect_run_skips_stale_and_missing_goldens_and_marks_a_desync_bad(self):
+        """scripts/bisect-run.sh's verdicts (git bisect run: 0 good, 1 bad, 125 skip), with this
+        binary instead of a build of the commit (FX_BISECT_FXKCC)."""
+        if EMULATOR:
+            self.skipTest("the script runs the binary natively")
+        os.makedirs(self.p("scripts"))
+        shutil.copy(os.path.join(REPO, "scripts", "bisect-run.sh"), self.p("scripts", "bisect-run.sh"))
+        env = dict(os.environ, FX_BISECT_FXKCC=BINARY, FX_BISECT_BUILD=self.p("bisect"))
+        env.pop("CI", None)
+
+        def bisect():
+            return subprocess.run(["bash", self.p("scripts", "bisect-run.sh")], cwd=self.tmp, env=env,
+                                  capture_output=True, text=True, timeout=120)
+
+        self.assertEqual(bisect().returncode, 0)
+        scenario = self.p("scenarios", "walk-wall.yaml")
+        original = read(scenario)
+        write(scenario, original.replace("jumps: [60]", "jumps: [61]"))  # stale: not this commit's scenario
+        p = bisect()
+        self.assertEqual(p.returncode, 125, p.stdout + p.stderr)
+        self.assertIn("bisect-run: 1 stale and 0 missing golden(s), no mismatch (skip)", p.stderr)
+        write(scenario, original)
+        os.remove(self.hashes)  # missing
+        self.assertEqual(bisect().returncode, 125)
+        self.run_ok(["bless"])
+        text = read(self.hashes)  # a desync: a tick's hashes differ
+        line = re.search(r"(?m)^10 [0-9a-f]{16}", text).group(0)
+        write(self.hashes, text.replace(line, "10 0123456789abcdef", 1))
+        p = bisect()
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
 
     def test_a_target_without_goldens_verifies_against_the_reference_and_says_so(self):
         # A build whose target has no folder (macOS arm64, MSVC) verifies against the reference
