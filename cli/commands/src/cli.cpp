@@ -1,12 +1,14 @@
 // fxkcc_main: the command line built from the command table, parsed by CLI11; and the
 // OptionSet the subcommands declare their options with (commands/option_set.h). The only file
 // that includes CLI11.
+#include <algorithm>
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
 #include <vector>
 
 #include "records/build_info.h"
+#include "records/text.h"
 #include "subcommands.h"
 
 namespace fx::harness {
@@ -115,6 +117,23 @@ int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
         OptionSet options(*d.app);
         d.command->declare(options);
         declared.push_back(std::move(d));
+    }
+    // A first word that is no command, not an option: name the command it was probably meant to be.
+    if (argc > 1 && argv[1][0] != '-') {
+        std::vector<std::string> names;
+        for (const CommandEntry& entry : command_table()) names.emplace_back(entry.name);
+        const std::string word = argv[1];
+        if (std::find(names.begin(), names.end(), word) == names.end()) {
+            err << "fxkcc: unknown command " << text::quote(word);
+            if (const std::string* pick = text::closest_word(word, names); pick != nullptr) {
+                err << ", did you mean '" << *pick << "'?\n";
+            } else {
+                std::string list;
+                for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+                err << ", expected one of: " << list << "\n";
+            }
+            return kExitBadInput;
+        }
     }
     try {
         app.parse(argc, argv);

@@ -101,6 +101,11 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         return kExitBadInput;
     }
     const int64_t run_ticks = cmd.stop_after >= 0 && cmd.stop_after < sc.ticks ? cmd.stop_after + 1 : sc.ticks;
+    if (!cmd.fault.empty() && fault.tick >= run_ticks) { // it would never happen: say so
+        err << "fxkcc run: --inject-fault: tick " << fault.tick << " is past the run's last tick " << run_ticks - 1
+            << " (" << sc.name << " runs ticks 0 to " << run_ticks - 1 << ")\n";
+        return kExitBadInput;
+    }
     RunOutputs sink;
     sink.run_ticks = run_ticks;
     sink.every = sc.golden_every;

@@ -94,41 +94,11 @@ std::string shown(std::string_view text, size_t max) {
     return o + (cut ? "...'" : "'");
 }
 
-int edit_distance(std::string_view a, std::string_view b) {
-    std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
-    for (size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = static_cast<int>(i);
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const int sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-        }
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-
 std::string unknown_key_message(std::string_view key, const std::vector<std::string>& valid,
                                 const char* what) {
     const std::string head = std::string("unknown ") + what + " " + shown(key);
     // Closest key within distance 2 (first in schema order on ties), else a prefix match.
-    int best = 3;
-    const std::string* pick = nullptr;
-    for (const std::string& k : valid) {
-        const int d = edit_distance(key, k);
-        if (d < best) {
-            best = d;
-            pick = &k;
-        }
-    }
-    if (pick == nullptr && !key.empty()) {
-        for (const std::string& k : valid) {
-            if (k.starts_with(key) || key.starts_with(k)) {
-                pick = &k;
-                break;
-            }
-        }
-    }
+    const std::string* pick = text::closest_word(key, valid);
     if (pick != nullptr) return head + ", did you mean '" + *pick + "'?";
     std::string list;
     for (const std::string& k : valid) list += (list.empty() ? "" : ", ") + k;

@@ -69,7 +69,6 @@ bool parse_integer(std::string_view text, int64_t* out);
 std::string shown(std::string_view text, size_t max = 60);
 
 /// Levenshtein distance (bytes).
-int edit_distance(std::string_view a, std::string_view b);
 /// "unknown key 'k', did you mean 'x'?" or "unknown key 'k', expected one of: a, b, c".
 std::string unknown_key_message(std::string_view key, const std::vector<std::string>& valid,
                                 const char* what = "key");

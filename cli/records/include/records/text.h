@@ -1,12 +1,50 @@
 // Small text helpers shared by the hash-file and trajectory readers and writers.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fx::harness::text {
+
+/// Levenshtein distance (insertions, deletions, substitutions), for "did you mean" hints.
+inline int edit_distance(std::string_view a, std::string_view b) {
+    std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
+    for (size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = static_cast<int>(i);
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const int sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+/// The word of `valid` that `word` was probably meant to be: the closest within edit distance 2
+/// (the first in `valid`'s order on ties), else one that starts with it or that it starts with;
+/// nullptr when none is close.
+inline const std::string* closest_word(std::string_view word, const std::vector<std::string>& valid) {
+    int best = 3;
+    const std::string* pick = nullptr;
+    for (const std::string& k : valid) {
+        const int d = edit_distance(word, k);
+        if (d < best) {
+            best = d;
+            pick = &k;
+        }
+    }
+    if (pick == nullptr && !word.empty()) {
+        for (const std::string& k : valid) {
+            if (k.starts_with(word) || word.starts_with(k)) return &k;
+        }
+    }
+    return pick;
+}
 
 /// Text escaped for XML attribute values and character data (&, <, >, ").
 inline std::string xml_escape(std::string_view s) {
