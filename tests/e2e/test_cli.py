@@ -483,6 +483,14 @@ class Verify(Workspace):
         out, _ = self.run_ok(["verify", "-j", "2"])
         self.assertIn("2 scenarios on " + self.t + ": 2 passed, 0 mismatched, 0 stale, 0 missing, 0 errors", out)
 
+    def test_a_world_hash_alone_that_differs_is_named(self):
+        text = read(self.hashes)
+        line = re.search(r"(?m)^5 [0-9a-f]{16} ", text).group(0)
+        write(self.hashes, text.replace(line, "5 0123456789abcdef ", 1))
+        rc, out, _ = fxkcc(["verify", "--no-progress"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"(?m)^MISMATCH +walk-wall +desync at tick 5 \(the world hash only\);")
+
     def test_bisect_run_skips_stale_and_missing_goldens_and_marks_a_desync_bad(self):
         """scripts/bisect-run.sh's verdicts (git bisect run: 0 good, 1 bad, 125 skip), with this
         binary instead of a build of the commit (FX_BISECT_FXKCC)."""

@@ -352,7 +352,11 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
     }
     if (d.diverged) {
         o.status = Status::kMismatch;
-        o.summary = "desync at tick " + std::to_string(d.tick) + " (" + entity_labels(d.entities) + "); " + checks;
+        // Which entities differ; when none does (the world hash alone, or the tick counts), why.
+        const std::string which = !d.entities.empty() ? entity_labels(d.entities)
+                                  : !d.reason.empty() ? d.reason
+                                                      : "the world hash only";
+        o.summary = "desync at tick " + std::to_string(d.tick) + " (" + which + "); " + checks;
         o.detail = explain_divergence(sc, d, golden_csv_for(golden_csv_path(suite, sc.name), golden.header)) + failures;
         return o;
     }
