@@ -88,7 +88,7 @@ job_desync() {
   echo "$out"
   [ "$rc" = 1 ] || { echo "cross: desync with a fault: expected exit 1, found $rc" >&2; return 1; }
   grep -q "^last matching tick 56, first divergent tick 57$" <<<"$out" &&
-    grep -q "^  c3: vz expected .* delta [+-][0-9]* ulp$" <<<"$out" &&
+    grep -q "^  c3: vz expected .* delta [+-][0-9]* ulp = [+-][0-9.]* m/s$" <<<"$out" &&
     grep -q "^  a t=58 c=3 tick-begin " <<<"$out" && grep -q "^  b t=58 c=3 tick-begin " <<<"$out" &&
     grep -q "^target: *${TARGET_GOLDEN:-.}" "$BUILD/desync-bundle/b.version.txt" ||
     { echo "cross: the desync report does not name tick 57, c3, vz and the tick-begin step" >&2; return 1; }

@@ -919,7 +919,7 @@ class Desync(Workspace):
         self.assertEqual(rc, 1, err)
         self.assertIn("last matching tick 39, first divergent tick 40\nentities: c7\n", out)
         m = re.search(r"(?m)^  c7: z expected \S+ \(raw 0x([0-9a-f]{16})\) actual \S+ \(raw 0x([0-9a-f]{16})\) "
-                      r"delta [+-]\d+ ulp$", out)
+                      r"delta [+-]\d+ ulp = [+-][\d.]+ m$", out)
         self.assertIsNotNone(m, out)
         self.assertEqual(int(m.group(1), 16) ^ int(m.group(2), 16), 3)  # the two low bits flipped
         self.assertRegex(out, r"(?m)^  a t=41 c=7 tick-begin ")
@@ -952,7 +952,7 @@ class Desync(Workspace):
         rc, out, _ = fxkcc(["desync", "scenarios/walk-wall.yaml", g, "--a-args", "--inject-fault 77:1:vy:5"], self.tmp)
         self.assertEqual(rc, 1)
         self.assertIn("last matching tick 76, first divergent tick 77\nentities: c1\n", out)
-        self.assertRegex(out, r"(?m)^  c1: vy expected .* delta [+-]\d+ ulp$")
+        self.assertRegex(out, r"(?m)^  c1: vy expected .* delta [+-]\d+ ulp = [+-][\d.]+ m/s$")
         self.assertIn("solver trace of the run, tick 77 (the golden has no trace):\n    t=77 c=1 tick-begin ", out)
 
     def test_bad_fault_and_a_side_that_cannot_run(self):

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "fx/decimal.h"
+#include "fx/trig.h"
 #include "records/atomic_file.h"
 #include "records/compare.h"
 #include "records/hash_file.h"
@@ -561,14 +562,26 @@ TEST_CASE("formats: field diff report prints decimal, raw hex and delta") {
         {"vy", INT64_MIN, INT64_MAX, true},
         {"grounded", 1, 0, false},
         {"platform", 50, static_cast<int64_t>(kcc::kNoId), false},
+        {"vz", int64_t{5} << 32, int64_t{3} << 31, true},
+        {"previous_z", 0, -(int64_t{1} << 31), true},
+        {"facing", 0, fx::kPi.raw(), true},
+        {"normal_y", int64_t{1} << 32, int64_t{1} << 31, true},
     };
+    // Deltas in the field's unit too: 3 raw units are 3 / 2^32 m; pi rad is 180 deg.
     CHECK(format_field_diffs({EntityKind::kCharacter, 1}, diffs) ==
           "  c1: x expected 1.25 (raw 0x0000000140000000) actual 1.2500000007 (raw "
-          "0x0000000140000003) delta +3 ulp\n"
+          "0x0000000140000003) delta +3 ulp = +0.0000000007 m\n"
           "  c1: vy expected -2147483648 (raw 0x8000000000000000) actual 2147483647.9999999998 "
           "(raw 0x7fffffffffffffff) delta +18446744073709551615 ulp\n"
           "  c1: grounded expected 1 actual 0\n"
-          "  c1: platform expected 50 actual none\n");
+          "  c1: platform expected 50 actual none\n"
+          "  c1: vz expected 5 (raw 0x0000000500000000) actual 1.5 (raw 0x0000000180000000) delta -15032385536 ulp "
+          "= -3.5 m/s\n"
+          "  c1: previous_z expected 0 (raw 0x0000000000000000) actual -0.5 (raw 0xffffffff80000000) delta "
+          "-2147483648 ulp = -0.5 m\n"
+          "  c1: facing expected 0 (raw 0x0000000000000000) actual " + fx::to_string_shortest(fx::kPi) + " (raw 0x" +
+              hex16(static_cast<uint64_t>(fx::kPi.raw())) + ") delta +" + std::to_string(fx::kPi.raw()) + " ulp = +180 deg\n"
+          "  c1: normal_y expected 1 (raw 0x0000000100000000) actual 0.5 (raw 0x0000000080000000) delta -2147483648 ulp\n");
     CHECK(format_divergent_tick(137) == "first divergent tick 137 (last matching tick 136)");
     CHECK(format_divergent_tick(0) == "first divergent tick 0 (no tick before it)");
 }

@@ -1,8 +1,11 @@
 #include "records/compare.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string_view>
 
 #include "fx/decimal.h"
+#include "fx/trig.h"
 
 namespace fx::harness {
 
@@ -22,6 +25,34 @@ std::string delta_text(int64_t expected, int64_t actual) {
     const auto e = static_cast<uint64_t>(expected);
     const auto a = static_cast<uint64_t>(actual);
     return actual >= expected ? "+" + std::to_string(a - e) : "-" + std::to_string(e - a);
+}
+
+/// The delta in the field's unit: " = +0.1 m" (positions), " m/s" (velocities), " deg" (facing,
+/// which is held in radians), "" for unitless fields (the ground normal) or a delta too large
+/// for a Scalar.
+std::string unit_delta_text(const std::string& field, int64_t expected, int64_t actual) {
+    const auto e = static_cast<uint64_t>(expected);
+    const auto a = static_cast<uint64_t>(actual);
+    const uint64_t mag = actual >= expected ? a - e : e - a;
+    if (mag > static_cast<uint64_t>(INT64_MAX)) return "";
+    const Scalar d = Scalar::from_raw(actual >= expected ? static_cast<int64_t>(mag) : -static_cast<int64_t>(mag));
+    const std::string_view f(field);
+    const std::string_view base = f.starts_with("previous_") ? f.substr(9) : f;
+    std::string unit;
+    Scalar v = d;
+    if (base == "x" || base == "y" || base == "z") {
+        unit = "m";
+    } else if (base == "vx" || base == "vy" || base == "vz") {
+        unit = "m/s";
+    } else if (base == "facing") {
+        if (mag > (uint64_t{1} << 40)) return ""; // beyond any two angles' difference
+        v = mul_div(d, Scalar::from_int(180), kPi);
+        unit = "deg";
+    } else {
+        return "";
+    }
+    const std::string text = to_string_shortest(v);
+    return " = " + (text.front() == '-' ? text : "+" + text) + " " + unit;
 }
 
 } // namespace
@@ -143,7 +174,10 @@ std::string format_field_diffs(EntityRef entity, const std::vector<FieldDiff>& d
     for (const FieldDiff& f : diffs) {
         s += "  " + label + ": " + f.field + " expected " + value_text(f.expected_raw, f.is_scalar) +
              " actual " + value_text(f.actual_raw, f.is_scalar);
-        if (f.is_scalar) s += " delta " + delta_text(f.expected_raw, f.actual_raw) + " ulp";
+        if (f.is_scalar) {
+            s += " delta " + delta_text(f.expected_raw, f.actual_raw) + " ulp" +
+                 unit_delta_text(f.field, f.expected_raw, f.actual_raw);
+        }
         s += '\n';
     }
     return s;
