@@ -262,6 +262,8 @@ OS_TEXTS = {
 }
 # Set by main() when the binary runs under wine: its prefix and the prefix's temporary folder.
 WINE = {"prefix": "", "temp": ""}
+# Set by main(): the target the binary was built for (the `target:` line of fxkcc --version).
+BUILD = {"target": ""}
 
 
 def tmp_spellings(tmp):
@@ -306,10 +308,10 @@ def expected_pattern(text, tmp, case):
 
 
 def expand_file(text, case):
-    """{file}: where the case's first file went."""
+    """{file}: where the case's first file went; {target}: the binary's target (fxkcc --version)."""
     files = case.get("file", [])
     first = files[0].split()[-1] if files else ""
-    return text.replace("{file}", first)
+    return text.replace("{file}", first).replace("{target}", BUILD["target"])
 
 
 def expand(text, tmp, case):
@@ -460,6 +462,11 @@ def main():
         WINE["temp"] = next((t for t in temps if os.path.isdir(t)), "")
         if not WINE["temp"]:
             sys.exit(f"no temporary folder under {users}: initialise the wine prefix first (wineboot)")
+    version = subprocess.run(emulator + [binary, "--version"], capture_output=True, text=True, timeout=60 * a.time_scale)
+    m = re.search(r"(?m)^target: *(\S+)", version.stdout)
+    if not m:
+        sys.exit(f"{binary} --version names no target: {version.stdout!r} {version.stderr!r}")
+    BUILD["target"] = m.group(1)
     counts = {"ok": 0, "FAIL": 0, "SKIP": 0}
     start = time.monotonic()
     for c in cases:

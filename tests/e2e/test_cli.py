@@ -525,7 +525,7 @@ class Verify(Workspace):
     def test_a_target_without_goldens_verifies_against_the_reference_and_says_so(self):
         # A build whose target has no folder (macOS arm64, MSVC) verifies against the reference
         # target's goldens; --own-goldens asks for its own and finds them missing.
-        self.run_ok(["bless", "--target", "ref-a"])
+        self.run_ok(["bless", "--target", "ref-a", "--other-target"])
         remove_tree(self.p("golden", self.t))
         out, _ = self.run_ok(["verify", "--reference-target", "ref-a"])
         self.assertTrue(out.startswith(f"note: golden/{self.t} does not exist; verifying against the goldens of ref-a "), out)

@@ -5,6 +5,7 @@
 #include <set>
 #include <system_error>
 
+#include "records/build_info.h"
 #include "records/folder_lock.h"
 #include "records/paths.h"
 #include "run/verify.h"
@@ -39,6 +40,24 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         err << "fxkcc bless: refusing to regenerate goldens because CI is set (CI=" << ci
             << "); goldens change only by a deliberate, reviewed commit (to capture this runner's goldens into "
                "another folder: bless --capture DIR)\n";
+        return kExitBadInput;
+    }
+    // Into the repository's golden folder, a build writes its own target's goldens: another
+    // target's folder would silently hold this build's results, and a mistyped target would make
+    // a new folder. --other-target allows both (recorded as blessed-by); a capture names its
+    // folder freely (it is an artifact, compared with the others afterwards).
+    if (const std::string own = build_info().target;
+        cmd.capture_dir.empty() && !cmd.suite.target.empty() && cmd.suite.target != own && !cmd.other_target) {
+        std::error_code ec;
+        const fs::path folder = fs::path(cmd.suite.golden_dir) / cmd.suite.target;
+        err << "fxkcc bless: --target " << cmd.suite.target << " is not this build's target (" << own << ")";
+        if (fs::is_directory(folder, ec)) {
+            err << ": its goldens would hold this build's results; bless them with that target's build "
+                   "(scripts/cross.sh " << cmd.suite.target << " bless), or pass --other-target to write them anyway\n";
+        } else {
+            err << " and " << folder.generic_string() << " does not exist (a mistyped target?); pass --other-target "
+                   "to create it\n";
+        }
         return kExitBadInput;
     }
     std::vector<std::string> paths;
@@ -188,6 +207,8 @@ public:
         app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
         app.add("--capture", &cmd_.capture_dir,
                 "Write the goldens to DIR/<target>/, not the golden folder (allowed under CI: a runner's capture)");
+        app.flag("--other-target", &cmd_.other_target,
+                 "Allow --target to name another target than this build's, or one without a golden folder");
         app.flag("--prune", &cmd_.prune,
                  "Remove goldens of the target that belong to no scenario (whole suite only; without it they are named)");
     }

@@ -84,6 +84,7 @@ std::string header_text(const HashFileHeader& h, int64_t ticks) {
     append_key(&s, "ticks", std::to_string(ticks));
     if (h.every > 1) append_key(&s, "every", std::to_string(h.every));
     if (!h.csv_digest.empty()) append_key(&s, "csv", h.csv_digest);
+    if (!h.blessed_by.empty()) append_key(&s, "blessed-by", h.blessed_by);
     append_key(&s, "entities", entity_labels(h.entities));
     return s;
 }
@@ -236,6 +237,11 @@ public:
             }
             if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
         }
+        if (line.substr(0, 11) == "blessed-by ") {
+            h.blessed_by = std::string(line.substr(11));
+            if (h.blessed_by.empty()) return fail("expected a target after 'blessed-by', found nothing");
+            if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
+        }
         if (line == "entities") {
             ents = {};
         } else if (line.substr(0, 9) == "entities ") {
@@ -359,7 +365,7 @@ std::string validate_header(const HashFileHeader& h) {
     }
     for (const std::string* s : {&h.hash_algo, &h.engine, &h.scenario, &h.digest,
                                  &h.provenance.target, &h.provenance.compiler,
-                                 &h.provenance.flags, &h.provenance.wide}) {
+                                 &h.provenance.flags, &h.provenance.wide, &h.blessed_by}) {
         if (has_line_break(*s)) return "header value " + quote(*s) + " contains a line break";
     }
     uint64_t unused = 0;

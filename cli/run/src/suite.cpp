@@ -243,6 +243,7 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
     // The golden's target is its folder's (verify checks that they agree); `bless --target`
     // names it, the build's own target by default.
     hashes->header.provenance.target = suite_target(suite);
+    if (hashes->header.provenance.target != build_info().target) hashes->header.blessed_by = build_info().target;
     hashes->ticks.clear();
     GoldenSink sink(&csv, hashes);
     if (!run_scenario(sc, sink, RunOptions{}, error)) return false;

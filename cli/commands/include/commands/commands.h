@@ -54,6 +54,10 @@ struct BlessCommand {
     /// --prune: remove the target's goldens that belong to no scenario (a bless of the whole
     /// suite only); without it they are listed as orphans and left alone.
     bool prune = false;
+    /// --other-target: allow --target naming another target than this build's (its folder then
+    /// holds this build's results, recorded as `blessed-by` in each hash file), or one that has
+    /// no folder yet (a new target, not a typo).
+    bool other_target = false;
 };
 int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
                   bool err_terminal = false);

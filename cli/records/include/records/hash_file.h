@@ -20,6 +20,8 @@
 //   every <K>                                 only when K > 1 (scenario key golden_every)
 //   csv <16 lowercase hex>                    goldens written by bless: XXH3-64 of the
 //                                             trajectory CSV that belongs to this file
+//   blessed-by <target>                       only when a build of another target wrote it
+//                                             (bless --other-target)
 //   entities c1 c2 p50
 //   <tick> <world hash> <entity hash> ...     one line per recorded tick, in order
 //   end <N>
@@ -72,6 +74,9 @@ struct HashFileHeader {
     /// Goldens (bless): digest of the trajectory CSV blessed with this file (hex16 of XXH3-64
     /// of its bytes); empty in hash files of `run --hashes` and in goldens blessed before it.
     std::string csv_digest;
+    /// The target of the build that wrote a golden into another target's folder (`bless
+    /// --other-target`); empty when the build's target is the folder's, as it should be.
+    std::string blessed_by;
     std::vector<EntityRef> entities; ///< canonical entity order (records.h)
     friend bool operator==(const HashFileHeader&, const HashFileHeader&) = default;
 };
