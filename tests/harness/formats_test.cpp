@@ -257,6 +257,22 @@ TEST_CASE("formats: hash file round trip, writer text equals hash_file_text") {
     }
 }
 
+TEST_CASE("formats: blessed-by is written only when set, between csv and entities, and read back") {
+    HashFile f;
+    f.header = sample_header(1);
+    f.header.csv_digest = "00000000000000ff";
+    f.header.blessed_by = "x86_64-linux";
+    f.ticks.push_back(TickHashes{0, 1, {2, 3, 4}});
+    const std::string text = hash_file_text(f);
+    CHECK(text.find("\ncsv 00000000000000ff\nblessed-by x86_64-linux\nentities c1 c2 p50\n") != std::string::npos);
+    HashFile back;
+    std::string err;
+    REQUIRE(parse_hash_file(text, "g.hashes", &back, &err));
+    CHECK(back == f);
+    f.header.blessed_by.clear();
+    CHECK(hash_file_text(f).find("blessed-by") == std::string::npos);
+}
+
 TEST_CASE("formats: a strided hash file records ticks every-1, 2*every-1, ... and the last") {
     CHECK(recorded_count(1000, 100) == 10);
     CHECK(recorded_count(1050, 100) == 11);
