@@ -336,6 +336,118 @@ class Bless(Workspace):
         self.assertIn("no scenario name contains 'no-such-name': nothing to verify", out)
 
 
+def largest_changes(csv_a, csv_b):
+    """The largest position (m) and velocity (m/s) change between two trajectory CSVs, row by
+    row (same tick and character), computed here from the decimals the CSVs hold."""
+    def rows(path):
+        out = {}
+        for line in read(path).splitlines()[2:]:
+            c = line.split(",")
+            out[(int(c[0]), int(c[1]))] = [float(v) for v in c[2:8]]
+        return out
+    a, b = rows(csv_a), rows(csv_b)
+    pos = vel = 0.0
+    for k in a.keys() & b.keys():
+        pos = max(pos, sum((x - y) ** 2 for x, y in zip(a[k][:3], b[k][:3])) ** 0.5)
+        vel = max(vel, sum((x - y) ** 2 for x, y in zip(a[k][3:], b[k][3:])) ** 0.5)
+    return pos, vel
+
+
+class Review(Workspace):
+    """Pending goldens: bless --pending or verify --pending-dir write them, review shows them
+    against the accepted ones, then accepts or rejects them (docs/goldens.md)."""
+
+    def change_jump(self, tick):
+        path = self.p("scenarios", "walk-wall.yaml")
+        write(path, re.sub(r"jumps: \[\d+\]", f"jumps: [{tick}]", read(path)))
+
+    def test_pending_is_reviewed_in_metres_then_accepted(self):
+        self.run_ok(["bless"])
+        t = self.target()
+        before = snapshot(self.p("golden", t))
+        self.change_jump(70)
+        out, _ = self.run_ok(["bless", "--pending"])
+        self.assertIn("pending  walk-wall: changed: first changed tick 60 (c1)", out)
+        self.assertIn("same     platform-ride: unchanged: nothing pending", out)
+        self.assertEqual(snapshot(self.p("golden", t)), before, "bless --pending leaves the goldens alone")
+        self.assertEqual(sorted(os.listdir(self.p("golden.pending", t))), ["walk-wall.csv", "walk-wall.hashes"])
+        rc, out, err = fxkcc(["verify", "--no-progress"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("STALE", out)
+        out, _ = self.run_ok(["review"])
+        pos, vel = largest_changes(self.p("golden", t, "walk-wall.csv"), self.p("golden.pending", t, "walk-wall.csv"))
+        self.assertGreater(pos, 0.01)
+        self.assertIn(f"pending  {t}/walk-wall", out)
+        self.assertIn(f"first changed tick 60 (c1); largest change: position {pos:.4f} m", out)
+        self.assertIn(f"velocity {vel:.4f} m/s", out)
+        self.assertRegex(out, r"\d+ expectations and the invariants hold|invariants hold")
+        self.assertIn("c1: vy expected", out)  # the first changed row's fields: the jump's speed
+        self.assertEqual(snapshot(self.p("golden", t)), before, "review alone changes nothing")
+        out, _ = self.run_ok(["review", "--accept"])
+        self.assertIn(f"accepted {t}/walk-wall", out)
+        self.assertFalse(os.path.exists(self.p("golden.pending")), "the pending folder goes once empty")
+        out, _ = self.run_ok(["verify", "--no-progress"])
+        self.assertIn("2 passed", out)
+
+    def test_reject_and_accept_by_filter(self):
+        self.run_ok(["bless"])
+        t = self.target()
+        before = snapshot(self.p("golden", t))
+        self.change_jump(70)
+        path = self.p("scenarios", "platform.yaml")
+        write(path, read(path).replace("ticks: 90", "ticks: 91"))
+        self.run_ok(["bless", "--pending"])
+        out, _ = self.run_ok(["review", "-k", "platform", "--accept"])
+        self.assertIn(f"accepted {t}/platform-ride", out)
+        self.assertNotIn("walk-wall", out)
+        self.assertNotEqual(snapshot(self.p("golden", t))["platform-ride.hashes"], before["platform-ride.hashes"])
+        self.assertEqual(snapshot(self.p("golden", t))["walk-wall.hashes"], before["walk-wall.hashes"])
+        out, _ = self.run_ok(["review", "--reject"])
+        self.assertIn(f"rejected {t}/walk-wall", out)
+        self.assertFalse(os.path.exists(self.p("golden.pending")))
+        self.assertEqual(snapshot(self.p("golden", t))["walk-wall.hashes"], before["walk-wall.hashes"])
+        out, _ = self.run_ok(["review"])
+        self.assertIn("nothing pending", out)
+        rc, out, err = fxkcc(["review", "-k", "nothing-like-this"], self.tmp)
+        self.assertEqual(rc, 0, "no pending folder: nothing to review")
+
+    def test_a_stale_or_altered_pending_golden_is_never_accepted(self):
+        self.run_ok(["bless"])
+        t = self.target()
+        before = snapshot(self.p("golden", t))
+        self.change_jump(70)
+        self.run_ok(["bless", "--pending"])
+        self.change_jump(80)  # the scenario changed again after the pending golden was written
+        rc, out, err = fxkcc(["review", "--accept"], self.tmp)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("stale: written for scenario digest", out)
+        self.assertIn("nothing was accepted", err)
+        self.assertEqual(snapshot(self.p("golden", t)), before)
+        self.run_ok(["bless", "--pending"])
+        csv = self.p("golden.pending", t, "walk-wall.csv")
+        write(csv, read(csv).replace(",0,", ",1,", 1))
+        rc, out, err = fxkcc(["review", "--accept"], self.tmp)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("ERROR", out)
+        self.assertEqual(snapshot(self.p("golden", t)), before)
+
+    def test_verify_under_ci_writes_pending_goldens_of_what_failed_only(self):
+        self.run_ok(["bless"])
+        t = self.target()
+        self.change_jump(70)
+        rc, out, err = fxkcc(["verify", "--no-progress", "--pending-dir", "artifact"], self.tmp, ci=True)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn(f"1 pending golden written to artifact/{t}/", out)
+        self.assertEqual(sorted(os.listdir(self.p("artifact", t))), ["walk-wall.csv", "walk-wall.hashes"])
+        out, _ = self.run_ok(["review", "--pending-dir", "artifact", "--accept"])
+        self.assertIn(f"accepted {t}/walk-wall", out)
+        out, _ = self.run_ok(["verify", "--no-progress"])
+        self.assertIn("2 passed", out)
+        # bless --pending is allowed under CI as well (it writes no golden); a plain bless is not.
+        out, _ = self.run_ok(["bless", "--pending"], ci=True)
+        self.assertIn("0 pending goldens", out)
+
+
 def snapshot(folder):
     """{file name: bytes} of the files directly in folder. On Windows a bless's lock file
     (.fxkcc-lock) lives in the folder while the bless runs and goes when it ends (a killed

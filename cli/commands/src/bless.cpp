@@ -5,6 +5,7 @@
 #include <set>
 #include <system_error>
 
+#include "records/atomic_file.h"
 #include "records/build_info.h"
 #include "records/folder_lock.h"
 #include "records/paths.h"
@@ -29,13 +30,27 @@ bool same_folder(const std::string& a, const std::string& b) {
 int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& err, const Style& style,
                   bool err_terminal) {
     BlessCommand cmd = request;
-    if (!cmd.capture_dir.empty()) {
+    if (!cmd.pending_dir.empty()) cmd.pending = true;
+    if (cmd.pending && !cmd.capture_dir.empty()) {
+        err << "fxkcc bless: --capture and --pending write to different places; choose one\n";
+        return kExitBadInput;
+    }
+    // Where this bless writes: the golden folder, a capture folder, or the pending folder.
+    SuiteOptions write_suite = cmd.suite;
+    if (cmd.pending) {
+        write_suite.golden_dir = cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
+        if (same_folder(write_suite.golden_dir, cmd.suite.golden_dir)) {
+            err << "fxkcc bless: --pending-dir '" << write_suite.golden_dir << "' is the golden folder; pending "
+                   "goldens go to another folder (fxkcc review accepts them)\n";
+            return kExitBadInput;
+        }
+    } else if (!cmd.capture_dir.empty()) {
         if (same_folder(cmd.capture_dir, cmd.suite.golden_dir)) {
             err << "fxkcc bless: --capture '" << cmd.capture_dir << "' is the golden folder '" << cmd.suite.golden_dir
                 << "'; capture into another folder (goldens change only by a deliberate, reviewed commit)\n";
             return kExitBadInput;
         }
-        cmd.suite.golden_dir = cmd.capture_dir;
+        write_suite.golden_dir = cmd.capture_dir;
     } else if (const char* ci = std::getenv("CI"); ci_is_set(ci)) {
         err << "fxkcc bless: refusing to regenerate goldens because CI is set (CI=" << ci
             << "); goldens change only by a deliberate, reviewed commit (to capture this runner's goldens into "
@@ -93,7 +108,7 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
     }
     // One bless of a golden folder at a time: a second one waits, then finds the first one's
     // goldens (Windows refuses two processes replacing one file at the same moment).
-    const fs::path golden_folder = fs::path(cmd.suite.golden_dir) / suite_target(cmd.suite);
+    const fs::path golden_folder = fs::path(write_suite.golden_dir) / suite_target(write_suite);
     FolderLock lock;
     {
         std::error_code ec;
@@ -140,10 +155,20 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         std::string old_error;
         const bool old_ok = had && read_hash_file(golden_hashes_path(cmd.suite, sc.name), &old, &old_error);
         HashFile fresh;
-        if (!write_goldens(cmd.suite, sc, &fresh, &e)) {
+        if (!write_goldens(write_suite, sc, &fresh, &e)) {
             o.status = Status::kCannotTest;
             o.summary = e;
             return o;
+        }
+        if (cmd.pending && old_ok) {
+            // Nothing pending when the golden would not change by a byte.
+            std::string old_text;
+            if (read_file(golden_hashes_path(cmd.suite, sc.name), &old_text, &e) && old_text == hash_file_text(fresh)) {
+                fs::remove(golden_hashes_path(write_suite, sc.name), ec);
+                fs::remove(golden_csv_path(write_suite, sc.name), ec);
+                o.summary = "unchanged: nothing pending";
+                return o;
+            }
         }
         if (!had) {
             o.summary = "new: " + std::to_string(sc.ticks) + " ticks";
@@ -167,9 +192,25 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         }
         return o;
     });
+    size_t pending = 0;
     for (const Outcome& o : outcomes) {
-        out << (o.status == Status::kPass ? style.good("blessed") : style.bad(status_name(o.status))) << "  "
-            << (o.name.empty() ? o.path : o.name) << ": " << o.summary << "\n";
+        const bool unchanged = cmd.pending && o.summary.starts_with("unchanged");
+        if (cmd.pending && o.status == Status::kPass && !unchanged) ++pending;
+        out << (o.status != Status::kPass ? style.bad(status_name(o.status))
+                : !cmd.pending            ? style.good("blessed")
+                : unchanged               ? style.good("same   ")
+                                          : style.warning("pending"))
+            << "  " << (o.name.empty() ? o.path : o.name) << ": " << o.summary << "\n";
+    }
+    if (cmd.pending) {
+        out << "\n" << pending << " pending golden" << (pending == 1 ? "" : "s") << " in "
+            << golden_folder.generic_string() << "/";
+        if (pending > 0) {
+            const std::string dir = cmd.pending_dir.empty() ? "" : " --pending-dir " + cmd.pending_dir;
+            out << "; show them: fxkcc review" << dir << "; accept: fxkcc review" << dir << " --accept";
+        }
+        out << "\n";
+        return exit_code_of(outcomes);
     }
     // Goldens of this target that belong to no scenario: removed only when asked (--prune), and
     // only for the whole suite; otherwise named, so that a deleted scenario's goldens are seen.
@@ -209,6 +250,10 @@ public:
                 "Write the goldens to DIR/<target>/, not the golden folder (allowed under CI: a runner's capture)");
         app.flag("--other-target", &cmd_.other_target,
                  "Allow --target to name another target than this build's, or one without a golden folder");
+        app.flag("--pending", &cmd_.pending,
+                 "Write the goldens that would change as pending goldens (beside the golden folder, "
+                 "<golden-dir>.pending/) for fxkcc review, not into the golden folder");
+        app.add("--pending-dir", &cmd_.pending_dir, "The pending folder (implies --pending)");
         app.flag("--prune", &cmd_.prune,
                  "Remove goldens of the target that belong to no scenario (whole suite only; without it they are named)");
     }

@@ -17,6 +17,7 @@ std::unique_ptr<Subcommand> make_bench_subcommand();
 std::unique_ptr<Subcommand> make_desync_subcommand();
 std::unique_ptr<Subcommand> make_verify_subcommand();
 std::unique_ptr<Subcommand> make_bless_subcommand();
+std::unique_ptr<Subcommand> make_review_subcommand();
 std::unique_ptr<Subcommand> make_diff_subcommand();
 std::unique_ptr<Subcommand> make_compare_goldens_subcommand();
 std::unique_ptr<Subcommand> make_list_subcommand();

@@ -111,6 +111,32 @@ SuiteOptions golden_target(const VerifyCommand& cmd, std::string* note) {
     return suite;
 }
 
+/// verify --pending-dir: what this build produces for each scenario whose golden mismatched, was
+/// stale or missing, as pending goldens of this build's target (or --target's) for fxkcc review.
+bool write_pending(const VerifyCommand& cmd, const SuiteOptions& requested, const std::vector<Outcome>& outcomes,
+                   const std::vector<Loaded>& loaded, std::ostream& out, std::ostream& err) {
+    SuiteOptions pending = requested;
+    pending.golden_dir = cmd.pending_dir;
+    size_t written = 0;
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+        const Status s = outcomes[i].status;
+        if (s != Status::kMismatch && s != Status::kStale && s != Status::kMissing) continue;
+        HashFile fresh;
+        std::string error;
+        if (!write_goldens(pending, loaded[i].sc, &fresh, &error)) {
+            err << "fxkcc verify: cannot write the pending golden of '" << loaded[i].sc.name << "': " << error << "\n";
+            return false;
+        }
+        ++written;
+    }
+    if (written > 0) {
+        out << written << " pending golden" << (written == 1 ? "" : "s") << " written to "
+            << (std::filesystem::path(cmd.pending_dir) / suite_target(pending)).generic_string()
+            << "/ (show: fxkcc review --pending-dir " << cmd.pending_dir << "; accept with --accept)\n";
+    }
+    return true;
+}
+
 } // namespace
 
 int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream& err, const Style& style,
@@ -184,6 +210,7 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
         err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
         return kExitCannotTest;
     }
+    if (!cmd.pending_dir.empty() && !write_pending(cmd, request.suite, outcomes, loaded, out, err)) return kExitCannotTest;
     return exit_code_of(outcomes);
 }
 
@@ -201,6 +228,9 @@ public:
             .target_name();
         app.flag("--own-goldens", &cmd_.own_goldens, "Require this build's own golden folder (no reference fallback)");
         app.flag("--no-progress", &no_progress_, "No progress line on a terminal");
+        app.add("--pending-dir", &cmd_.pending_dir,
+                "Write what this build produces for each mismatched, stale or missing golden as a pending "
+                "golden into DIR/<target>/ (a CI artifact, for fxkcc review)");
     }
     int run(const Invocation& inv) override {
         cmd_.progress = !no_progress_;

@@ -258,6 +258,31 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
     return replace_file(next, csv_path, error);
 }
 
+bool install_goldens(const SuiteOptions& suite, const std::string& name, std::string_view hashes_text,
+                     std::string_view csv, std::string* error) {
+    const std::string hashes_path = golden_hashes_path(suite, name), csv_path = golden_csv_path(suite, name);
+    std::error_code ec;
+    fs::create_directories(fs::path(hashes_path).parent_path(), ec);
+    if (ec) {
+        *error = "cannot create '" + fs::path(hashes_path).parent_path().generic_string() + "': " + ec.message();
+        return false;
+    }
+    const std::string next = temp_path_for(csv_path + ".next");
+    if (!write_file_atomic(next, csv, error, kMaxReadBytes)) return false;
+    if (!write_file_atomic(hashes_path, hashes_text, error, kMaxReadBytes)) {
+        fs::remove(next, ec);
+        return false;
+    }
+    return replace_file(next, csv_path, error);
+}
+
+std::string default_pending_dir(const std::string& golden_dir) {
+    fs::path p = fs::path(golden_dir);
+    if (!p.has_filename()) p = p.parent_path(); // "golden/" names the folder "golden"
+    if (p.empty() || p.filename() == "." || p.filename() == "..") return (p / "golden.pending").generic_string();
+    return (p.parent_path() / (p.filename().string() + ".pending")).generic_string();
+}
+
 std::string golden_outside_reason(const std::string& golden_dir, const std::string& path) {
     std::error_code root_ec, file_ec;
     const fs::path root = resolved_path(golden_dir, root_ec), file = resolved_path(path, file_ec);

@@ -39,6 +39,10 @@ struct VerifyCommand {
     /// identical (compare-goldens). own_goldens: no such fallback (the target's own, or missing).
     std::string reference_target = "x86_64-linux";
     bool own_goldens = false;
+    /// --pending-dir DIR: for every scenario whose golden mismatched, was stale or missing, write
+    /// what this build produces as a pending golden into DIR/<target>/ (CI uploads DIR as an
+    /// artifact; `fxkcc review --pending-dir DIR` shows and accepts it).
+    std::string pending_dir;
 };
 /// `err_terminal`: a progress line on err (when cmd.progress).
 int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
@@ -58,6 +62,11 @@ struct BlessCommand {
     /// holds this build's results, recorded as `blessed-by` in each hash file), or one that has
     /// no folder yet (a new target, not a typo).
     bool other_target = false;
+    /// --pending: write each golden that would change into the pending folder (pending_dir, or
+    /// default_pending_dir beside the golden folder) instead of the golden folder, for `fxkcc
+    /// review`; an unchanged one leaves nothing pending. Allowed under CI (an artifact).
+    bool pending = false;
+    std::string pending_dir; ///< --pending-dir DIR (implies --pending)
 };
 int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
                   bool err_terminal = false);
@@ -103,6 +112,20 @@ struct BenchCommand {
 };
 int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err);
 int bench_once(const std::string& scenario, bool allow_outside, std::ostream& err);
+
+/// `fxkcc review`: the pending goldens (bless --pending, verify --pending-dir) against the
+/// accepted ones, scenario by scenario: first changed tick, characters and fields, the largest
+/// position and velocity change, whether the scenario's expectations and invariants hold; then
+/// accepts them into the golden folder or rejects them (all, or those the filter names).
+struct ReviewCommand {
+    SuiteOptions suite;       ///< golden_dir, scenarios (to check expectations), target, filter
+    std::string pending_dir;  ///< empty: default_pending_dir(suite.golden_dir)
+    bool accept = false;
+    bool reject = false;
+};
+/// Exit 0: shown (or accepted / rejected); 2: bad input (a pending golden unreadable or stale,
+/// a filter matching nothing); 125: a golden could not be written.
+int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {});
 
 /// Tab-separated lines, or (markdown) one Markdown section per scenario: the generated part of
 /// docs/conformance.md.

@@ -100,6 +100,18 @@ bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState
 /// *hashes receives the new hash file.
 bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes, std::string* error);
 
+/// Installs a golden pair written elsewhere (a pending golden, `fxkcc review --accept`): the
+/// CSV's bytes and the hash file's text into suite's golden folder, in write_goldens's order
+/// (the CSV as "<name>.csv.next", the hash file atomically, the CSV renamed into place), so an
+/// interruption leaves what tidy_golden_folder completes, never a half-written golden.
+bool install_goldens(const SuiteOptions& suite, const std::string& name, std::string_view hashes_text,
+                     std::string_view csv, std::string* error);
+
+/// Where pending goldens go by default (bless --pending, review): "<golden_dir>.pending" beside
+/// the golden folder ("golden.pending" for "golden"), laid out as it is: <target>/<name>.hashes
+/// and <name>.csv.
+std::string default_pending_dir(const std::string& golden_dir);
+
 /// Run by bless while it holds the golden folder's lock (so no other bless is writing there):
 /// finishes what an interrupted bless left half done, and removes its temporary files. A
 /// "<name>.csv.next.tmp.<pid>.<token>" whose digest is the one "<name>.hashes" records, while

@@ -1,0 +1,371 @@
+// `fxkcc review`: pending goldens (bless --pending, verify --pending-dir) shown against the
+// accepted ones, then accepted into the golden folder or rejected (docs/goldens.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <system_error>
+
+#include "records/atomic_file.h"
+#include "records/build_info.h"
+#include "records/folder_lock.h"
+#include "records/trajectory.h"
+#include "run/checks.h"
+#include "subcommands.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness {
+namespace {
+
+/// One pending golden pair and what it changes.
+struct Pending {
+    std::string target, name;
+    std::string hashes_text, csv; ///< the pending files' bytes
+    HashFile hashes;
+    std::string error; ///< why it cannot be accepted ("" when it can)
+    std::string change; ///< one line: what changes against the accepted golden
+    std::string detail; ///< field lines of the first changed row, failed checks
+    std::string checks; ///< the scenario's expectations and invariants on this build
+};
+
+/// The largest change between two trajectories of the same ticks and characters: of position
+/// (metres) and velocity (m/s), with where it happens.
+struct LargestChange {
+    double metres = 0, speed = 0;
+    int64_t metres_tick = -1, speed_tick = -1;
+    uint32_t metres_character = 0, speed_character = 0;
+};
+
+double length_m(const Vec3& a, const Vec3& b) {
+    auto d = [](Scalar x, Scalar y) {
+        return (static_cast<double>(x.raw()) - static_cast<double>(y.raw())) / 4294967296.0; // Q32.32 to metres
+    };
+    const double dx = d(a.x, b.x), dy = d(a.y, b.y), dz = d(a.z, b.z);
+    double s = dx * dx + dy * dy + dz * dz;
+    // Newton's square root (no <cmath> needed for a report): s is at most a few 1e19.
+    if (s <= 0) return 0;
+    double r = s > 1 ? s / 2 : 1;
+    for (int i = 0; i < 80; ++i) r = (r + s / r) / 2;
+    return r;
+}
+
+LargestChange largest_change(const std::vector<TrajectoryRow>& a, const std::vector<TrajectoryRow>& b) {
+    LargestChange c;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const auto ka = std::make_pair(a[i].tick, a[i].state.id), kb = std::make_pair(b[j].tick, b[j].state.id);
+        if (ka < kb) {
+            ++i;
+            continue;
+        }
+        if (kb < ka) {
+            ++j;
+            continue;
+        }
+        const double m = length_m(a[i].state.position, b[j].state.position);
+        const double v = length_m(a[i].state.velocity, b[j].state.velocity);
+        if (m > c.metres) {
+            c.metres = m;
+            c.metres_tick = a[i].tick;
+            c.metres_character = a[i].state.id;
+        }
+        if (v > c.speed) {
+            c.speed = v;
+            c.speed_tick = a[i].tick;
+            c.speed_character = a[i].state.id;
+        }
+        ++i;
+        ++j;
+    }
+    return c;
+}
+
+/// The pending goldens of the selected targets, sorted by target then name.
+std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& cmd) {
+    std::vector<Pending> found;
+    std::error_code ec;
+    std::vector<std::string> targets;
+    if (!cmd.suite.target.empty()) {
+        targets.push_back(cmd.suite.target);
+    } else {
+        for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+            if (it->is_directory(ec)) targets.push_back(it->path().filename().string());
+        }
+        std::sort(targets.begin(), targets.end());
+    }
+    for (const std::string& t : targets) {
+        std::vector<std::string> names;
+        for (fs::directory_iterator it(fs::path(root) / t, ec), end; !ec && it != end; it.increment(ec)) {
+            const fs::path p = it->path();
+            if (p.extension() == ".hashes") names.push_back(p.stem().string());
+        }
+        std::sort(names.begin(), names.end());
+        for (const std::string& n : names) {
+            if (!cmd.suite.filter.empty() && n.find(cmd.suite.filter) == std::string::npos) continue;
+            Pending p;
+            p.target = t;
+            p.name = n;
+            found.push_back(std::move(p));
+        }
+    }
+    return found;
+}
+
+/// Reads a pending pair and says what it changes against the accepted golden.
+void examine(const std::string& root, const ReviewCommand& cmd, const std::map<std::string, const Scenario*>& scenarios,
+             Pending* p) {
+    SuiteOptions pending_suite = cmd.suite, golden_suite = cmd.suite;
+    pending_suite.golden_dir = root;
+    pending_suite.target = golden_suite.target = p->target;
+    const std::string path = golden_hashes_path(pending_suite, p->name);
+    std::string error;
+    if (!read_file(path, &p->hashes_text, &error) || !parse_hash_file(p->hashes_text, path, &p->hashes, &error)) {
+        p->error = error;
+        return;
+    }
+    bool csv_missing = false;
+    if (std::string why = check_golden_pair(root, p->target, p->name, p->hashes, &p->csv, &csv_missing); !why.empty()) {
+        p->error = why;
+        return;
+    }
+    if (p->hashes.header.scenario != p->name) {
+        p->error = "'" + path + "' is for the scenario named '" + p->hashes.header.scenario + "'";
+        return;
+    }
+    // The scenario as it is now: a pending golden of an older version of it would be stale at once.
+    const auto it = scenarios.find(p->name);
+    if (it == scenarios.end()) {
+        p->error = "no scenario is named '" + p->name + "' (a deleted or renamed scenario's pending golden: reject it)";
+        return;
+    }
+    const Scenario& sc = *it->second;
+    if (sc.digest != p->hashes.header.digest) {
+        p->error = "stale: written for scenario digest " + p->hashes.header.digest + ", the scenario now has " +
+                   sc.digest + " (bless --pending it again)";
+        return;
+    }
+    if (p->hashes.header.behaviour != kBehaviourVersion) {
+        p->error = "stale: written by behaviour " + std::to_string(p->hashes.header.behaviour) + ", this build is " +
+                   std::to_string(kBehaviourVersion);
+        return;
+    }
+    CheckReport report;
+    if (!run_checked(sc, nullptr, RunOptions{}, &report, &error)) {
+        p->error = error;
+        return;
+    }
+    const int failed = report.expectation_failures() + report.invariant_failures();
+    p->checks = failed == 0 ? (report.expectations == 0 ? std::string("invariants hold")
+                                                         : std::to_string(report.expectations) +
+                                                               " expectations and the invariants hold")
+                            : std::to_string(report.expectation_failures()) + " expectations failed, " +
+                                  std::to_string(report.invariant_failures()) + " invariants violated";
+    if (failed > 0) p->detail += format_failures(report, "");
+
+    // The accepted golden, when there is a whole one.
+    HashFile old;
+    std::string old_csv;
+    const std::string golden_path = golden_hashes_path(golden_suite, p->name);
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(golden_path, ec))) {
+        p->change = "new: " + std::to_string(p->hashes.header.ticks) + " ticks, no accepted golden";
+        return;
+    }
+    bool old_csv_missing = false;
+    if (!read_hash_file(golden_path, &old, &error)) {
+        p->change = "replaces an unreadable golden (" + error + ")";
+        return;
+    }
+    if (std::string why = check_golden_pair(cmd.suite.golden_dir, p->target, p->name, old, &old_csv, &old_csv_missing);
+        !why.empty()) {
+        p->change = "replaces a broken golden (" + why + ")";
+        return;
+    }
+    std::string header;
+    if (old.header.digest != p->hashes.header.digest) header += "; scenario digest " + old.header.digest + " -> " + p->hashes.header.digest;
+    if (old.header.behaviour != p->hashes.header.behaviour) {
+        header += "; behaviour " + std::to_string(old.header.behaviour) + " -> " + std::to_string(p->hashes.header.behaviour);
+    }
+    const HashDivergence d = first_divergence(old, p->hashes);
+    if (!d.diverged && old_csv == p->csv) {
+        p->change = (header.empty() ? "identical to the accepted golden" : "same results") + header;
+        return;
+    }
+    std::vector<TrajectoryRow> a, b;
+    bool ra = false, rb = false;
+    if (!parse_trajectory(old_csv, golden_csv_path(golden_suite, p->name), &a, &ra, &error) ||
+        !parse_trajectory(p->csv, golden_csv_path(pending_suite, p->name), &b, &rb, &error)) {
+        p->change = "changed (" + error + ")";
+        return;
+    }
+    const LargestChange c = largest_change(a, b);
+    if (d.diverged) {
+        p->change = "first changed tick " + std::to_string(d.tick) +
+                    (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
+                    (d.reason.empty() ? "" : ": " + d.reason);
+    } else {
+        p->change = "same hashes, render poses changed";
+    }
+    auto part = [](const char* what, double v, const char* unit, int64_t tick, uint32_t character) {
+        return v == 0 ? fmt::format("{} unchanged", what)
+                      : fmt::format("{} {:.4f} {} (tick {}, c{})", what, v, unit, tick, character);
+    };
+    p->change += "; largest change: " + part("position", c.metres, "m", c.metres_tick, c.metres_character) + ", " +
+                 part("velocity", c.speed, "m/s", c.speed_tick, c.speed_character) + header;
+    const CsvDivergence cd = first_divergence(a, b);
+    if (cd.diverged) p->detail = format_csv_divergence(cd) + p->detail;
+}
+
+/// Accepts the pending goldens of one target into its golden folder (under its lock) and
+/// removes them from the pending folder.
+bool accept_target(const ReviewCommand& cmd, const std::string& root, const std::string& target,
+                   const std::vector<const Pending*>& pending, std::ostream& out, std::ostream& err) {
+    SuiteOptions golden = cmd.suite, from = cmd.suite;
+    golden.target = from.target = target;
+    from.golden_dir = root;
+    const fs::path folder = fs::path(cmd.suite.golden_dir) / target;
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    std::string error;
+    FolderLock lock;
+    if (ec || !lock.lock(folder.string(), &error)) {
+        err << "fxkcc review: cannot write '" << folder.generic_string() << "': " << (ec ? ec.message() : error) << "\n";
+        return false;
+    }
+    for (const Pending* p : pending) {
+        if (!install_goldens(golden, p->name, p->hashes_text, p->csv, &error)) {
+            err << "fxkcc review: " << error << "\n";
+            return false;
+        }
+        fs::remove(golden_hashes_path(from, p->name), ec);
+        fs::remove(golden_csv_path(from, p->name), ec);
+        out << "accepted " << target << "/" << p->name << "\n";
+    }
+    return true;
+}
+
+/// Removes pending target folders left empty, then the pending folder when empty.
+void remove_empty(const std::string& root) {
+    std::error_code ec;
+    std::vector<fs::path> folders;
+    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) folders.push_back(it->path());
+    for (const fs::path& f : folders) {
+        if (fs::is_directory(f, ec) && fs::is_empty(f, ec)) fs::remove(f, ec);
+    }
+    if (fs::is_empty(root, ec)) fs::remove(root, ec);
+}
+
+} // namespace
+
+int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err, const Style& style) {
+    if (cmd.accept && cmd.reject) {
+        err << "fxkcc review: --accept and --reject together; choose one\n";
+        return kExitBadInput;
+    }
+    const std::string root = cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
+    std::error_code ec;
+    if (!fs::exists(root, ec)) {
+        out << "nothing pending (" << root << " does not exist)\n";
+        return kExitOk;
+    }
+    if (!fs::is_directory(root, ec)) {
+        err << "fxkcc review: '" << root << "' is not a folder\n";
+        return kExitBadInput;
+    }
+    std::vector<Pending> pending = find_pending(root, cmd);
+    if (pending.empty()) {
+        if (!cmd.suite.filter.empty() && !cmd.suite.allow_empty) {
+            err << "fxkcc review: no pending golden's name contains '" << cmd.suite.filter << "' (in " << root
+                << "; --allow-empty accepts a filter that selects nothing)\n";
+            return kExitBadInput;
+        }
+        out << "nothing pending in " << root << "\n";
+        return kExitOk;
+    }
+    if (cmd.reject) {
+        SuiteOptions from = cmd.suite;
+        from.golden_dir = root;
+        for (const Pending& p : pending) {
+            from.target = p.target;
+            fs::remove(golden_hashes_path(from, p.name), ec);
+            fs::remove(golden_csv_path(from, p.name), ec);
+            out << "rejected " << p.target << "/" << p.name << "\n";
+        }
+        remove_empty(root);
+        return kExitOk;
+    }
+    // The scenarios as they are now, by name: each pending golden is checked against its scenario.
+    std::vector<std::string> paths;
+    std::string error;
+    if (!discover_scenarios(cmd.suite, &paths, &error)) {
+        err << "fxkcc review: " << error << "\n";
+        return kExitBadInput;
+    }
+    const std::vector<Loaded> loaded = load_all(cmd.suite, paths, 0, err);
+    std::map<std::string, const Scenario*> by_name;
+    for (const Loaded& l : loaded) {
+        if (l.ok) by_name.emplace(l.sc.name, &l.sc);
+    }
+    int errors = 0;
+    size_t width = 8;
+    for (Pending& p : pending) {
+        examine(root, cmd, by_name, &p);
+        if (!p.error.empty()) ++errors;
+        width = std::max(width, p.target.size() + 1 + p.name.size());
+    }
+    for (const Pending& p : pending) {
+        const std::string label = p.target + "/" + p.name;
+        if (!p.error.empty()) {
+            out << fmt::format("{}  {:<{}}  {}\n", style.bad("ERROR  "), label, width, p.error);
+            continue;
+        }
+        out << fmt::format("{}  {:<{}}  {}; {}\n", style.warning("pending"), label, width, p.change, p.checks);
+        std::istringstream lines(p.detail);
+        for (std::string line; std::getline(lines, line);) out << "           " << line << "\n";
+    }
+    if (errors > 0) {
+        err << "fxkcc review: " << errors << " pending golden" << (errors == 1 ? " cannot" : "s cannot")
+            << " be accepted (ERROR above); " << (cmd.accept ? "nothing was accepted" : "reject them with --reject")
+            << "\n";
+        return kExitBadInput;
+    }
+    if (!cmd.accept) {
+        out << "\n" << pending.size() << " pending golden" << (pending.size() == 1 ? "" : "s") << " in " << root
+            << "; accept: fxkcc review" << (cmd.pending_dir.empty() ? "" : " --pending-dir " + cmd.pending_dir)
+            << " --accept (-k NAME for some), reject: --reject\n";
+        return kExitOk;
+    }
+    std::map<std::string, std::vector<const Pending*>> by_target;
+    for (const Pending& p : pending) by_target[p.target].push_back(&p);
+    out << "\n";
+    for (const auto& [target, list] : by_target) {
+        if (!accept_target(cmd, root, target, list, out, err)) return kExitCannotTest;
+    }
+    remove_empty(root);
+    return kExitOk;
+}
+
+namespace {
+
+class ReviewSubcommand final : public Subcommand {
+public:
+    void declare(OptionSet& app) override {
+        add_suite_options(app, &cmd_.suite);
+        app.add("--pending-dir", &cmd_.pending_dir, "The pending folder (default: <golden-dir>.pending)");
+        app.flag("--accept", &cmd_.accept, "Accept the pending goldens shown into the golden folder");
+        app.flag("--reject", &cmd_.reject, "Remove the pending goldens shown");
+    }
+    int run(const Invocation& inv) override { return review_command(cmd_, inv.out, inv.err, inv.out_style); }
+
+private:
+    ReviewCommand cmd_;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_review_subcommand() { return std::make_unique<ReviewSubcommand>(); }
+
+} // namespace fx::harness
