@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "commands/command.h"
+#include "fx_source.h" // FX_SOURCE_COMMIT, FX_SOURCE_DIRTY (cmake/FxSourceInfo.cmake)
+#include "records/build_info.h"
 
 #if defined(_WIN32)
 #include <fcntl.h>
@@ -30,6 +32,7 @@ int main(int argc, char** argv) {
     _setmode(_fileno(stdout), _O_BINARY);
     _setmode(_fileno(stderr), _O_BINARY);
 #endif
+    fx::harness::set_source_info(FX_SOURCE_COMMIT, FX_SOURCE_DIRTY != 0);
     fx::harness::remove_temporaries_on_signal(); // no half-written file survives Ctrl-C
     fx::harness::CheckedFileBuf out_buffer;        // remembers why a write to stdout failed
     out_buffer.attach(stdout);

@@ -185,6 +185,22 @@ class VersionAndUsage(Workspace):
         self.assertIn("Q31.32", out)
         self.assertIn("xxh3-64", out)
 
+    def test_version_names_the_source_commit_and_whether_it_was_dirty(self):
+        # What git says about the checkout this binary was built from (the test command builds
+        # and tests one checkout), computed here independently of the build's own script.
+        root = os.path.dirname(os.path.dirname(HERE))
+        head = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True)
+        out, _ = self.run_ok(["--version"])
+        line = re.search(r"(?m)^source:\s+(.*)$", out)
+        self.assertIsNotNone(line, out)
+        if head.returncode != 0:
+            self.assertEqual(line.group(1), "unknown")
+            return
+        status = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True).stdout
+        expected = head.stdout.strip() + (" (dirty: tracked files differ from this commit)" if status else "")
+        self.assertEqual(line.group(1), expected)
+
     def test_help_documents_exit_codes(self):
         out, _ = self.run_ok(["--help"])
         for code in ("0 ", "1 ", "2 ", "125"):

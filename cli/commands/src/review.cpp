@@ -115,8 +115,14 @@ std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& 
 }
 
 /// Reads a pending pair and says what it changes against the accepted golden.
+/// What the scenario's expectations and invariants say on this build, by scenario name: computed
+/// once, however many targets have a pending golden of it.
+struct ChecksMemo {
+    std::string checks, detail, error;
+};
+
 void examine(const std::string& root, const ReviewCommand& cmd, const std::map<std::string, const Scenario*>& scenarios,
-             Pending* p) {
+             std::map<std::string, ChecksMemo>* memo, Pending* p) {
     SuiteOptions pending_suite = cmd.suite, golden_suite = cmd.suite;
     pending_suite.golden_dir = root;
     pending_suite.target = golden_suite.target = p->target;
@@ -152,18 +158,28 @@ void examine(const std::string& root, const ReviewCommand& cmd, const std::map<s
                    std::to_string(kBehaviourVersion);
         return;
     }
-    CheckReport report;
-    if (!run_checked(sc, nullptr, RunOptions{}, &report, &error)) {
-        p->error = error;
+    if (memo->count(p->name) == 0) {
+        ChecksMemo& m = (*memo)[p->name];
+        CheckReport report;
+        if (!run_checked(sc, nullptr, RunOptions{}, &report, &m.error)) {
+            m.error = m.error.empty() ? "the run failed" : m.error;
+        } else {
+            const int failed = report.expectation_failures() + report.invariant_failures();
+            m.checks = failed == 0 ? (report.expectations == 0 ? std::string("invariants hold")
+                                                                : std::to_string(report.expectations) +
+                                                                      " expectations and the invariants hold")
+                                   : std::to_string(report.expectation_failures()) + " expectations failed, " +
+                                         std::to_string(report.invariant_failures()) + " invariants violated";
+            if (failed > 0) m.detail = format_failures(report, "");
+        }
+    }
+    const ChecksMemo& m = memo->at(p->name);
+    if (!m.error.empty()) {
+        p->error = m.error;
         return;
     }
-    const int failed = report.expectation_failures() + report.invariant_failures();
-    p->checks = failed == 0 ? (report.expectations == 0 ? std::string("invariants hold")
-                                                         : std::to_string(report.expectations) +
-                                                               " expectations and the invariants hold")
-                            : std::to_string(report.expectation_failures()) + " expectations failed, " +
-                                  std::to_string(report.invariant_failures()) + " invariants violated";
-    if (failed > 0) p->detail += format_failures(report, "");
+    p->checks = m.checks;
+    p->detail = m.detail;
 
     // The accepted golden, when there is a whole one.
     HashFile old;
@@ -311,8 +327,9 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
     }
     int errors = 0;
     size_t width = 8;
+    std::map<std::string, ChecksMemo> memo;
     for (Pending& p : pending) {
-        examine(root, cmd, by_name, &p);
+        examine(root, cmd, by_name, &memo, &p);
         if (!p.error.empty()) ++errors;
         width = std::max(width, p.target.size() + 1 + p.name.size());
     }

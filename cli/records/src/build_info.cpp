@@ -57,17 +57,25 @@ std::string compiler() {
 #endif
 }
 
+BuildInfo& mutable_build_info() {
+    static BuildInfo info{std::string(arch()) + "-" + os(), compiler(), FX_BUILD_FLAGS, wide::default_backend_name(),
+                          FX_CHECKED != 0};
+    return info;
+}
+
 } // namespace
 
-const BuildInfo& build_info() {
-    static const BuildInfo info{std::string(arch()) + "-" + os(), compiler(), FX_BUILD_FLAGS,
-                                wide::default_backend_name(), FX_CHECKED != 0};
-    return info;
+const BuildInfo& build_info() { return mutable_build_info(); }
+
+void set_source_info(const char* commit, bool dirty) {
+    mutable_build_info().commit = commit;
+    mutable_build_info().dirty = dirty;
 }
 
 std::string version_text() {
     const BuildInfo& b = build_info();
     return std::string(kEngine) + " (behaviour " + std::to_string(kBehaviourVersion) + ")\n" +
+           "source:   " + b.commit + (b.dirty ? " (dirty: tracked files differ from this commit)" : "") + "\n" +
            "target:   " + b.target + "\n" + "compiler: " + b.compiler + "\n" + "flags:    " + b.flags + "\n" +
            "numeric:  Q31.32 fixed point, 128-bit path " + b.wide + (b.checked ? ", checked" : "") + "\n" +
            "hash:     xxh3-64 of state-bytes " + std::to_string(kcc::kStateBytesVersion) + "\n";

@@ -13,9 +13,19 @@ struct BuildInfo {
     std::string flags;    ///< build type and optimisation flags
     std::string wide;     ///< 128-bit backend: int128 or portable
     bool checked = false; ///< FX_CHECKED build
+    /// The source it was built from: the git commit ("unknown" when not built from a git
+    /// checkout, or in a program that did not set it), and whether tracked files differed from
+    /// it. Not part of any golden (goldens would change with every commit): --version and the
+    /// desync bundle's version files carry it.
+    std::string commit = "unknown";
+    bool dirty = false;
 };
 
 const BuildInfo& build_info();
+
+/// Sets build_info()'s commit and dirty flag: fxkcc's main, from the header generated at build
+/// time (cmake/FxSourceInfo.cmake), before anything else runs.
+void set_source_info(const char* commit, bool dirty);
 
 /// Engine name and version; behaviour version (bumped with every intended change of results;
 /// the changes are listed in docs/controller.md, "Behaviour versions").
