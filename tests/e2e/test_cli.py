@@ -1063,6 +1063,20 @@ class Desync(Workspace):
         self.assertEqual(inp[-1].split(",")[0], "40")  # the input up to the divergent tick
         self.assertFalse(os.path.exists(self.p("bug.tmp")))
 
+    def test_the_bundle_scenario_runs_on_its_own_and_reproduces_side_a(self):
+        # platform.yaml reads its input from inputs/idle.csv; the bundle holds no such file.
+        rc, out, err = fxkcc(["desync", "scenarios/platform.yaml", "--b-args", "--inject-fault 30:3:x:1",
+                              "--bundle", "bug"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        moved = self.p("elsewhere")
+        shutil.move(self.p("bug"), moved)  # away from the scenarios tree and its inputs
+        self.assertNotIn("inputs/", read(os.path.join(moved, "scenario.yaml")))
+        rc, out, err = fxkcc(["run", "scenario.yaml", "--hashes", "again.hashes"], moved)
+        self.assertEqual(rc, 0, out + err)
+        ticks = lambda path: [l for l in read(path).splitlines() if l[:1].isdigit()]
+        self.assertEqual(ticks(os.path.join(moved, "again.hashes")), ticks(os.path.join(moved, "a.hashes")))
+        self.assertNotEqual(ticks(os.path.join(moved, "again.hashes")), ticks(os.path.join(moved, "b.hashes")))
+
     def test_two_hash_files(self):
         self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "a.hashes"])
         self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "b.hashes", "--inject-fault", "99:1:facing:1"])

@@ -9,6 +9,7 @@
 #include "forensics/desync.h"
 #include "forensics/sides.h"
 #include "run/suite.h"
+#include "scenario/writer.h"
 #include "records/text.h"
 
 namespace fs = std::filesystem;
@@ -179,7 +180,9 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
     const std::string t = tmp_dir.generic_string() + "/";
     const std::vector<std::pair<std::string, std::string>> files{
         {"report.txt", report_text},
-        {"scenario.yaml", slurp(cmd.scenario)},
+        // Self-contained: inputs read from CSV files and OBJ meshes written inline, so that
+        // `fxkcc run BUNDLE/scenario.yaml` runs what was compared (same digest, same hashes).
+        {"scenario.yaml", scenario_to_yaml(sc, ScenarioWriteOptions{.output_dir = dir, .drop_same_as = true})},
         {"input.csv", input_text(sc, rep.tick)},
         {"a.state.csv", rows_text(a.csv, rep.tick)},
         {"b.state.csv", rows_text(b.csv, rep.tick)},
