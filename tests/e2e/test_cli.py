@@ -208,6 +208,25 @@ class VersionAndUsage(Workspace):
         for cmd in ("run", "verify", "bless", "diff", "list", "validate"):
             self.assertIn(cmd, out)
 
+    def test_each_command_help_says_what_its_own_exit_codes_mean(self):
+        meanings = {
+            "run": "  1    an expectation or an invariant failed",
+            "verify": "  1    a golden mismatched, is stale or missing, or a check failed",
+            "desync": "  1    a desync, reported",
+            "diff": "  1    they differ",
+            "review": "  2    a pending golden is unreadable, altered or stale",
+            "shrink": "  2    bad input, or the scenario does not fail",
+        }
+        for command, line in meanings.items():
+            with self.subTest(command):
+                out, _ = self.run_ok([command, "--help"])
+                self.assertIn(line, out)
+        for command in ("list", "bless", "plot", "bench"):
+            with self.subTest(command):
+                out, _ = self.run_ok([command, "--help"])
+                self.assertNotRegex(out, r"(?m)^  1 ", f"{command} never exits 1")
+                self.assertIn("  0 ", out)
+
     def test_bad_usage_exits_2(self):
         rc, _, err = fxkcc(["frobnicate"], self.tmp)
         self.assertEqual(rc, 2)

@@ -18,7 +18,8 @@ const char* kExitCodes = "Exit codes (as git bisect run reads them):\n"
                          "  0    everything matched\n"
                          "  1    a golden mismatch, a stale or a missing golden\n"
                          "  2    bad usage or bad input (scenario, golden or CSV file)\n"
-                         "  125  cannot test (cannot write an output, setup failure)\n";
+                         "  125  cannot test (cannot write an output, setup failure)\n"
+                         "Each command's --help says what its own codes mean.\n";
 
 } // namespace
 
@@ -113,6 +114,7 @@ int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
     std::vector<Declared> declared;
     for (const CommandEntry& entry : command_table()) {
         Declared d{app.add_subcommand(entry.name, entry.help), entry.make()};
+        d.app->footer(entry.exit_codes);
         d.app->fallthrough(); // --color after the subcommand's name, too
         OptionSet options(*d.app);
         d.command->declare(options);

@@ -41,6 +41,8 @@ struct CommandEntry {
     const char* name;
     const char* help; ///< one line, as `fxkcc --help` lists it
     std::unique_ptr<Subcommand> (*make)();
+    /// The exit codes this command returns and what each means there (`fxkcc <command> --help`).
+    const char* exit_codes;
 };
 
 /// Every subcommand, in the order `fxkcc --help` lists them.
