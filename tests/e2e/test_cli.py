@@ -630,6 +630,36 @@ class Verify(Workspace):
         out, _ = self.run_ok(["verify", "-j", "2"])
         self.assertIn("2 scenarios on " + self.t + ": 2 passed, 0 mismatched, 0 stale, 0 missing, 0 errors", out)
 
+    def test_json_report_holds_what_the_terminal_shows_and_failures_only_lists_failures(self):
+        text = read(self.hashes)
+        line = re.search(r"(?m)^7 [0-9a-f]{16} [0-9a-f]{16}", text).group(0)
+        write(self.hashes, text.replace(line, line[:-1] + ("0" if line[-1] != "0" else "1"), 1))
+        rc, table, _ = fxkcc(["verify", "--no-progress"], self.tmp)
+        self.assertEqual(rc, 1)
+        rc, out, err = fxkcc(["verify", "--no-progress", "--json", "-"], self.tmp)
+        self.assertEqual(rc, 1, err)
+        report = json.loads(out)  # nothing but the JSON on stdout
+        self.assertEqual(report["format"], "fxkcc-verify 1")
+        self.assertEqual(report["exit_code"], 1)
+        self.assertEqual(report["counts"]["scenarios"], 2)
+        self.assertEqual(report["counts"]["mismatched"], 1)
+        self.assertEqual(report["build"]["target"], self.t)
+        rows = {r["name"]: r for r in report["scenarios"]}
+        self.assertEqual(rows["walk-wall"]["status"], "mismatch")
+        self.assertEqual(rows["platform-ride"]["status"], "pass")
+        for r in report["scenarios"]:  # every summary and detail line the table printed
+            self.assertIn(r["summary"], table)
+            for detail in r["detail"].splitlines():
+                self.assertIn(detail, table)
+        self.assertIn("c1:", rows["walk-wall"]["detail"])
+        # To a file, with the table on stdout as usual.
+        rc, out, _ = fxkcc(["verify", "--no-progress", "--json", "report.json", "--failures-only"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertEqual(json.loads(read(self.p("report.json")))["counts"], report["counts"])
+        self.assertRegex(out, r"(?m)^MISMATCH +walk-wall")
+        self.assertNotRegex(out, r"(?m)^pass ", "--failures-only lists no passing scenario")
+        self.assertIn("2 scenarios on " + self.t + ": 1 passed, 1 mismatched", out)
+
     def test_a_world_hash_alone_that_differs_is_named(self):
         text = read(self.hashes)
         line = re.search(r"(?m)^5 [0-9a-f]{16} ", text).group(0)

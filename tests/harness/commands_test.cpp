@@ -123,9 +123,12 @@ TEST_CASE("command table: every subcommand once, each with help and a factory") 
         CHECK(std::string(c.help).size() > 10);
         CHECK(c.make() != nullptr);
         CHECK(find_command(c.name) == &c);
+        // Its own exit codes, each command's --help footer.
+        REQUIRE(c.exit_codes != nullptr);
+        CHECK(std::string(c.exit_codes).find("  0    ") != std::string::npos);
     }
-    CHECK(names == std::set<std::string>{"run", "bench", "desync", "verify", "bless", "diff", "compare-goldens", "list",
-                                         "validate", "plot", "shrink"});
+    CHECK(names == std::set<std::string>{"run", "bench", "desync", "verify", "bless", "review", "diff",
+                                         "compare-goldens", "list", "validate", "plot", "shrink"});
     CHECK(find_command("verfy") == nullptr);
 }
 

@@ -10,6 +10,7 @@
 #include "fx/trig.h"
 #include "records/atomic_file.h"
 #include "records/compare.h"
+#include "records/text.h"
 #include "records/hash_file.h"
 #include "records/tick_hash.h"
 #include "records/trajectory.h"
@@ -895,4 +896,17 @@ characters:
     const Outcome broken = verify_one(suite, "framed.yaml", loaded);
     CHECK(broken.status == Status::kBadInput);
     CHECK(broken.summary.find("is not the one its hash file records") != std::string::npos);
+}
+
+TEST_CASE("formats: json_quote gives valid JSON for any bytes") {
+    using fx::harness::text::json_quote;
+    CHECK(json_quote("plain") == "\"plain\"");
+    CHECK(json_quote("a\"b\\c") == "\"a\\\"b\\\\c\"");
+    CHECK(json_quote("line\nnext\ttab\r") == "\"line\\nnext\\ttab\\r\"");
+    CHECK(json_quote(std::string_view("\x01\x1f\x7f", 3)) == "\"\\u0001\\u001f\\u007f\"");
+    CHECK(json_quote("caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82") == "\"caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82\"");
+    // Not UTF-8: a lone continuation byte, a truncated sequence, bytes that never start one.
+    CHECK(json_quote("\x80") == "\"\\u0080\"");
+    CHECK(json_quote("\xe2\x80") == "\"\\u00e2\\u0080\"");
+    CHECK(json_quote("\xc0\xaf \xff \xf5\x80\x80\x80") == "\"\\u00c0\\u00af \\u00ff \\u00f5\\u0080\\u0080\\u0080\"");
 }

@@ -62,6 +62,47 @@ std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& t
     return x.str();
 }
 
+/// The status of an outcome as a JSON word.
+const char* json_status(Status s) {
+    switch (s) {
+    case Status::kPass: return "pass";
+    case Status::kMismatch: return "mismatch";
+    case Status::kStale: return "stale";
+    case Status::kMissing: return "missing";
+    case Status::kBadInput: return "error";
+    case Status::kCannotTest: return "cannot-test";
+    case Status::kFailed: return "failed";
+    }
+    return "?";
+}
+
+std::string report_json(const std::vector<Outcome>& outcomes, const std::string& build_target,
+                        const std::string& golden_target, const std::string& note, const int (&counts)[7],
+                        int checks_failed, int exit_code) {
+    using text::json_quote;
+    const BuildInfo& b = build_info();
+    std::string j = "{\n  \"format\": \"fxkcc-verify 1\",\n";
+    j += "  \"build\": {\"target\": " + json_quote(build_target) + ", \"engine\": " + json_quote(kEngine) +
+         ", \"behaviour\": " + std::to_string(kBehaviourVersion) + ", \"source\": " + json_quote(b.commit) +
+         ", \"dirty\": " + (b.dirty ? "true" : "false") + ", \"compiler\": " + json_quote(b.compiler) + "},\n";
+    j += "  \"goldens\": " + json_quote(golden_target) + ",\n";
+    j += "  \"note\": " + json_quote(note) + ",\n";
+    j += fmt::format("  \"counts\": {{\"scenarios\": {}, \"passed\": {}, \"mismatched\": {}, \"stale\": {}, "
+                     "\"missing\": {}, \"errors\": {}, \"cannot_test\": {}, \"failed_checks\": {}}},\n",
+                     outcomes.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], checks_failed);
+    j += "  \"exit_code\": " + std::to_string(exit_code) + ",\n  \"scenarios\": [";
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+        const Outcome& o = outcomes[i];
+        j += std::string(i == 0 ? "\n" : ",\n") + "    {\"name\": " + json_quote(o.name) + ", \"path\": " +
+             json_quote(o.path) + ", \"status\": \"" + json_status(o.status) + "\", \"checks_failed\": " +
+             (o.checks_failed ? "true" : "false") + ", \"ticks\": " + std::to_string(o.ticks) +
+             ", \"seconds\": " + seconds_text(o.millis) + ", \"summary\": " + json_quote(o.summary) +
+             ", \"detail\": " + json_quote(o.detail) + "}";
+    }
+    j += outcomes.empty() ? "]\n}\n" : "\n  ]\n}\n";
+    return j;
+}
+
 /// The status word of an outcome, coloured by what it means.
 std::string styled_status(Status s, const Style& style) {
     const std::string word = status_name(s);
@@ -73,10 +114,11 @@ std::string styled_status(Status s, const Style& style) {
     }
 }
 
-void print_table(const std::vector<Outcome>& outcomes, std::ostream& out, const Style& style) {
+void print_table(const std::vector<Outcome>& outcomes, std::ostream& out, const Style& style, bool failures_only) {
     size_t w = 8;
     for (const Outcome& o : outcomes) w = std::max(w, (o.name.empty() ? o.path : o.name).size());
     for (const Outcome& o : outcomes) {
+        if (failures_only && o.status == Status::kPass) continue;
         const std::string_view word = status_name(o.status);
         // Padded by the word's own width: the colour codes take no columns.
         out << fmt::format("{}{:{}}{:<{}}{}\n", styled_status(o.status, style), "", 12 - word.size(),
@@ -146,7 +188,25 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     cmd.suite = golden_target(request, &note);
     const std::string on = note.empty() ? suite_target(cmd.suite)
                                         : build_info().target + " against the goldens of " + suite_target(cmd.suite);
-    out << note;
+    // JSON on stdout replaces the table (and everything else verify prints there).
+    std::ostringstream discard;
+    std::ostream& text = cmd.json_path == "-" ? discard : out;
+    text << note;
+    int counts[7] = {0, 0, 0, 0, 0, 0, 0};
+    int checks_failed = 0;
+    auto write_json = [&](const std::vector<Outcome>& outcomes, int code) {
+        if (cmd.json_path.empty()) return true;
+        std::string e;
+        const std::string j = report_json(outcomes, build_info().target, suite_target(cmd.suite), note, counts,
+                                          checks_failed, code);
+        if (cmd.json_path == "-") {
+            out << j;
+        } else if (!write_file_atomic(cmd.json_path, j, &e)) {
+            err << "fxkcc verify: cannot write the JSON report: " << e << "\n";
+            return false;
+        }
+        return true;
+    };
     std::vector<std::string> all;
     std::string error;
     if (!discover_scenarios(cmd.suite, &all, &error)) {
@@ -171,16 +231,16 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     if (picked.empty()) {
         // More CI jobs than scenarios, or a filter allowed to select nothing: not an error.
         if (cmd.suite.shard_count > 0) {
-            out << fmt::format("shard {}/{} has no scenarios (the selection has {}): nothing to verify\n",
-                               cmd.suite.shard_index, cmd.suite.shard_count, matched);
+            text << fmt::format("shard {}/{} has no scenarios (the selection has {}): nothing to verify\n",
+                                cmd.suite.shard_index, cmd.suite.shard_count, matched);
         } else {
-            out << "no scenario name contains '" << cmd.suite.filter << "': nothing to verify\n";
+            text << "no scenario name contains '" << cmd.suite.filter << "': nothing to verify\n";
         }
         if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml({}, suite_target(cmd.suite)), &error)) {
             err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
             return kExitCannotTest;
         }
-        return kExitOk;
+        return write_json({}, kExitOk) ? kExitOk : kExitCannotTest;
     }
     std::vector<std::string> paths;
     std::vector<Loaded> loaded;
@@ -195,14 +255,12 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
                      [&](size_t i) { return verify_one(cmd.suite, paths[i], loaded[i], &budget); });
     for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i].millis += loaded[i].millis; // load + run, as before
     if (!unique_names(outcomes, err)) return kExitBadInput;
-    print_table(outcomes, out, style);
-    int counts[7] = {0, 0, 0, 0, 0, 0, 0};
-    int checks_failed = 0;
     for (const Outcome& o : outcomes) {
         ++counts[static_cast<int>(o.status)];
         if (o.checks_failed) ++checks_failed;
     }
-    out << fmt::format("\n{} scenarios on {}: {} passed, {} mismatched, {} stale, {} missing, {} errors; {} failed "
+    print_table(outcomes, text, style, cmd.failures_only);
+    text << fmt::format("\n{} scenarios on {}: {} passed, {} mismatched, {} stale, {} missing, {} errors; {} failed "
                        "expectations or invariants\n",
                        outcomes.size(), on, counts[0], counts[1], counts[2], counts[3], counts[4],
                        checks_failed);
@@ -210,8 +268,9 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
         err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
         return kExitCannotTest;
     }
-    if (!cmd.pending_dir.empty() && !write_pending(cmd, request.suite, outcomes, loaded, out, err)) return kExitCannotTest;
-    return exit_code_of(outcomes);
+    if (!cmd.pending_dir.empty() && !write_pending(cmd, request.suite, outcomes, loaded, text, err)) return kExitCannotTest;
+    const int code = exit_code_of(outcomes);
+    return write_json(outcomes, code) ? code : kExitCannotTest;
 }
 
 namespace {
@@ -222,6 +281,10 @@ public:
         add_suite_options(app, &cmd_.suite);
         app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
         app.add("--junit", &cmd_.junit_path, "Write a JUnit XML report");
+        app.add("--json", &cmd_.json_path,
+                "Write the report as JSON (every row, summary and detail, the counts, the exit code); '-': on "
+                "stdout instead of the table");
+        app.flag("--failures-only", &cmd_.failures_only, "List only the scenarios that did not pass");
         app.add("--reference-target", &cmd_.reference_target,
                 "Goldens to verify against when this build's target has no golden folder")
             .show_default()

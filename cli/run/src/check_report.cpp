@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "records/text.h"
 #include "run/checks.h"
 
 namespace fx::harness {
@@ -70,7 +71,7 @@ std::string metrics_csv(const CheckReport& report) {
 
 std::string metrics_json(const Scenario& sc, const CheckReport& report) {
     std::ostringstream o;
-    o << "{\n  \"scenario\": \"" << sc.name << "\",\n  \"ticks\": " << report.ticks << ",\n  \"characters\": [";
+    o << "{\n  \"scenario\": " << text::json_quote(sc.name) << ",\n  \"ticks\": " << report.ticks << ",\n  \"characters\": [";
     for (size_t i = 0; i < report.metrics.size(); ++i) {
         const CharacterMetrics& c = report.metrics[i];
         o << (i == 0 ? "\n" : ",\n") << "    {\"id\": " << c.id;
@@ -83,14 +84,9 @@ std::string metrics_json(const Scenario& sc, const CheckReport& report) {
     o << "\n  ],\n  \"expectations\": " << report.expectations << ",\n  \"failures\": [";
     for (size_t i = 0; i < report.failures.size(); ++i) {
         const CheckFailure& f = report.failures[i];
-        std::string msg;
-        for (char ch : f.message) {
-            if (ch == '"' || ch == '\\') msg += '\\';
-            msg += ch;
-        }
         o << (i == 0 ? "\n" : ",\n") << "    {\"kind\": \""
           << (f.kind == CheckFailure::Kind::kExpectation ? "expectation" : "invariant") << "\", \"tick\": " << f.tick
-          << ", \"message\": \"" << msg << "\"}";
+          << ", \"message\": " << text::json_quote(f.message) << "}";
     }
     o << (report.failures.empty() ? "]\n}\n" : "\n  ]\n}\n");
     return o.str();

@@ -43,6 +43,10 @@ struct VerifyCommand {
     /// what this build produces as a pending golden into DIR/<target>/ (CI uploads DIR as an
     /// artifact; `fxkcc review --pending-dir DIR` shows and accepts it).
     std::string pending_dir;
+    /// --json PATH: the report as JSON (docs/formats.md, "Verify report"): every row, summary and
+    /// detail the terminal shows, the counts, the exit code; "-": on stdout instead of the table.
+    std::string json_path;
+    bool failures_only = false; ///< the table lists only what did not pass (the summary line stays)
 };
 /// `err_terminal`: a progress line on err (when cmd.progress).
 int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
