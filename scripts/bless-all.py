@@ -109,6 +109,11 @@ def main():
     ap.add_argument("scenarios", nargs="*")
     args = ap.parse_args()
 
+    ci = os.environ.get("CI", "")
+    if ci.lower() not in ("", "0", "false", "no", "off") and not args.pending:
+        print(f"bless-all: refusing to regenerate goldens because CI is set (CI={ci}); goldens change only by a "
+              "deliberate, reviewed commit (--pending leaves them for fxkcc review)", file=sys.stderr)
+        return 2
     targets = [t for t in args.targets.split(",") if t]
     commands = {}
     for c in args.command:

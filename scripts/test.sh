@@ -13,6 +13,9 @@
 #                      overflow, so the tests and the bundled goldens also run checked there
 #   x86_64-linux-O0/-O2/-clang   those builds verify against the x86-64 goldens
 #   compare-goldens    fxkcc compare-goldens: all targets' goldens identical
+#   bless-all          scripts/bless-all.py with the six targets' builds, on a scratch copy
+#                      (tests/ci/test_bless_all.py): re-blesses all six, the table, refuses a
+#                      disagreeing target
 #   asan               every test and the x86-64 goldens under ASan + UBSan
 #   fuzz               each fuzz target for FX_FUZZ_SECONDS (default 30; the extended command 600)
 #   workflow           the CI workflow in ci/ against the GitHub Actions schema
@@ -91,6 +94,7 @@ if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
     leg "$variant" bash scripts/cross.sh "$variant" quick
   done
   leg compare-goldens build/cli/fxkcc compare-goldens
+  leg bless-all python3 tests/ci/test_bless_all.py
   leg asan bash scripts/cross.sh x86_64-linux-asan all
   leg fuzz env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-30}"
 fi

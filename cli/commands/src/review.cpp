@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -279,6 +280,11 @@ void remove_empty(const std::string& root) {
 int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err, const Style& style) {
     if (cmd.accept && cmd.reject) {
         err << "fxkcc review: --accept and --reject together; choose one\n";
+        return kExitBadInput;
+    }
+    if (const char* ci = std::getenv("CI"); cmd.accept && ci_is_set(ci)) {
+        err << "fxkcc review: refusing to accept goldens because CI is set (CI=" << ci
+            << "); goldens change only by a deliberate, reviewed commit (review without --accept shows them)\n";
         return kExitBadInput;
     }
     const std::string root = cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
