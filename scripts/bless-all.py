@@ -18,8 +18,9 @@
 
 --command TARGET=PREFIX runs TARGET's fxkcc as PREFIX (a build or a runner this machine reaches
 differently); --build builds a target whose fxkcc is missing (scripts/cross.sh TARGET build).
-Exit codes: 0 blessed (or nothing changed), 1 the targets disagree or a target's bless failed
-its checks, 2 bad usage, 125 a target could not be run (not built, emulator missing).
+Exit codes: 0 blessed (or nothing changed), 1 the targets disagree, 2 bad usage or refused
+(under CI without --pending; a target's bless refused its input), 125 a target could not be run
+(not built, emulator missing).
 """
 import argparse
 import os

@@ -20,6 +20,7 @@
 
 Exit code 0 when every check holds, 1 otherwise.
 """
+import json
 import os
 import re
 import shutil
@@ -153,7 +154,7 @@ def main():
                             cwd=ROOT).returncode
         check(rc == 0, f"the job passes on this tree (exit {rc})")
         # What the job uploads is not the tree's: the verify reports, this runner's capture.
-        for report in ("verify-junit.xml", "verify-report.txt"):
+        for report in ("verify-junit.xml", "verify-report.txt", "verify-report.json"):
             if os.path.exists(os.path.join(ROOT, report)):
                 os.unlink(os.path.join(ROOT, report))
         captured = os.path.join(ROOT, "runner-goldens")
@@ -175,6 +176,13 @@ def main():
         gathered = os.path.join(work, "failure", name)
         check(all(os.path.exists(os.path.join(gathered, f)) for f in (name + ".hashes", name + ".csv", "desync/report.txt")),
               f"the failure step gathered {name}'s hashes, CSV and desync bundle")
+        check(all(os.path.exists(os.path.join(work, "failure", "pending-goldens", "x86_64-linux", name + e))
+                  for e in (".hashes", ".csv")),
+              f"the verify step wrote {name}'s pending golden into the failure artifact (fxkcc review --pending-dir)")
+        verify_json = os.path.join(work, "verify-report.json")
+        check(os.path.exists(verify_json) and any(
+                  r["name"] == name and r["status"] == "mismatch" for r in json.load(open(verify_json))["scenarios"]),
+              f"the JSON report names the mismatch of {name}")
         with open(WORKFLOW) as f:
             bare = yaml.safe_load(f)
         bare.pop("defaults", None)

@@ -800,15 +800,24 @@ class Verify(Workspace):
 
     def test_edits_that_simulate_the_same_leave_the_golden_passing(self):
         """The digest is of what is simulated (issue 19): a description, comments, number spelling,
-        key order and CRLF line ends do not make a golden stale."""
+        key order, expectations added or edited and CRLF line ends do not make a golden stale."""
         path = self.p("scenarios", "walk-wall.yaml")
         text = read(path).replace("then jump.", "then jump once.").replace("ticks: 120\n", "ticks: 120  # two seconds\n")
+        text += "expect:\n  - {character: 7, tick: 0, grounded: true}\n"
+        self.assertNotIn("expect:", read(path))
         text = text.replace("{id: 2, center: [3, 1, 0], half_extents: [0.5, 1, 20]}",
                             "{half_extents: [0.50, 1.0, 20], center: [3, 1, 0], id: 2}")
         with open(path, "wb") as f:
             f.write(text.replace("\n", "\r\n").encode())
         out, _ = self.run_ok(["verify"])
         self.assertIn("0 mismatched, 0 stale, 0 missing, 0 errors", out)
+        self.assertIn("1 expectations and the invariants hold", out)
+        # The expectation edited (a bound that fails): still no stale golden, the check fails.
+        with open(path, "wb") as f:
+            f.write(text.replace("grounded: true", "grounded: false").replace("\n", "\r\n").encode())
+        rc, out, _ = fxkcc(["verify"], self.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("0 mismatched, 0 stale, 0 missing, 0 errors; 1 failed expectations", out)
 
     def test_missing_golden_fails(self):
         os.remove(self.hashes)

@@ -101,11 +101,7 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
     }
     size_t matched = 0;
     const std::vector<size_t> selected_index = select_scenarios(cmd.suite, paths, scenarios, &matched); ///< into paths
-    if (matched == 0 && !cmd.suite.allow_empty) {
-        err << "fxkcc bless: no scenario name contains '" << cmd.suite.filter << "' (of " << paths.size()
-            << " scenarios; --allow-empty accepts a filter that selects nothing)\n";
-        return kExitBadInput;
-    }
+    if (!filter_matched("bless", cmd.suite, matched, paths.size(), err)) return kExitBadInput;
     // One bless of a golden folder at a time: a second one waits, then finds the first one's
     // goldens (Windows refuses two processes replacing one file at the same moment).
     const fs::path golden_folder = fs::path(write_suite.golden_dir) / suite_target(write_suite);

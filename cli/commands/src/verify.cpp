@@ -21,6 +21,13 @@ bool unique_names(const std::vector<Outcome>& outcomes, std::ostream& err) {
     return false;
 }
 
+bool filter_matched(const char* command, const SuiteOptions& suite, size_t matched, size_t of, std::ostream& err) {
+    if (matched > 0 || suite.allow_empty) return true;
+    err << "fxkcc " << command << ": no scenario name contains '" << suite.filter << "' (of " << of
+        << " scenarios; --allow-empty accepts a filter that selects nothing)\n";
+    return false;
+}
+
 namespace {
 
 using text::xml_escape;
@@ -223,11 +230,7 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     std::vector<Loaded> all_loaded = load_all(cmd.suite, all, cmd.jobs, err);
     size_t matched = 0;
     const std::vector<size_t> picked = select_scenarios(cmd.suite, all, all_loaded, &matched);
-    if (matched == 0 && !cmd.suite.allow_empty) {
-        err << "fxkcc verify: no scenario name contains '" << cmd.suite.filter << "' (of " << all.size()
-            << " scenarios; --allow-empty accepts a filter that selects nothing)\n";
-        return kExitBadInput;
-    }
+    if (!filter_matched("verify", cmd.suite, matched, all.size(), err)) return kExitBadInput;
     if (picked.empty()) {
         // More CI jobs than scenarios, or a filter allowed to select nothing: not an error.
         if (cmd.suite.shard_count > 0) {
