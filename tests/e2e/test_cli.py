@@ -445,6 +445,12 @@ class Review(Workspace):
         self.assertIn("nothing pending", out)
         rc, out, err = fxkcc(["review", "-k", "nothing-like-this"], self.tmp)
         self.assertEqual(rc, 0, "no pending folder: nothing to review")
+        for folder in ("golden", "./golden/", os.path.join("golden", t), "."):
+            with self.subTest(folder):
+                rc, out, err = fxkcc(["review", "--pending-dir", folder, "--accept"], self.tmp)
+                self.assertEqual(rc, 2, out + err)
+                self.assertIn("overlap", err)
+        self.assertEqual(snapshot(self.p("golden", t))["walk-wall.hashes"], before["walk-wall.hashes"])
 
     def test_a_stale_or_altered_pending_golden_is_never_accepted(self):
         self.run_ok(["bless"])
@@ -481,6 +487,15 @@ class Review(Workspace):
         self.assertIn(f"accepted {t}/walk-wall", out)
         out, _ = self.run_ok(["verify", "--no-progress"])
         self.assertIn("2 passed", out)
+        # Pending goldens never go into (or around) the golden folder, whatever the spelling.
+        before = snapshot(self.p("golden", t))
+        for folder in ("golden", "./golden/", os.path.join("golden", t), "."):
+            for command in (["verify", "--no-progress"], ["bless"]):
+                with self.subTest(folder=folder, command=command[0]):
+                    rc, out, err = fxkcc(command + ["--pending-dir", folder], self.tmp, ci=True)
+                    self.assertEqual(rc, 2, out + err)
+                    self.assertIn("overlap", err)
+        self.assertEqual(snapshot(self.p("golden", t)), before)
         # bless --pending is allowed under CI as well (it writes no golden); a plain bless is not.
         out, _ = self.run_ok(["bless", "--pending"], ci=True)
         self.assertIn("0 pending goldens", out)

@@ -39,9 +39,10 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
     SuiteOptions write_suite = cmd.suite;
     if (cmd.pending) {
         write_suite.golden_dir = cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
-        if (same_folder(write_suite.golden_dir, cmd.suite.golden_dir)) {
-            err << "fxkcc bless: --pending-dir '" << write_suite.golden_dir << "' is the golden folder; pending "
-                   "goldens go to another folder (fxkcc review accepts them)\n";
+        if (folders_overlap(write_suite.golden_dir, cmd.suite.golden_dir)) {
+            err << "fxkcc bless: --pending-dir '" << write_suite.golden_dir << "' and the golden folder '"
+                << cmd.suite.golden_dir << "' overlap; pending goldens go to a folder of their own (fxkcc review "
+                   "accepts them)\n";
             return kExitBadInput;
         }
     } else if (!cmd.capture_dir.empty()) {

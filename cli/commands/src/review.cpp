@@ -12,6 +12,7 @@
 #include "records/atomic_file.h"
 #include "records/build_info.h"
 #include "records/folder_lock.h"
+#include "records/paths.h"
 #include "records/trajectory.h"
 #include "run/checks.h"
 #include "subcommands.h"
@@ -289,6 +290,15 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
     }
     const std::string root = cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
     std::error_code ec;
+    {
+        // Accepting a folder's goldens into itself would remove them.
+        if (folders_overlap(root, cmd.suite.golden_dir)) {
+            err << "fxkcc review: the pending folder '" << root << "' and the golden folder '" << cmd.suite.golden_dir
+                << "' overlap; pending goldens live in a folder of their own (default: " +
+                       default_pending_dir(cmd.suite.golden_dir) + ")\n";
+            return kExitBadInput;
+        }
+    }
     if (!fs::exists(root, ec)) {
         out << "nothing pending (" << root << " does not exist)\n";
         return kExitOk;

@@ -8,6 +8,7 @@
 
 #include "records/atomic_file.h"
 #include "records/build_info.h"
+#include "records/paths.h"
 #include "records/text.h"
 #include "run/verify.h"
 #include "subcommands.h"
@@ -195,6 +196,11 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     cmd.suite = golden_target(request, &note);
     const std::string on = note.empty() ? suite_target(cmd.suite)
                                         : build_info().target + " against the goldens of " + suite_target(cmd.suite);
+    if (!cmd.pending_dir.empty() && folders_overlap(cmd.pending_dir, cmd.suite.golden_dir)) {
+        err << "fxkcc verify: --pending-dir '" << cmd.pending_dir << "' and the golden folder '" << cmd.suite.golden_dir
+            << "' overlap; pending goldens go to a folder of their own\n";
+        return kExitBadInput;
+    }
     // JSON on stdout replaces the table (and everything else verify prints there).
     std::ostringstream discard;
     std::ostream& text = cmd.json_path == "-" ? discard : out;

@@ -28,4 +28,10 @@ bool path_within(const fs::path& p, const fs::path& root) {
     return true;
 }
 
+bool folders_overlap(const fs::path& a, const fs::path& b) {
+    std::error_code ea, eb;
+    const fs::path ra = resolved_path(a, ea), rb = resolved_path(b, eb);
+    return path_within(ra, rb) || path_within(rb, ra);
+}
+
 } // namespace fx::harness
