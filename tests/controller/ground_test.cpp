@@ -62,6 +62,7 @@ TEST_CASE("surface speed on 10, 30 and 50 degree slopes equals flat speed", "[gr
             Solo s([deg](World& w) { add_slope_plane(w, 2, deg); }, feet_on_slope(deg, 0));
             s.mut().grounded = true;
             s.mut().velocity = Vec3{sc(6.2L * dir), Scalar{}, Scalar{}};
+            s.mut().run_speed = sc(6.2L);
             s.tick(stick(dir, 0)); // the first tick settles the spawn onto the skin gap
             for (int i = 0; i < 10; ++i) {
                 const Vec3 before = s.st().position;
@@ -112,6 +113,7 @@ void step_level(World& w, long double h) {
 /// Runs at full speed toward +x for `ticks` from a running start and returns the distance.
 long double run_distance(Solo& s, int ticks) {
     s.mut().velocity = Vec3{kDefaults.max_speed, Scalar{}, Scalar{}};
+    s.mut().run_speed = kDefaults.max_speed;
     const Vec3 start = s.st().position;
     for (int i = 0; i < ticks; ++i) s.tick(stick(1, 0));
     return ld(s.st().position.x - start.x);
@@ -203,6 +205,7 @@ TEST_CASE("a low ceiling cancels a step", "[step]") {
         }
     } count;
     s.mut().velocity = Vec3{kDefaults.max_speed, Scalar{}, Scalar{}};
+    s.mut().run_speed = kDefaults.max_speed;
     for (int i = 0; i < 50; ++i) s.tick(stick(1, 0), &count);
     CHECK(ld(s.st().position.y) + 1.8L <= 2.0L);
     CHECK(ld(s.st().position.y) < 0.2L); // not on the step

@@ -76,6 +76,7 @@ kcc::CharacterState random_state(fxtest::Rng& rng, uint32_t id) {
     s.platform = rid(rng);
     s.previous_position = rv(rng);
     s.previous_facing = rs(rng);
+    s.run_speed = rs(rng);
     return s;
 }
 
@@ -123,7 +124,7 @@ std::string replace_line(const std::string& text, int line, const std::string& w
 
 const char* kSmallFile = "fxkcc-hashes 1\n"
                          "hash xxh3-64\n"
-                         "state-bytes 1\n"
+                         "state-bytes 2\n"
                          "platform-bytes 1\n"
                          "engine fxkcc 0.1.0\n"
                          "behaviour 1\n"
@@ -343,8 +344,8 @@ TEST_CASE("formats: hash file reader refusals") {
           "g.hashes:1: expected a format version after 'fxkcc-hashes', found 'x'");
     CHECK(parse_error(replace_line(t, 2, "hash xxh3-128")) ==
           "g.hashes:2: hashed with xxh3-128, this build writes xxh3-64: regenerate the goldens");
-    CHECK(parse_error(replace_line(t, 3, "state-bytes 2")) ==
-          "g.hashes:3: hashed with state-bytes 2, this build writes 1: regenerate the goldens");
+    CHECK(parse_error(replace_line(t, 3, "state-bytes 1")) ==
+          "g.hashes:3: hashed with state-bytes 1, this build writes 2: regenerate the goldens");
     CHECK(parse_error(replace_line(t, 4, "platform-bytes 3")) ==
           "g.hashes:4: hashed with platform-bytes 3, this build writes 1: regenerate the goldens");
     CHECK(parse_error(replace_line(t, 5, "engin fxkcc")) ==
@@ -622,6 +623,7 @@ TEST_CASE("formats: trajectory CSV round trip is exact") {
                 r.state = random_state(rng, id);
                 r.state.previous_position = {};
                 r.state.previous_facing = {};
+                r.state.run_speed = {};
                 r.has_render = with_render && tick % 3 != 0;
                 if (r.has_render) r.render = rv(rng);
                 REQUIRE(w.write(tick, r.state, r.has_render ? &r.render : nullptr, &err));

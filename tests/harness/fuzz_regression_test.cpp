@@ -307,7 +307,7 @@ TEST_CASE("fuzz regression: a push out of one wall may close the gap to the othe
 // the line's CRLF end, NULs) was read, and written back as text that read differently (the
 // reader drops one CR per line). Header values are now refused with a control character.
 TEST_CASE("fuzz regression: a hash file header value with a control character is refused") {
-    const std::string head = "fxkcc-hashes 1\nhash xxh3-64\nstate-bytes 1\nplatform-bytes 1\nengine fxkcc 0.1.0\n"
+    const std::string head = "fxkcc-hashes 1\nhash xxh3-64\nstate-bytes 2\nplatform-bytes 1\nengine fxkcc 0.1.0\n"
                              "behaviour 4\nscenario tiny\ndigest 0123456789abcdef\ntarget x86_64-linux\n"
                              "compiler gcc-12.2.0\n";
     HashFile f;

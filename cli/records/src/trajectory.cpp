@@ -245,6 +245,7 @@ private:
         if (!id(c[14], "platform", &s.platform)) return false;
         s.previous_position = {};
         s.previous_facing = {};
+        s.run_speed = {};
         if (render) {
             const bool empty = c[15].text.empty() && c[16].text.empty() && c[17].text.empty();
             if (!empty) {
@@ -457,6 +458,7 @@ std::vector<Field> state_fields(const kcc::CharacterState& s) {
         {"previous_y", s.previous_position.y.raw(), true},
         {"previous_z", s.previous_position.z.raw(), true},
         {"previous_facing", s.previous_facing.raw(), true},
+        {"run_speed", s.run_speed.raw(), true},
         {"halted", s.halted ? 1 : 0, false},
     };
 }

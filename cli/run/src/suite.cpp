@@ -433,14 +433,15 @@ std::string explain_divergence(const Scenario& sc, const HashDivergence& d, cons
             o << "\n";
             continue;
         }
-        // The CSV does not carry the previous pose; compare what it has.
+        // The CSV does not carry the previous pose nor the run speed; compare what it has.
         kcc::CharacterState expected = x->state;
         expected.previous_position = a->previous_position;
         expected.previous_facing = a->previous_facing;
+        expected.run_speed = a->run_speed;
         const std::vector<FieldDiff> diffs = diff_states(expected, *a);
         if (diffs.empty()) {
             o << "  " << e.label() << ": state hash differs in fields the trajectory does not record "
-              << "(previous pose)\n";
+              << "(previous pose, run speed)\n";
         } else {
             o << format_field_diffs(e, diffs);
         }

@@ -63,7 +63,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     const Ground g = probe_ground(scene, pos, p, state.grounded, t);
 
     // 2. Velocity from input.
-    const VelocityUpdate vu = apply_input(state.velocity, state.facing, g.grounded, input, p);
+    const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p);
     state.facing = vu.facing;
     if (beyond_speed_bound(vu.velocity)) {
         halt(state, pos, vu.velocity);
@@ -139,6 +139,11 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
 
     state.position = pos;
     state.velocity = Vec3{horizontal.x, vy, horizontal.z};
+    // The run speed carries over while the body stays on the ground: a wall or a step that took
+    // part of this tick's motion does not slow the next tick's start. A tick that ends in the
+    // air (or leaves the ground) carries the speed the body really has.
+    const Scalar actual = length(horizontal);
+    state.run_speed = on_ground && end.grounded ? max(vu.run_speed, actual) : actual;
     state.grounded = end.grounded;
     state.ground_normal = end.normal;
     state.ground_shape = end.shape;

@@ -59,6 +59,7 @@ std::array<uint8_t, kStateBytes> serialize_state(const CharacterState& st) {
     w.u32(st.platform);
     w.v3(st.previous_position);
     w.s(st.previous_facing);
+    w.s(st.run_speed);
     return out;
 }
 
@@ -78,6 +79,7 @@ bool deserialize_state(std::span<const uint8_t> bytes, CharacterState* out) {
     st.platform = r.u32();
     st.previous_position = r.v3();
     st.previous_facing = r.s();
+    st.run_speed = r.s();
     *out = st;
     return true;
 }

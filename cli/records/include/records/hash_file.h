@@ -6,7 +6,7 @@
 //
 //   fxkcc-hashes 1
 //   hash xxh3-64
-//   state-bytes 1
+//   state-bytes 2
 //   platform-bytes 1
 //   engine fxkcc 0.1.0
 //   behaviour 1
@@ -126,7 +126,7 @@ std::string hash_file_text(const HashFile& file);
 /// Reads and validates a hash file. Errors are "<path>:<line>: <what>", e.g.
 ///   "g.hashes:1: not an fxkcc hash file (first line 'hello')"
 ///   "g.hashes:1: hash file format 2 is newer than this build reads (1)"
-///   "g.hashes:3: hashed with state-bytes 2, this build writes 1: regenerate the goldens"
+///   "g.hashes:3: hashed with state-bytes 1, this build writes 2: regenerate the goldens"
 ///   "g.hashes:17: expected tick 2, found '3'"
 ///   "g.hashes:302: truncated file: expected 'end 300', found end of file"
 /// A trailing '\r' on any line is ignored (a checkout with CRLF conversion still reads).

@@ -68,9 +68,9 @@ struct Settings {
 
     // ---- velocity ----
     Scalar max_speed = Scalar::ratio(62, 10);   ///< m/s. Ground speed at full stick; air clamp.
-    Scalar ground_accel = Scalar::from_int(45); ///< m/s^2. Toward the input velocity when not braking.
-    /// m/s^2. Toward the input velocity when the change opposes the motion (a release, a slower
-    /// stick, a turn, a reversal: see apply_input). 60 stops 6.2 m/s in 6 ticks at 50 Hz
+    Scalar ground_accel = Scalar::from_int(45); ///< m/s^2. The ground speed's rise toward the stick's speed.
+    /// m/s^2. The ground speed's change when the stick asks for less speed than the body runs
+    /// at, or is released (see apply_input). 60 stops 6.2 m/s in 6 ticks at 50 Hz
     /// (~100-120 ms). Keep 1.3-1.5x ground_accel.
     Scalar ground_brake = Scalar::from_int(60);
     Scalar air_accel = Scalar::from_int(12);     ///< m/s^2. Air control; there is no air braking.

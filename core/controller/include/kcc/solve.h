@@ -20,25 +20,31 @@ namespace fx::kcc {
 /// Returned as world (x, 0, z).
 Vec3 stick_to_direction(Scalar stick_x, Scalar stick_y, Scalar dead_zone);
 
+/// Largest amount, in raw units, by which a stick's computed magnitude can exceed its decimal
+/// magnitude (each component rounded to the nearest raw unit, then the length rounded).
+inline constexpr int64_t kDeadZoneRounding = 2;
+
 struct VelocityUpdate {
     Vec3 velocity;
+    Scalar run_speed; ///< the speed the input update ran at (CharacterState::run_speed)
     Scalar facing;
     bool jumped = false; ///< left the ground this tick: a jump, or an upward impulse
 };
 
 /// Velocity from input (KCC-SPEC "Velocity and input"), in this order:
-///   ground: the horizontal velocity, as a vector, moves straight toward stick * max_speed by
-///           at most brake*dt when the change opposes the current motion (dot(target - v, v)
-///           < 0: a release, a slower stick, a turn, a reversal), else by at most accel*dt; so a
-///           turn takes several ticks (not the spec's change of direction at once). y = 0; jump
-///           sets y = jump_speed.
+///   ground: the horizontal velocity points along the stick at once. Its speed moves from
+///           run_speed toward |stick| * max_speed by at most accel*dt, or brake*dt when the
+///           stick asks for less. With the stick released (inside the dead zone) the body keeps
+///           its direction and brakes from its actual horizontal speed. y = 0; jump sets
+///           y = jump_speed.
 ///   air:    horizontal += stick * air_accel * dt (no braking); its length is then clamped to
 ///           max(max_speed, length before the update), so input never gains speed beyond the
 ///           ground maximum while momentum from an impulse is kept; y -= gravity * dt.
 ///   then the impulse is added, and the facing turns toward the stick direction by at most
-///   turn_per_tick (it does not turn without input).
-VelocityUpdate apply_input(const Vec3& velocity, Scalar facing, bool grounded, const Input& in,
-                           const Params& p);
+///   turn_per_tick (it does not turn without input, nor when the stick's motion in a tick
+///   rounds to zero).
+VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
+                           const Input& in, const Params& p);
 
 /// a - b wrapped into (-pi, pi].
 Scalar wrap_angle(Scalar a);

@@ -55,6 +55,11 @@ struct CharacterState {
     CharacterId id = 0;
     Vec3 position; ///< m, the capsule's lowest point (feet)
     Vec3 velocity; ///< m/s. Horizontal part from input; y from jump/gravity (0 while grounded)
+    /// m/s, the speed the body runs at on the ground: what the next tick's input update speeds
+    /// up or brakes from. Differs from the horizontal speed only while a wall or a step takes
+    /// part of the motion (the legs keep running; the slide loses the part into the wall);
+    /// airborne, and after a tick that ends in the air, it is the horizontal speed.
+    Scalar run_speed;
     /// rad, yaw in (-pi, pi]: 0 faces +z, pi/2 faces +x (atan2(dir.x, dir.z)).
     Scalar facing;
     bool grounded = false;

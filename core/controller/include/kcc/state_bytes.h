@@ -1,5 +1,5 @@
 // Canonical state bytes of a character: the input of the harness's per-tick hashes.
-// Field by field, little-endian, never raw struct memory. Layout (version 1), offsets in bytes:
+// Field by field, little-endian, never raw struct memory. Layout (version 2), offsets in bytes:
 //    0  u8      format version (kStateBytesVersion)
 //    1  u32     id
 //    5  i64 x3  position x, y, z (raw Q31.32)
@@ -11,7 +11,8 @@
 //   90  u32     platform id (0xFFFFFFFF: none)
 //   94  i64 x3  previous position x, y, z
 //  118  i64     previous facing
-//  126          end (kStateBytes)
+//  126  i64     run speed (m/s; version 2)
+//  134          end (kStateBytes)
 #pragma once
 
 #include <array>
@@ -22,8 +23,8 @@
 
 namespace fx::kcc {
 
-inline constexpr uint8_t kStateBytesVersion = 1;
-inline constexpr size_t kStateBytes = 126;
+inline constexpr uint8_t kStateBytesVersion = 2;
+inline constexpr size_t kStateBytes = 134;
 
 std::array<uint8_t, kStateBytes> serialize_state(const CharacterState& s);
 /// Reads bytes written by serialize_state; false (and *out untouched) on a wrong size or an
