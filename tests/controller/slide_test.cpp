@@ -149,7 +149,10 @@ TEST_CASE("a door frame narrower than the capsule blocks cleanly", "[slide]") {
     }, v3(0, rest_height(), 0));
     CHECK(jitter_after(s, stick(1, 0), 80, 20) < 1e-6L);
     CHECK(ld(s.st().position.x) < 3);
-    CHECK(ld(s.st().position.z) == Approx(0).margin(1e-6));
+    // The two posts' edges are met one at a time (contact order), each keeping one skin along
+    // its own normal: the body stops in the gap within 0.03 mm of its centre line, not pushed
+    // aside through either post.
+    CHECK(ld(s.st().position.z) == Approx(0).margin(1e-4));
 }
 
 TEST_CASE("three planes stop the body", "[slide]") {

@@ -253,7 +253,7 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
                     a.result = StepResult::kTooHigh;
                 } else {
                     a.result = StepResult::kAccepted;
-                    const Scalar drop = max(h.distance - s.skin, Scalar{});
+                    const Scalar drop = max(h.distance - ground_rest_height(h.normal.y, p), Scalar{});
                     a.position = over - Vec3{Scalar{}, drop, Scalar{}};
                 }
             }
@@ -291,8 +291,13 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
             break;
         }
         out.hit = true;
-        const Scalar d = h.start_overlap ? Scalar{} : h.distance;
-        const Scalar move = min(max(d - s.skin, Scalar{}), len);
+        // One skin from the contact along its normal (approach_distance); a start contact: none.
+        const Scalar c = h.start_overlap ? Scalar{} : -(dot(motion, h.normal) / len);
+        Scalar move = h.start_overlap ? Scalar{} : approach_distance(h.distance, c, s.skin);
+        // Falling onto ground: no higher above it than the next tick's probe reaches.
+        if (!h.start_overlap && r.pass == Pass::kVertical && r.motion.y.raw() < 0 && h.normal.y >= p.cos_stay)
+            move = max(move, h.distance - ground_rest_height(h.normal.y, p));
+        move = min(move, len);
         const Vec3 advance = scaled(motion, move, len);
         out.position += advance;
         if (out.landed && !advance.is_zero()) out.moved_after_landing = true;
@@ -381,8 +386,8 @@ Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, ge
             motion -= piece;
             continue;
         }
-        const Scalar d = h.start_overlap ? Scalar{} : h.distance;
-        const Scalar move = min(max(d - s.skin, Scalar{}), piece_len);
+        const Scalar c = h.start_overlap ? Scalar{} : -(dot(piece, h.normal) / piece_len);
+        const Scalar move = h.start_overlap ? Scalar{} : min(approach_distance(h.distance, c, s.skin), piece_len);
         const Vec3 advance = scaled(piece, move, piece_len);
         pos += advance;
         add_plane(planes.data(), &plane_count, h.normal);
@@ -402,7 +407,13 @@ Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
     const std::span<geo::Hit> found_hits = hits.span();
     const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.snap_distance + p.s.skin, found_hits);
     const size_t n = found < found_hits.size() ? found : found_hits.size();
-    const SnapLanding landing = select_snap(found_hits.first(n), p);
+    SnapLanding landing = select_snap(found_hits.first(n), p);
+    if (landing.landed && landing.drop.raw() < 0) {
+        // A lift back to one skin: not into anything above.
+        geo::Hit h;
+        const Scalar up = -landing.drop;
+        if (sweep(scene, capsule_at(feet, p), kUp * up, up, kNoId, &h)) landing.drop = Scalar{};
+    }
     if (landing.landed) {
         out.landed = true;
         out.drop = landing.drop;

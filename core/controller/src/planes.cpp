@@ -77,6 +77,19 @@ Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_g
     return g;
 }
 
+Scalar approach_distance(Scalar d, Scalar c, Scalar skin) {
+    if (c.raw() <= 0) return max(d - skin, Scalar{});
+    const Scalar gap = d * c;
+    if (gap <= skin) return Scalar{};
+    return min((gap - skin) / c, d);
+}
+
+Scalar ground_rest_height(Scalar ny, const Params& p) {
+    const Scalar limit = max(p.ground_band - geo::kContactTolerance, p.s.skin);
+    if (ny.raw() <= 0 || ny * limit <= p.s.skin) return limit;
+    return p.s.skin / ny;
+}
+
 SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
     SnapLanding out;
     // The nearest steep surface that opposes the downward motion, if any (hits are sorted).
@@ -87,7 +100,14 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
             if (blocker == nullptr) blocker = &h;
             continue;
         }
-        const Scalar drop = h.start_overlap ? Scalar{} : max(h.distance - p.s.skin, Scalar{});
+        // One skin above the landing along its normal; a body that ended closer (a slope's
+        // motion met the floor at a shallow angle, which a sweep only sees a skin ahead along
+        // the motion) is lifted back to it: drop down to -skin.
+        Scalar drop;
+        if (!h.start_overlap) drop = max(h.distance - ground_rest_height(h.normal.y, p), -p.s.skin);
+        // A cast stops within kContactTolerance short of a surface: a lift smaller than that is
+        // the cast's rounding, not a body closer than a skin.
+        if (drop.raw() < 0 && drop > -geo::kContactTolerance) drop = Scalar{};
         if (blocker != nullptr) {
             const Scalar limit = blocker->start_overlap ? Scalar{} : blocker->distance;
             if (drop > limit) return out; // the steep surface is in the way

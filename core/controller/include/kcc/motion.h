@@ -63,7 +63,8 @@ struct SlideRequest {
     bool grounded = false; ///< horizontal pass: enables step-up, steep hits become walls
 };
 
-/// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move max(d - skin, 0), clip
+/// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move until one skin from the
+/// contact along its normal (approach_distance; the spec measures it along the motion), clip
 /// the leftover with solve_planes() over every plane touched in this pass, at most
 /// max_slide_iterations sweeps (the rest is dropped when the last one still hits). In the
 /// horizontal pass a steep hit is a vertical wall (its horizontal normal), and a grounded

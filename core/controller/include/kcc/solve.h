@@ -76,6 +76,22 @@ inline constexpr Scalar kPlaneTolerance = Scalar::from_raw(int64_t{1} << 8);
 /// normals are unit; count <= kMaxPlanes.
 PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count);
 
+/// How far a body may move toward a contact found at distance d along a sweep so that one skin
+/// stays between it and the contact's tangent plane, measured along the contact normal: the
+/// plane is d * c away, c = cos(angle between the motion and -normal) in (0, 1], so the body
+/// moves (d * c - skin) / c, and not at all when it is a skin or less away already. KCC-SPEC
+/// says d - skin (the skin along the motion), which leaves skin * c: at a shallow angle to a
+/// wall (c = 0.26 at 15 degrees) or a slanted landing the body ends millimetres from the
+/// surface, the near-contact the skin exists to prevent (docs/controller.md). c <= 0 (a start
+/// contact, or a normal that does not oppose the motion): d - skin, at least 0.
+Scalar approach_distance(Scalar d, Scalar c, Scalar skin);
+
+/// Height above walkable ground (normal.y = ny > 0) at which a body comes to rest on it, measured
+/// straight down: one skin along the normal, skin / ny, but never more than the ground probe's
+/// band (skin + probe_skin) less kContactTolerance, so that the probe of the next tick finds it
+/// (with the default 0.02 m probe_skin the band never binds: skin / cos 58 = 0.028 < 0.035).
+Scalar ground_rest_height(Scalar ny, const Params& p);
+
 /// v with its component into n removed when it points into n (dot < 0); otherwise v.
 Vec3 clip_into(const Vec3& v, const Vec3& n);
 
@@ -87,8 +103,10 @@ Vec3 clip_into(const Vec3& v, const Vec3& n);
 Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded);
 
 /// Where a downward snap sweep lands, from its hits (hit_less order). The landing is the first
-/// hit walkable by the stay limit (normal.y >= cos_stay); the body is placed `skin` above it
-/// (drop = distance - skin, 0 for a start overlap). Hits that do not oppose a downward motion
+/// hit walkable by the stay limit (normal.y >= cos_stay); the body is placed one skin from it
+/// along its normal (drop = (distance * normal.y - skin) / normal.y, 0 for a start overlap): a
+/// body closer than that is lifted, by at most a skin (drop >= -skin; snap_to_ground lifts it
+/// only when nothing is in the way). Hits that do not oppose a downward motion
 /// (normal.y <= 0: a wall touched at the side) are ignored. A steep hit that does oppose it
 /// (a step's front edge) blocks the landing only if the drop would carry the body past it:
 /// a walkable edge a millimetre beyond a steep one is still reached, since the body stops a
