@@ -272,3 +272,60 @@ TEST_CASE("select_snap: side contacts are ignored, a steep edge blocks only what
     const fx::geo::Hit e[] = {hit(0.05L, edge, 11)};
     CHECK_FALSE(fx::kcc::select_snap(e, p).landed);
 }
+
+TEST_CASE("approach_distance keeps one skin along the contact's normal at every angle", "[skin]") {
+    // A plane 0.2 m away along its normal, met by a motion at angle a from the normal: the hit is
+    // at d = 0.2 / cos a along the motion; the body must end one skin (0.015) from the plane.
+    const long double skin = ld(kDefaults.skin);
+    for (int deg = 0; deg <= 85; deg += 5) {
+        const long double c = std::cos(deg * 3.14159265358979323846L / 180.0L);
+        const long double d = 0.2L / c;
+        const Scalar move = fx::kcc::approach_distance(sc(d), sc(c), kDefaults.skin);
+        INFO("angle " << deg);
+        CHECK(0.2L - ld(move) * c == Approx(skin).margin(1e-7));
+    }
+    // Already a skin or less away: no motion toward it, never backwards.
+    CHECK(fx::kcc::approach_distance(sc(0.05L), sc(0.3L), kDefaults.skin) == Scalar{}); // 15 mm away
+    CHECK(fx::kcc::approach_distance(sc(0.01L), sc(1), kDefaults.skin) == Scalar{});
+    // A normal that does not oppose the motion (c <= 0): d - skin along the motion, at least 0.
+    CHECK(fx::kcc::approach_distance(sc(0.1L), Scalar{}, kDefaults.skin) == sc(0.1L) - kDefaults.skin);
+}
+
+TEST_CASE("ground rest height: one skin along the normal, within the probe band", "[skin]") {
+    const fx::kcc::Params p = fx::kcc::make_params(kDefaults);
+    for (int deg = 0; deg <= 58; deg += 2) {
+        const long double ny = std::cos(deg * 3.14159265358979323846L / 180.0L);
+        const Scalar r = fx::kcc::ground_rest_height(sc(ny), p);
+        INFO("slope " << deg);
+        CHECK(ld(r) * ny == Approx(ld(kDefaults.skin)).margin(1e-8)); // the default band never binds
+        CHECK(r < p.ground_band);
+    }
+    // A small probe_skin: capped at the band less the contact tolerance, so the probe finds it.
+    fx::kcc::Settings s = kDefaults;
+    s.probe_skin = sc(0.001L);
+    const fx::kcc::Params q = fx::kcc::make_params(s);
+    const Scalar steep = fx::kcc::ground_rest_height(sc(0.6L), q);
+    CHECK(steep == q.ground_band - fx::geo::kContactTolerance);
+    CHECK(fx::kcc::ground_rest_height(Scalar::one(), q) == s.skin);
+}
+
+TEST_CASE("select_snap lifts a body closer than a skin, by at most a skin", "[skin][snap]") {
+    const fx::kcc::Params p = fx::kcc::make_params(kDefaults);
+    auto hit = [](long double d, const Vec3& n) {
+        fx::geo::Hit h;
+        h.distance = sc(d);
+        h.normal = n;
+        h.shape = 1;
+        return h;
+    };
+    const Vec3 up = Vec3::unit_y();
+    // 9 mm above the floor: lifted 6 mm to one skin.
+    const fx::geo::Hit a[] = {hit(0.009L, up)};
+    CHECK(ld(fx::kcc::select_snap(a, p).drop) == Approx(-0.006L).margin(1e-8));
+    // Touching (1 raw unit away): lifted by at most a skin.
+    const fx::geo::Hit b[] = {hit(0, up)};
+    CHECK(fx::kcc::select_snap(b, p).drop == -kDefaults.skin);
+    // Within the cast's tolerance of one skin: left where it is.
+    const fx::geo::Hit c[] = {hit(ld(kDefaults.skin) - 1e-7L, up)};
+    CHECK(fx::kcc::select_snap(c, p).drop == Scalar{});
+}

@@ -81,7 +81,13 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // a descending edge the body rolls down it at its full horizontal speed; toward a rising
     // one it moves level and the horizontal pass takes the edge as a step.
     if (on_ground && !g.edge) motion = ground_plane_motion(motion, g.normal);
-    if (on_ground && g.edge) motion = edge_motion(motion, g.normal);
+    // Rolling over a ledge's edge descends no more than snap_distance below the ledge (KCC-SPEC:
+    // a drop beyond the snap distance is a fall): the roll and the snap after it together.
+    const Scalar lowest = g.support_y + p.s.skin - p.s.snap_distance;
+    if (on_ground && g.edge) {
+        motion = edge_motion(motion, g.normal);
+        motion.y = max(motion.y, min(lowest - pos.y, Scalar{}));
+    }
     if (!motion.is_zero()) {
         SlideRequest r;
         r.position = pos;
@@ -115,7 +121,8 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // 5. Ground state for the next tick: snap a grounded body down; land an airborne one.
     Ground end;
     if (on_ground) {
-        const Snap sn = snap_to_ground(scene, pos, p, t);
+        const Scalar max_drop = g.edge ? pos.y - lowest : p.s.snap_distance;
+        const Snap sn = snap_to_ground(scene, pos, max_drop, p, t);
         if (sn.landed) {
             pos = sn.position;
             end = sn.ground;

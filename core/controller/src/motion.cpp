@@ -399,7 +399,7 @@ Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, ge
     return pos;
 }
 
-Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
+Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop, const Params& p,
                     const Tracer& t) {
     Snap out;
     out.position = feet;
@@ -414,6 +414,7 @@ Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
         const Scalar up = -landing.drop;
         if (sweep(scene, capsule_at(feet, p), kUp * up, up, kNoId, &h)) landing.drop = Scalar{};
     }
+    if (landing.landed && landing.drop > max_drop) landing.landed = false; // a fall, not a snap
     if (landing.landed) {
         out.landed = true;
         out.drop = landing.drop;

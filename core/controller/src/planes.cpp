@@ -72,6 +72,7 @@ Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_g
             g.shape = h.shape;
             g.distance = d;
             g.edge = h.feature.kind == geo::FeatureKind::kEdge || h.feature.kind == geo::FeatureKind::kVertex;
+            g.support_y = h.point.y;
         }
     }
     return g;
@@ -119,6 +120,7 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
         out.ground.shape = h.shape;
         out.ground.distance = h.start_overlap ? Scalar{} : h.distance;
         out.ground.edge = h.feature.kind == geo::FeatureKind::kEdge || h.feature.kind == geo::FeatureKind::kVertex;
+        out.ground.support_y = h.point.y;
         return out;
     }
     return out;

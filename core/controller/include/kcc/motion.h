@@ -103,14 +103,16 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
 Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, geo::ShapeId platform,
            const Params& p);
 
-/// Downward sweep of snap_distance + skin; lands on ground walkable for a grounded body.
+/// Downward sweep of snap_distance + skin; lands on ground walkable for a grounded body, no
+/// further down than max_drop (a body rolling over a ledge's edge may descend snap_distance
+/// below the ledge in all, the roll included).
 struct Snap {
     bool landed = false;
     Vec3 position;
     Ground ground;
     Scalar drop;
 };
-Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
+Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop, const Params& p,
                     const Tracer& t);
 
 } // namespace fx::kcc

@@ -48,6 +48,9 @@ struct Ground {
     /// The chosen hit is on an edge or corner (a step's or a ledge's), not a face: its normal
     /// says how the capsule's round base rests on it, not which way the ground runs.
     bool edge = false;
+    /// y of the chosen hit's contact point: on an edge, the height of the ledge or step the body
+    /// is rolling over (the ground it may not descend from by more than snap_distance).
+    Scalar support_y;
 };
 
 /// Everything that carries over from one tick to the next. Serialised by state_bytes.h.
