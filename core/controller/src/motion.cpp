@@ -214,6 +214,7 @@ const char* to_string(StepResult r) {
     case StepResult::kSteepLanding: return "steep-landing";
     case StepResult::kTooHigh: return "too-high";
     case StepResult::kNoMotion: return "no-motion";
+    case StepResult::kNoRise: return "no-rise";
     }
     return "?";
 }
@@ -231,15 +232,16 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
     } else if (sweep(scene, capsule_at(feet, p), kUp * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
         a.result = StepResult::kCeiling;
     } else {
-        if (len < s.step_min_forward) {
-            fwd = scaled(fwd, s.step_min_forward, len);
-            len = s.step_min_forward;
-        }
+        // Forward by the blocked motion; only when that lands nowhere a grounded body can stand
+        // (the round base barely over the step's corner) by step_min_forward, which puts the
+        // body up to step_min_forward - |motion| ahead of where its speed takes it.
         const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
-        if (sweep(scene, capsule_at(raised, p), fwd, len + s.skin, kNoId, &h)) {
-            a.result = StepResult::kBlocked;
-        } else {
-            const Vec3 over = raised + fwd;
+        const auto attempt = [&](const Vec3& f, Scalar flen) {
+            if (sweep(scene, capsule_at(raised, p), f, flen + s.skin, kNoId, &h)) {
+                a.result = StepResult::kBlocked;
+                return;
+            }
+            const Vec3 over = raised + f;
             if (!sweep(scene, capsule_at(over, p), kDown * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
                 a.result = StepResult::kNoLanding;
             } else if (h.start_overlap || h.normal.y < p.cos_stay) {
@@ -251,12 +253,21 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
                 a.rise = h.point.y - (feet.y - s.skin);
                 if (a.rise > s.step_height + kRiseTolerance) {
                     a.result = StepResult::kTooHigh;
+                } else if (a.rise <= kRiseTolerance) {
+                    // Down onto the ground it stood on: its base did not reach over the step.
+                    a.result = StepResult::kNoRise;
                 } else {
                     a.result = StepResult::kAccepted;
                     const Scalar drop = max(h.distance - ground_rest_height(h.normal.y, p), Scalar{});
                     a.position = over - Vec3{Scalar{}, drop, Scalar{}};
                 }
             }
+        };
+        attempt(fwd, len);
+        if (len < s.step_min_forward &&
+            (a.result == StepResult::kSteepLanding || a.result == StepResult::kNoLanding ||
+             a.result == StepResult::kNoRise)) {
+            attempt(scaled(fwd, s.step_min_forward, len), s.step_min_forward);
         }
     }
     trace::step_attempt(t, a, motion, feet);

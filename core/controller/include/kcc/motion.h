@@ -80,6 +80,7 @@ enum class StepResult : uint8_t {
     kSteepLanding = 4, ///< the landing surface is not walkable
     kTooHigh = 5,      ///< the rise exceeds the step height
     kNoMotion = 6,     ///< nothing to step with
+    kNoRise = 7,       ///< the landing is the ground the body stands on: no step there
 };
 const char* to_string(StepResult r);
 
