@@ -263,11 +263,16 @@ TEST_CASE("select_snap: side contacts are ignored, a steep edge blocks only what
     // A steep surface 10 cm above the ground blocks the snap.
     const fx::geo::Hit c[] = {hit(0.05L, edge, 11), hit(0.25L, up, 10)};
     CHECK_FALSE(fx::kcc::select_snap(c, p).landed);
-    // Already touching walkable ground: no drop.
+    // Already touching walkable ground (where a depenetration ends): lifted to one skin above it.
     const fx::geo::Hit d[] = {hit(0, up, 1, true)};
     l = fx::kcc::select_snap(d, p);
     CHECK(l.landed);
-    CHECK(l.drop == Scalar{});
+    CHECK(l.drop == -kDefaults.skin);
+    // Inside it (1 cm): no drop, no lift (depenetration's work).
+    fx::geo::Hit inside = hit(0, up, 1, true);
+    inside.depth = sc(0.01L);
+    const fx::geo::Hit d2[] = {inside};
+    CHECK(fx::kcc::select_snap(d2, p).drop == Scalar{});
     // Nothing walkable.
     const fx::geo::Hit e[] = {hit(0.05L, edge, 11)};
     CHECK_FALSE(fx::kcc::select_snap(e, p).landed);

@@ -82,7 +82,9 @@ struct Tracker {
     Vec3 prev_pressed_disp;
     bool prev_pressed = false;
     Scalar prev_depth;         ///< static penetration the depth is compared with: the least since it last grew (see invariants)
-    bool depth_failed = false, ground_failed = false, halt_reported = false;
+    bool depth_failed = false, ground_failed = false, halt_reported = false, inside_failed = false;
+    int64_t inside_ticks = 0; ///< consecutive ticks deeper than kPenetrationTolerance in static geometry
+    Scalar inside_depth;      ///< deepest of those ticks
     CharacterMetrics m;
 };
 
@@ -423,6 +425,27 @@ private:
                                 " m the tick before: the depth grew)");
         }
         t.prev_depth = touches_platform || !t.have_prev ? depth : std::min(before, depth);
+        // 1b. Out of static geometry in the time depenetration needs: a body deeper than the
+        // tolerance tick after tick must be out within kInsideAllowance(deepest, cap) ticks.
+        // (A body inside two overlapping boxes that pushed opposite ways stayed 0.9 m deep for
+        // ever while its depth did not grow.)
+        if (depth > kPenetrationTolerance && !touches_platform) {
+            ++t.inside_ticks;
+            t.inside_depth = max(t.inside_depth, depth);
+            const int64_t allowed = inside_allowance(t.inside_depth, p.s.depenetration_cap);
+            if (t.inside_ticks > allowed && !t.inside_failed) {
+                t.inside_failed = true;
+                invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) +
+                                    ": inside shape " + std::to_string(deepest) + " for " +
+                                    std::to_string(t.inside_ticks) + " ticks (" + num6(depth) + " m deep, " +
+                                    num6(t.inside_depth) + " m at most): depenetration, up to " +
+                                    num6(p.s.depenetration_cap) + " m a tick, gets a body out within " +
+                                    std::to_string(allowed) + " ticks");
+            }
+        } else {
+            t.inside_ticks = 0;
+            t.inside_depth = Scalar{};
+        }
 
         // 2. Grounded implies walkable ground within the probe band.
         if (s.grounded && !t.ground_failed) {

@@ -170,6 +170,82 @@ Vec3 constrain_push(const geo::LocalScene& scene, const Vec3& feet, Vec3 push, c
     return push;
 }
 
+/// Longest escape looked for out of a union of overlapping shapes (kMaxEscape), and overlap
+/// queries per candidate direction.
+constexpr Scalar kMaxEscape = Scalar::from_int(16);
+/// A push wanted deeper than this (1 mm) that the shapes around cut short is a body stuck.
+constexpr Scalar kStuckDepth = Scalar::ratio(1, 1000);
+constexpr int kEscapeSteps = 24;
+/// Shapes an escape may have to leave at once (more: no way out is looked for along that line).
+constexpr size_t kMaxEscapeShapes = 32;
+
+/// How far the body must move along unit d to overlap nothing (the union of every shape it is
+/// in), or kMaxEscape when it does not get out within that. Each step: a cast from kMaxEscape
+/// further along d back toward the body meets each shape at its far side along d, so
+/// kMaxEscape - (that hit's distance) is where the body leaves the shape; the body moves to
+/// where it has left every shape it overlaps, and the overlaps are found again there (it may
+/// have entered another). A shape the cast does not meet on its way in (longer than
+/// kMaxEscape along d, or beyond the hits' buffer) has no exit within reach.
+Scalar escape_along(const geo::LocalScene& scene, const Vec3& feet, const Vec3& d, const Params& p) {
+    Results<geo::Contact, kMaxEscapeShapes> contact_room;
+    Results<geo::Hit, kMaxEscapeShapes> hit_room;
+    const std::span<geo::Contact> cs = contact_room.span();
+    const std::span<geo::Hit> hs = hit_room.span();
+    Scalar t;
+    for (int i = 0; i < kEscapeSteps; ++i) {
+        const Vec3 at = feet + d * t;
+        const size_t found = scene.overlap(capsule_at(at, p), Scalar{}, cs);
+        if (found == 0) return t;
+        if (found > cs.size()) return kMaxEscape;
+        const size_t hits = scene.cast_all(capsule_at(at + d * kMaxEscape, p), -d, kMaxEscape, hs);
+        const size_t nh = hits < hs.size() ? hits : hs.size();
+        Scalar exit;
+        for (size_t k = 0; k < found; ++k) {
+            const geo::Contact& c = cs[k];
+            bool met = false;
+            for (size_t j = 0; j < nh; ++j) {
+                const geo::Hit& h = hs[j];
+                if (h.shape != c.shape || h.feature.triangle != c.feature.triangle) continue; // a mesh: each triangle
+                if (h.start_overlap) return kMaxEscape; // the shape reaches past kMaxEscape
+                exit = max(exit, kMaxEscape - h.distance);
+                met = true;
+            }
+            if (!met) return kMaxEscape;
+        }
+        // Past every exit, and at least a contact tolerance on (a cast stops that short).
+        t = t + exit + geo::kContactTolerance.mul_int(2);
+        if (t >= kMaxEscape) return kMaxEscape;
+    }
+    return kMaxEscape;
+}
+
+/// The direction out of a union of overlapping shapes whose own minimum translations disagree
+/// (two boxes pushing opposite ways add up to nothing, or to a push back into the other): the
+/// candidate with the shortest escape_along, among the contacts' normals, then up, +-x and +-z
+/// (a fixed order; ties to the earlier). Zero when none gets out within kMaxEscape.
+Vec3 escape_direction(const geo::LocalScene& scene, const Vec3& feet, std::span<const geo::Contact> contacts,
+                      const Params& p, Scalar* distance) {
+    std::array<Vec3, kMaxContacts + 5> candidates;
+    size_t count = 0;
+    for (const geo::Contact& c : contacts) candidates[count++] = c.normal;
+    const Scalar one = Scalar::one();
+    for (const Vec3& a : {Vec3{Scalar{}, one, Scalar{}}, Vec3{one, Scalar{}, Scalar{}}, Vec3{-one, Scalar{}, Scalar{}},
+                          Vec3{Scalar{}, Scalar{}, one}, Vec3{Scalar{}, Scalar{}, -one}}) {
+        candidates[count++] = a;
+    }
+    Vec3 best;
+    Scalar best_t = kMaxEscape;
+    for (size_t i = 0; i < count; ++i) {
+        const Scalar t = escape_along(scene, feet, candidates[i], p);
+        if (t < best_t) {
+            best_t = t;
+            best = candidates[i];
+        }
+    }
+    *distance = best_t;
+    return best;
+}
+
 } // namespace
 
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
@@ -189,6 +265,27 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     out.wanted = length(push);
     if (out.wanted > p.s.depenetration_cap) push = scaled(push, p.s.depenetration_cap, out.wanted);
     if (!push.is_zero()) push = constrain_push(scene, feet, push, p);
+    // Shapes whose minimum translations oppose one another (a solid built of overlapping boxes:
+    // their sum cancels or leads back in), or a push that the shapes around cut to less than half
+    // of what it should be: the body is moved along the direction that gets it out of all of
+    // them soonest instead (KCC-SPEC: overlap with several shapes at once).
+    bool opposed = false;
+    for (size_t i = 0; i < n && !opposed; ++i) {
+        if (contacts[i].depth <= kStuckDepth) continue;
+        for (size_t j = 0; j < n && !opposed; ++j) {
+            opposed = j != i && contacts[j].depth > kStuckDepth && dot(contacts[i].normal, contacts[j].normal).raw() < 0;
+        }
+    }
+    const Scalar due = min(out.wanted, p.s.depenetration_cap);
+    const bool stalled = out.wanted > kStuckDepth && length(push) < due.div_int(2);
+    if (opposed || stalled) {
+        Scalar escape;
+        const Vec3 d = escape_direction(scene, feet, contacts.first(n), p, &escape);
+        if (!d.is_zero()) {
+            out.wanted = escape + p.s.skin; // out, and one skin clear of what it left
+            push = d * min(out.wanted, p.s.depenetration_cap);
+        }
+    }
     out.push = push;
     trace::depenetrate(t, out, feet);
     return out;

@@ -105,7 +105,11 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
         // motion met the floor at a shallow angle, which a sweep only sees a skin ahead along
         // the motion) is lifted back to it: drop down to -skin.
         Scalar drop;
-        if (!h.start_overlap) drop = max(h.distance - ground_rest_height(h.normal.y, p), -p.s.skin);
+        if (!h.start_overlap) {
+            drop = max(h.distance - ground_rest_height(h.normal.y, p), -p.s.skin);
+        } else if (h.depth <= geo::kContactTolerance) {
+            drop = -p.s.skin; // touching (a depenetration ends there): lifted to one skin
+        }
         // A cast stops within kContactTolerance short of a surface: a lift smaller than that is
         // the cast's rounding, not a body closer than a skin.
         if (drop.raw() < 0 && drop > -geo::kContactTolerance) drop = Scalar{};

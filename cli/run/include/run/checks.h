@@ -49,6 +49,14 @@ struct CheckReport {
 };
 
 /// Invariant thresholds (docs/conformance.md).
+/// Ticks a body may stay deeper than kPenetrationTolerance in static geometry: twice the ticks
+/// depenetration needs for the deepest single-shape depth seen (a union of shapes can be
+/// deeper than any one of them), plus 10.
+inline int64_t inside_allowance(Scalar deepest, Scalar cap) {
+    if (cap.raw() <= 0) return INT64_MAX;
+    const int64_t per = (deepest.raw() + cap.raw() - 1) / cap.raw();
+    return 2 * per + 10;
+}
 inline constexpr Scalar kPenetrationTolerance = Scalar::ratio(1, 1000); ///< m
 /// Growth of a penetration deeper than kPenetrationTolerance that is rounding, not growth (m),
 /// measured from the least depth since the body last got out (docs/conformance.md).
