@@ -1,4 +1,6 @@
 // One tick of one character, in the order of KCC-SPEC "One tick, in order".
+#include <algorithm>
+
 #include "kcc/motion.h"
 #include "kcc/world.h"
 #include "trace_events.h"
@@ -10,6 +12,15 @@ namespace {
 /// Faster than kMaxBodySpeedMetresPerSecond: |v|^2 exactly, against 2^88 (4096 m/s squared, in
 /// units of 2^-64 m^2/s^2). Every component below 2048 m/s (|v| < 3548 m/s) needs no square.
 static_assert(kWorkingVolumeMetres == int64_t{1} << 20, "outside_working_volume (state.h) tests bit 52 of the raw value");
+
+/// A platform's velocity from its shift this tick: shift * tick rate, each component limited to
+/// 2^20 m/s like an impulse (a platform looping back from its last waypoint to its first moves
+/// kilometres in a tick).
+Vec3 platform_velocity(const Vec3& shift, const Params& p) {
+    const Scalar lim = Scalar::from_int(int64_t{1} << 20) / Scalar::from_int(p.s.tick_rate_hz);
+    const auto one = [&](Scalar c) { return min(max(c, -lim), lim).mul_int(p.s.tick_rate_hz); };
+    return {one(shift.x), one(shift.y), one(shift.z)};
+}
 
 bool beyond_speed_bound(const Vec3& v) {
     using B = wide::Default;
@@ -32,7 +43,8 @@ void halt(CharacterState& state, const Vec3& pos, const Vec3& velocity) {
 } // namespace
 
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
-                    const Input& input, const Vec3& platform_shift, TraceObserver* observer) {
+                    const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
+                    TraceObserver* observer) {
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
@@ -56,14 +68,25 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
                          p.s.step_min_forward + p.s.skin.mul_int(2);
     const geo::LocalScene scene(world_scene, capsule_at(pos, p).bounds().expanded(reach));
 
+    // An airborne body is not held by a platform it is leaving faster than the platform follows
+    // (one it jumped off, rising faster than the jump: Movers).
+    const Movers movers{platforms, state.velocity, p.s.tick_rate_hz};
+    const Movers* leaving = !state.grounded && !platforms.empty() ? &movers : nullptr;
+
     // 0. Depenetrate, so every sweep of the tick starts clean.
-    pos += depenetrate(scene, pos, p, t).push;
+    pos += depenetrate(scene, pos, p, t, leaving).push;
 
     // 1. Ground probe (hysteresis: the stay limit applies to a body that was grounded).
-    const Ground g = probe_ground(scene, pos, p, state.grounded, t);
+    const Ground g = probe_ground(scene, pos, p, state.grounded, t, leaving);
 
     // 2. Velocity from input.
     const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p);
+    // A jump off a moving platform takes the platform's velocity with it (this tick's shift per
+    // tick), from the next tick on (this tick's share is the carry above): in the platform's
+    // frame it is the same jump as off still ground, so a platform rising faster than the jump
+    // speed does not swallow it, and one moving sideways does not slide away under the body.
+    const bool leaves_platform =
+        vu.jumped && g.grounded && state.platform != kNoId && g.shape == state.platform && !platform_shift.is_zero();
     state.facing = vu.facing;
     if (beyond_speed_bound(vu.velocity)) {
         halt(state, pos, vu.velocity);
@@ -146,10 +169,23 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
 
     state.position = pos;
     state.velocity = Vec3{horizontal.x, vy, horizontal.z};
+    if (leaves_platform && !end.grounded) state.velocity += platform_velocity(platform_shift, p);
+    // Landing on a moving platform from the air: from now on the platform carries the body, so
+    // its velocity becomes relative to the platform's (a body that jumped off it lands with the
+    // platform's velocity it took along, and stands still on it again).
+    if (!g.grounded && end.grounded && !platforms.empty()) {
+        const auto it = std::lower_bound(platforms.begin(), platforms.end(), end.shape,
+                                         [](const PlatformShift& pl, geo::ShapeId v) { return pl.id < v; });
+        if (it != platforms.end() && it->id == end.shape) {
+            const Vec3 pv = platform_velocity(it->shift, p);
+            state.velocity.x -= pv.x;
+            state.velocity.z -= pv.z;
+        }
+    }
     // The run speed carries over while the body stays on the ground: a wall or a step that took
     // part of this tick's motion does not slow the next tick's start. A tick that ends in the
     // air (or leaves the ground) carries the speed the body really has.
-    const Scalar actual = length(horizontal);
+    const Scalar actual = length(Vec3{state.velocity.x, Scalar{}, state.velocity.z});
     state.run_speed = on_ground && end.grounded ? max(vu.run_speed, actual) : actual;
     state.grounded = end.grounded;
     state.ground_normal = end.normal;

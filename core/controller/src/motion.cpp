@@ -2,6 +2,7 @@
 // to the pure functions of solve.h.
 #include "kcc/motion.h"
 
+#include <algorithm>
 #include <array>
 #include <type_traits>
 
@@ -248,13 +249,29 @@ Vec3 escape_direction(const geo::LocalScene& scene, const Vec3& feet, std::span<
 
 } // namespace
 
+bool Movers::separating(geo::ShapeId id, const Vec3& n) const {
+    const auto it = std::lower_bound(platforms.begin(), platforms.end(), id,
+                                     [](const PlatformShift& pl, geo::ShapeId v) { return pl.id < v; });
+    if (it == platforms.end() || it->id != id) return false;
+    const Vec3 v = it->shift;
+    const Vec3 pv{v.x.mul_int(tick_rate_hz), v.y.mul_int(tick_rate_hz), v.z.mul_int(tick_rate_hz)};
+    return dot(body_velocity - pv, n).raw() > 0;
+}
+
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                          const Tracer& t) {
+                          const Tracer& t, const Movers* movers) {
     Results<geo::Contact, kMaxContacts> results;
     const std::span<geo::Contact> contacts = results.span();
     Depenetration out;
     const size_t found = scene.overlap(capsule_at(feet, p), Scalar{}, contacts);
-    const size_t n = found < contacts.size() ? found : contacts.size();
+    size_t n = found < contacts.size() ? found : contacts.size();
+    if (movers != nullptr) { // platforms it leaves faster than they follow: not contacts
+        size_t kept = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (!movers->separating(contacts[i].shape, contacts[i].normal)) contacts[kept++] = contacts[i];
+        }
+        n = kept;
+    }
     out.contacts = static_cast<uint32_t>(found);
     Vec3 push;
     for (size_t i = 0; i < n; ++i) {
@@ -292,11 +309,18 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
 }
 
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                    bool was_grounded, const Tracer& t) {
+                    bool was_grounded, const Tracer& t, const Movers* movers) {
     Results<geo::Hit, kMaxProbeHits> hits;
     const std::span<geo::Hit> out = hits.span(static_cast<size_t>(p.s.probe_max_hits));
     const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.probe_distance, out);
-    const size_t n = found < out.size() ? found : out.size();
+    size_t n = found < out.size() ? found : out.size();
+    if (movers != nullptr) { // platforms it leaves faster than they follow: no ground
+        size_t kept = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (!movers->separating(out[i].shape, out[i].normal)) out[kept++] = out[i];
+        }
+        n = kept;
+    }
     const Ground g = select_ground(out.first(n), p, was_grounded);
     trace::probe(t, g, found, feet);
     return g;

@@ -87,7 +87,8 @@ bool World::build(std::string* error) {
     params_ = std::move(params);
     std::sort(platforms_.begin(), platforms_.end(),
               [](const Platform& a, const Platform& b) { return a.id < b.id; });
-    platform_shift_.assign(platforms_.size(), Vec3::zero());
+    platform_shift_.clear();
+    for (const Platform& pl : platforms_) platform_shift_.push_back(PlatformShift{pl.id, Vec3::zero()});
     // A body starts on whatever ground is under its spawn (enter limit: it was not grounded
     // before), so one spawned on a moving platform is carried from the first tick.
     for (size_t i = 0; i < states_.size(); ++i) {
@@ -116,7 +117,7 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
             const Platform& pl = platforms_[k];
             const Vec3 now = pl.center_at(tick_);
             const Vec3 next = pl.center_at(tick_ + 1);
-            platform_shift_[k] = next - now;
+            platform_shift_[k].shift = next - now;
             scene_.move_box(pl.id, geo::Box{next, pl.half_extents, pl.rotation});
         }
         scene_.refit();
@@ -133,9 +134,9 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
         };
         if (s.platform != kNoId) {
             const size_t k = platform_index(s.platform);
-            if (k < platforms_.size()) shift = platform_shift_[k];
+            if (k < platforms_.size()) shift = platform_shift_[k].shift;
         }
-        step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, observer);
+        step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_, observer);
         s.platform = kNoId;
         if (s.grounded && s.ground_shape != kNoId && platform_index(s.ground_shape) < platforms_.size())
             s.platform = s.ground_shape;

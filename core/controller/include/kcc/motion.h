@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "geo/scene.h"
 #include "kcc/settings.h"
@@ -28,6 +29,26 @@ struct Tracer {
 
 geo::Capsule capsule_at(const Vec3& feet, const Params& p);
 
+/// This tick's displacement of one moving platform.
+struct PlatformShift {
+    geo::ShapeId id = 0;
+    Vec3 shift;
+};
+
+/// The moving platforms as an airborne body sees them at the start of its tick: a platform it
+/// moves away from faster than the platform follows (dot(v_body - v_platform, n) > 0 at the
+/// contact; a body that jumped off a platform rising faster than the jump speed, which the
+/// platform's move this tick put back into its skin) is no contact and no ground for the
+/// depenetration and the first probe: the body's own motion takes it out (sweeps look past a
+/// start contact they move away from). Empty: every contact counts.
+struct Movers {
+    std::span<const PlatformShift> platforms; ///< ascending id
+    Vec3 body_velocity;
+    int tick_rate_hz = 0;
+    /// Whether the body separates from shape `id` at a contact with normal n (from the shape).
+    bool separating(geo::ShapeId id, const Vec3& n) const;
+};
+
 struct Depenetration {
     Vec3 push;        ///< applied (length <= depenetration_cap)
     Scalar wanted;    ///< length of the push before the cap
@@ -37,11 +58,11 @@ struct Depenetration {
 /// order), each adding only the depth not already covered by the push so far; capped per tick,
 /// then shortened or dropped where it would go into another shape nearby.
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                          const Tracer& t);
+                          const Tracer& t, const Movers* movers = nullptr);
 
 /// Ground probe: the capsule cast down probe_distance, up to probe_max_hits, select_ground().
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                    bool was_grounded, const Tracer& t);
+                    bool was_grounded, const Tracer& t, const Movers* movers = nullptr);
 
 struct SlideResult {
     Vec3 position;

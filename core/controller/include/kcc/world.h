@@ -38,9 +38,11 @@ struct Platform {
 
 /// The per-tick solve of KCC-SPEC for one character. Pure with respect to the world: reads
 /// the scene, writes only `state`. `platform_shift` is the displacement of the platform the
-/// body stood on (applied first). The observer may be null.
+/// body stood on (applied first); `platforms`, every platform's displacement this tick
+/// (ascending id; Movers). The observer may be null.
 void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
-                    const Input& input, const Vec3& platform_shift, TraceObserver* observer);
+                    const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
+                    TraceObserver* observer);
 
 class World {
 public:
@@ -71,7 +73,7 @@ public:
 private:
     geo::StaticScene scene_;
     std::vector<Platform> platforms_;        ///< ascending id
-    std::vector<Vec3> platform_shift_;       ///< this tick's displacement per platform
+    std::vector<PlatformShift> platform_shift_; ///< this tick's displacement per platform (ascending id)
     std::vector<CharacterState> states_;     ///< ascending id
     std::vector<Params> params_;             ///< parallel to states_
     int64_t tick_ = 0;
