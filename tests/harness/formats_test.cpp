@@ -77,6 +77,7 @@ kcc::CharacterState random_state(fxtest::Rng& rng, uint32_t id) {
     s.previous_position = rv(rng);
     s.previous_facing = rs(rng);
     s.run_speed = rs(rng);
+    s.step_hold = rs(rng);
     return s;
 }
 
@@ -624,6 +625,7 @@ TEST_CASE("formats: trajectory CSV round trip is exact") {
                 r.state.previous_position = {};
                 r.state.previous_facing = {};
                 r.state.run_speed = {};
+                r.state.step_hold = {};
                 r.has_render = with_render && tick % 3 != 0;
                 if (r.has_render) r.render = rv(rng);
                 REQUIRE(w.write(tick, r.state, r.has_render ? &r.render : nullptr, &err));

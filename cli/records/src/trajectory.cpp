@@ -246,6 +246,7 @@ private:
         s.previous_position = {};
         s.previous_facing = {};
         s.run_speed = {};
+        s.step_hold = {};
         if (render) {
             const bool empty = c[15].text.empty() && c[16].text.empty() && c[17].text.empty();
             if (!empty) {
@@ -459,6 +460,7 @@ std::vector<Field> state_fields(const kcc::CharacterState& s) {
         {"previous_z", s.previous_position.z.raw(), true},
         {"previous_facing", s.previous_facing.raw(), true},
         {"run_speed", s.run_speed.raw(), true},
+        {"step_hold", s.step_hold.raw(), true},
         {"halted", s.halted ? 1 : 0, false},
     };
 }

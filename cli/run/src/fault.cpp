@@ -32,6 +32,7 @@ Scalar* field_ref(kcc::CharacterState* s, const std::string& name) {
     if (name == "previous_z") return &s->previous_position.z;
     if (name == "previous_facing") return &s->previous_facing;
     if (name == "run_speed") return &s->run_speed;
+    if (name == "step_hold") return &s->step_hold;
     return nullptr;
 }
 

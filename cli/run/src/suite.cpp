@@ -433,15 +433,16 @@ std::string explain_divergence(const Scenario& sc, const HashDivergence& d, cons
             o << "\n";
             continue;
         }
-        // The CSV does not carry the previous pose nor the run speed; compare what it has.
+        // The CSV does not carry the previous pose, the run speed nor the step hold; compare what it has.
         kcc::CharacterState expected = x->state;
         expected.previous_position = a->previous_position;
         expected.previous_facing = a->previous_facing;
         expected.run_speed = a->run_speed;
+        expected.step_hold = a->step_hold;
         const std::vector<FieldDiff> diffs = diff_states(expected, *a);
         if (diffs.empty()) {
             o << "  " << e.label() << ": state hash differs in fields the trajectory does not record "
-              << "(previous pose, run speed)\n";
+              << "(previous pose, run speed, step hold)\n";
         } else {
             o << format_field_diffs(e, diffs);
         }

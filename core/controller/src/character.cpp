@@ -99,6 +99,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // 3. Horizontal pass, along the ground plane at full surface speed when grounded.
     Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
     Vec3 motion = horizontal * p.dt;
+    Scalar step_hold; // what the horizontal pass held back at a riser this tick
     // On an edge (a step's nosing, a ledge) the normal is not the ground's direction: following
     // it at surface speed would slow the body to cos(angle) of its speed on every stair. Over
     // a descending edge the body rolls down it at its full horizontal speed; toward a rising
@@ -118,7 +119,9 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
         r.velocity = horizontal;
         r.pass = Pass::kHorizontal;
         r.grounded = on_ground;
+        r.step_hold = state.step_hold;
         const SlideResult sr = collide_and_slide(scene, r, p, t);
+        step_hold = sr.step_hold;
         pos = sr.position;
         horizontal = Vec3{sr.velocity.x, Scalar{}, sr.velocity.z};
     }
@@ -187,6 +190,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // air (or leaves the ground) carries the speed the body really has.
     const Scalar actual = length(Vec3{state.velocity.x, Scalar{}, state.velocity.z});
     state.run_speed = on_ground && end.grounded ? max(vu.run_speed, actual) : actual;
+    state.step_hold = end.grounded ? step_hold : Scalar{};
     state.grounded = end.grounded;
     state.ground_normal = end.normal;
     state.ground_shape = end.shape;

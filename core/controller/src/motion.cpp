@@ -336,31 +336,52 @@ const char* to_string(StepResult r) {
     case StepResult::kTooHigh: return "too-high";
     case StepResult::kNoMotion: return "no-motion";
     case StepResult::kNoRise: return "no-rise";
+    case StepResult::kHeld: return "held";
     }
     return "?";
 }
 
-StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion, Scalar held,
                         const Params& p, const Tracer& t) {
     StepAttempt a;
     a.position = feet;
     const Settings& s = p.s;
     Vec3 fwd{motion.x, Scalar{}, motion.z};
     Scalar len = length(fwd);
+    if (len >= kMinMove && held.raw() > 0) { // the motion held back at this riser, added
+        fwd = scaled(fwd, len + held, len);
+        len = len + held;
+    }
     geo::Hit h;
     if (len < kMinMove || s.step_height.raw() <= 0) {
         a.result = StepResult::kNoMotion;
     } else if (sweep(scene, capsule_at(feet, p), kUp * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
         a.result = StepResult::kCeiling;
     } else {
-        // Forward by the blocked motion; only when that lands nowhere a grounded body can stand
-        // (the round base barely over the step's corner) by step_min_forward, which puts the
-        // body up to step_min_forward - |motion| ahead of where its speed takes it.
+        // Forward by the blocked motion (and what was held back before). When that is shorter
+        // than step_min_forward and lands nowhere a grounded body can stand (the round base
+        // barely over the step's corner), the body is held at the riser (kHeld) and the motion
+        // is remembered, until it adds up to step_min_forward: a step-up never puts the body
+        // ahead of where its speed takes it.
         const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
-        const auto attempt = [&](const Vec3& f, Scalar flen) {
+        const auto attempt = [&](Vec3 f, Scalar& flen) {
             if (sweep(scene, capsule_at(raised, p), f, flen + s.skin, kNoId, &h)) {
-                a.result = StepResult::kBlocked;
-                return;
+                // Blocked up there by a wall while held at this riser: the forward slides along
+                // the wall once (a body pressed into a wall beside the step was held at the riser
+                // and then met the step before the wall in the next tick's pass, its forward
+                // still pointing into the wall), else no step.
+                const Vec3 nh = horizontal_normal(h.normal);
+                const Scalar into = dot(f, nh);
+                if (held.raw() <= 0 || nh.is_zero() || into.raw() >= 0) {
+                    a.result = StepResult::kBlocked;
+                    return;
+                }
+                f = f - nh * into;
+                flen = length(f);
+                if (flen < kMinMove || sweep(scene, capsule_at(raised, p), f, flen + s.skin, kNoId, &h)) {
+                    a.result = StepResult::kBlocked;
+                    return;
+                }
             }
             const Vec3 over = raised + f;
             if (!sweep(scene, capsule_at(over, p), kDown * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
@@ -384,11 +405,12 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
                 }
             }
         };
-        attempt(fwd, len);
+        attempt(fwd, len); // len: the forward actually tried (along a wall: its part along it)
         if (len < s.step_min_forward &&
             (a.result == StepResult::kSteepLanding || a.result == StepResult::kNoLanding ||
              a.result == StepResult::kNoRise)) {
-            attempt(scaled(fwd, s.step_min_forward, len), s.step_min_forward);
+            a.result = StepResult::kHeld;
+            a.held = len;
         }
     }
     trace::step_attempt(t, a, motion, feet);
@@ -445,7 +467,8 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
                 clips_velocity = false;
             } else {
                 if (r.grounded) {
-                    const StepAttempt a = try_step_up(scene, out.position, leftover, p, t);
+                    const StepAttempt a = try_step_up(scene, out.position, leftover, r.step_hold, p, t);
+                    if (a.result == StepResult::kHeld) out.step_hold = a.held;
                     if (a.result == StepResult::kAccepted) {
                         out.position = a.position;
                         out.stepped = true;

@@ -60,6 +60,7 @@ std::array<uint8_t, kStateBytes> serialize_state(const CharacterState& st) {
     w.v3(st.previous_position);
     w.s(st.previous_facing);
     w.s(st.run_speed);
+    w.s(st.step_hold);
     return out;
 }
 
@@ -80,6 +81,7 @@ bool deserialize_state(std::span<const uint8_t> bytes, CharacterState* out) {
     st.previous_position = r.v3();
     st.previous_facing = r.s();
     st.run_speed = r.s();
+    st.step_hold = r.s();
     *out = st;
     return true;
 }

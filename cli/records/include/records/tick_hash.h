@@ -6,7 +6,7 @@
 //
 // Hashes (hash algorithm "xxh3-64", XXH3_64bits with seed 0):
 //   entity sub-hash = XXH3-64 of that entity's canonical bytes
-//                     (characters: kcc::serialize_state, 134 bytes, state-bytes version 2;
+//                     (characters: kcc::serialize_state, 142 bytes, state-bytes version 2;
 //                      platforms:  serialize_platform below, 29 bytes, platform-bytes version 1)
 //   world hash      = XXH3-64 of the concatenation of all entities' canonical bytes, in entity
 //                     order (not a hash of the sub-hashes).

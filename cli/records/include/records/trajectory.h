@@ -9,7 +9,7 @@
 // ticks where no frame ended). Scalars are fx::to_string_shortest (reads back to the same raw
 // value through fx::parse_decimal); grounded is 0/1; ground_shape/platform are ids, empty for
 // none (kcc::kNoId). Rows ordered by tick, then character id. Tick t = state after t+1 steps.
-// Not in the CSV (but in the hashes): previous_position, previous_facing, run_speed, halted.
+// Not in the CSV (but in the hashes): previous_position, previous_facing, run_speed, step_hold, halted.
 #pragma once
 
 #include <cstdint>
@@ -107,7 +107,7 @@ struct Field {
 };
 /// The CSV's state columns in CSV order (x, y, z, vx, vy, vz, facing, grounded, normal_x,
 /// normal_y, normal_z, ground_shape, platform), then the fields the CSV does not carry:
-/// previous_x, previous_y, previous_z, previous_facing, run_speed, halted. The id is not a field.
+/// previous_x, previous_y, previous_z, previous_facing, run_speed, step_hold, halted. The id is not a field.
 std::vector<Field> state_fields(const kcc::CharacterState& s);
 
 } // namespace fx::harness

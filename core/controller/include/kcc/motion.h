@@ -74,6 +74,7 @@ struct SlideResult {
     Vec3 landed_normal;
     geo::ShapeId landed_shape = kNoId;
     bool moved_after_landing = false; ///< (vertical pass) the leftover slid the body on past the landing
+    Scalar step_hold; ///< (horizontal pass) motion held back at a riser this tick, for the next (kHeld)
 };
 
 struct SlideRequest {
@@ -82,6 +83,7 @@ struct SlideRequest {
     Vec3 velocity;  ///< clipped by the pass's planes, except walkable ones in the horizontal pass
     Pass pass = Pass::kHorizontal;
     bool grounded = false; ///< horizontal pass: enables step-up, steep hits become walls
+    Scalar step_hold;      ///< horizontal pass: motion held back at a riser before (CharacterState::step_hold)
 };
 
 /// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move until one skin from the
@@ -102,6 +104,7 @@ enum class StepResult : uint8_t {
     kTooHigh = 5,      ///< the rise exceeds the step height
     kNoMotion = 6,     ///< nothing to step with
     kNoRise = 7,       ///< the landing is the ground the body stands on: no step there
+    kHeld = 8,         ///< the motion so far is too short to land on the step: held (StepAttempt::held)
 };
 const char* to_string(StepResult r);
 
@@ -109,12 +112,16 @@ struct StepAttempt {
     StepResult result = StepResult::kNoMotion;
     Vec3 position; ///< the landing position when accepted
     Scalar rise;
+    Scalar held; ///< kHeld: the horizontal motion held back at the riser so far (m)
 };
-/// Up by step_height, forward by the (horizontal) blocked motion but at least step_min_forward,
-/// down again. Accepted only if neither the up nor the forward sweep hits, the down sweep lands
-/// on ground walkable for a grounded body, and the rise (the landing contact's height above the
-/// ground under the feet, feet.y - skin) is within step_height and a rounding allowance.
-StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
+/// Up by step_height, forward by the (horizontal) blocked motion plus `held` (the motion held back
+/// at this riser on earlier ticks), down again. Accepted only if neither the up nor the forward
+/// sweep hits, the down sweep lands on ground walkable for a grounded body, and the rise (the
+/// landing contact's height above the ground under the feet, feet.y - skin) is within
+/// step_height and a rounding allowance. A forward shorter than step_min_forward that lands on
+/// the step's corner too steeply, or not on the step, is kHeld: the caller keeps `held` for the
+/// next tick, so the body waits at the riser until its motion adds up, and is never put ahead.
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion, Scalar held,
                         const Params& p, const Tracer& t);
 
 /// Where a body riding `platform` ends when the platform moved by `shift` this tick: the shift

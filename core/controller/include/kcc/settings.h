@@ -61,9 +61,11 @@ struct Settings {
     // ---- collide-and-slide and steps ----
     int max_slide_iterations = 4; ///< Sweeps per pass (1..kMaxSlideIterations); rest dropped.
     Scalar step_height = Scalar::ratio(35, 100); ///< m. Highest step climbed (0.2 no loss, 0.4 blocks).
-    /// m. Shortest forward sweep of a step-up. The capsule's round base stopped at a step edge
-    /// needs to move this far over it to land on ground it can stand on; the blocked motion of
-    /// one tick is often only millimetres. Larger: visible forward pop on steps.
+    /// m. Shortest forward of a step-up that lands nowhere standable with less. The capsule's
+    /// round base stopped at a step edge needs to move this far over it to land on ground it can
+    /// stand on; the blocked motion of one tick is often only millimetres. A shorter forward
+    /// holds the body at the riser until its motion adds up to this (CharacterState::step_hold).
+    /// Larger: a slow walker waits longer at each riser.
     Scalar step_min_forward = Scalar::ratio(1, 10);
 
     // ---- velocity ----

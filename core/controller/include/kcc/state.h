@@ -63,6 +63,10 @@ struct CharacterState {
     /// part of the motion (the legs keep running; the slide loses the part into the wall);
     /// airborne, and after a tick that ends in the air, it is the horizontal speed.
     Scalar run_speed;
+    /// m, horizontal motion held back at a riser the body cannot yet step onto (a step-up needs
+    /// step_min_forward to land the round base on the step; a slow walker's tick is shorter):
+    /// added to the next step-up's forward. 0 when the last tick did not stop at a riser.
+    Scalar step_hold;
     /// rad, yaw in (-pi, pi]: 0 faces +z, pi/2 faces +x (atan2(dir.x, dir.z)).
     Scalar facing;
     bool grounded = false;

@@ -12,7 +12,8 @@
 //   94  i64 x3  previous position x, y, z
 //  118  i64     previous facing
 //  126  i64     run speed (m/s; version 2)
-//  134          end (kStateBytes)
+//  134  i64     step hold (m; version 2)
+//  142          end (kStateBytes)
 #pragma once
 
 #include <array>
@@ -24,7 +25,7 @@
 namespace fx::kcc {
 
 inline constexpr uint8_t kStateBytesVersion = 2;
-inline constexpr size_t kStateBytes = 134;
+inline constexpr size_t kStateBytes = 142;
 
 std::array<uint8_t, kStateBytes> serialize_state(const CharacterState& s);
 /// Reads bytes written by serialize_state; false (and *out untouched) on a wrong size or an
