@@ -15,7 +15,7 @@ import math
 DT = 0.02
 U = (-1 / math.hypot(1, 0.3), 0.3 / math.hypot(1, 0.3))
 JUMPS = (20, 100, 140)               # 140 comes in the air: ignored
-X_WALL = (-7.6, -7.5849)             # beside the face: one skin from it, down to 0.0 mm after the air phase (deviation)
+X_WALL = (-7.5851, -7.5849)          # beside the face: one skin from it, +-0.1 mm
 z, run, vx, vz = -2.0, 0.0, 0.0, 0.0
 dx = 0.0                             # x travelled after leaving the wall
 air_last = -1                        # last tick whose input update is an airborne one

@@ -12,7 +12,7 @@ Rest beside the wall: one skin (0.015) from the face, z = 6k + 1 - 0.4 - 0.015.
 """
 import math
 
-ANGLES = (15, 30, 53, 75, 85)
+ANGLES = (3, 8, 15, 30, 53, 75, 85)
 for k, deg in enumerate(ANGLES):
     th = math.radians(deg)
     x, z, speed, contact = 0.0, 6.0 * k, 0.0, None
