@@ -10,7 +10,8 @@
 2. The captures are compared with each other (fxkcc compare-goldens). When any two targets
    disagree, nothing is written: a desync is never blessed. Exit 1.
 3. A table shows, scenario by scenario and target by target, what changed against the accepted
-   goldens: "same", "new", "tick 60 c1" (the first changed tick and characters), "digest" (the
+   goldens: "same", "new", "tick 60 c1" (the first changed tick and characters; more than four:
+   the first three and "+N"), "digest" (the
    same results for an edited scenario) or "behaviour 4>5".
 4. The changed goldens are accepted into golden/<target>/ (fxkcc review --accept: each golden
    replaced atomically, after the scenario's checks were shown), or with --pending left in the
@@ -90,7 +91,9 @@ def change_cell(golden_dir, capture_dir, target, name):
         which = ""
         if tick in ot and tick in nt and oe == ne:
             a, b = ot[tick].split()[2:], nt[tick].split()[2:]
-            which = " ".join(e for e, x, y in zip(ne, a, b) if x != y)
+            differ = [e for e, x, y in zip(ne, a, b) if x != y]
+            # A crowd's tick lists every character: the first three and how many more.
+            which = " ".join(differ if len(differ) <= 4 else differ[:3] + [f"+{len(differ) - 3}"])
         return f"tick {tick}" + (f" {which}" if which else "") + ("; " + "; ".join(notes) if notes else "")
     if oh.get("digest") != nh.get("digest"):
         notes.append("digest")
