@@ -1,6 +1,4 @@
 // One tick of one character, in the order of KCC-SPEC "One tick, in order".
-#include <algorithm>
-
 #include "kcc/motion.h"
 #include "kcc/world.h"
 #include "trace_events.h"
@@ -12,15 +10,6 @@ namespace {
 /// Faster than kMaxBodySpeedMetresPerSecond: |v|^2 exactly, against 2^88 (4096 m/s squared, in
 /// units of 2^-64 m^2/s^2). Every component below 2048 m/s (|v| < 3548 m/s) needs no square.
 static_assert(kWorkingVolumeMetres == int64_t{1} << 20, "outside_working_volume (state.h) tests bit 52 of the raw value");
-
-/// A platform's velocity from its shift this tick: shift * tick rate, each component limited to
-/// 2^20 m/s like an impulse (a platform looping back from its last waypoint to its first moves
-/// kilometres in a tick).
-Vec3 platform_velocity(const Vec3& shift, const Params& p) {
-    const Scalar lim = Scalar::from_int(int64_t{1} << 20) / Scalar::from_int(p.s.tick_rate_hz);
-    const auto one = [&](Scalar c) { return min(max(c, -lim), lim).mul_int(p.s.tick_rate_hz); };
-    return {one(shift.x), one(shift.y), one(shift.z)};
-}
 
 bool beyond_speed_bound(const Vec3& v) {
     using B = wide::Default;
@@ -172,15 +161,13 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
 
     state.position = pos;
     state.velocity = Vec3{horizontal.x, vy, horizontal.z};
-    if (leaves_platform && !end.grounded) state.velocity += platform_velocity(platform_shift, p);
+    if (leaves_platform && !end.grounded) state.velocity += platform_velocity(platform_shift, p.s.tick_rate_hz);
     // Landing on a moving platform from the air: from now on the platform carries the body, so
     // its velocity becomes relative to the platform's (a body that jumped off it lands with the
     // platform's velocity it took along, and stands still on it again).
     if (!g.grounded && end.grounded && !platforms.empty()) {
-        const auto it = std::lower_bound(platforms.begin(), platforms.end(), end.shape,
-                                         [](const PlatformShift& pl, geo::ShapeId v) { return pl.id < v; });
-        if (it != platforms.end() && it->id == end.shape) {
-            const Vec3 pv = platform_velocity(it->shift, p);
+        if (const PlatformShift* pl = find_platform(platforms, end.shape)) {
+            const Vec3 pv = platform_velocity(pl->shift, p.s.tick_rate_hz);
             state.velocity.x -= pv.x;
             state.velocity.z -= pv.z;
         }

@@ -249,13 +249,21 @@ Vec3 escape_direction(const geo::LocalScene& scene, const Vec3& feet, std::span<
 
 } // namespace
 
-bool Movers::separating(geo::ShapeId id, const Vec3& n) const {
+const PlatformShift* find_platform(std::span<const PlatformShift> platforms, geo::ShapeId id) {
     const auto it = std::lower_bound(platforms.begin(), platforms.end(), id,
                                      [](const PlatformShift& pl, geo::ShapeId v) { return pl.id < v; });
-    if (it == platforms.end() || it->id != id) return false;
-    const Vec3 v = it->shift;
-    const Vec3 pv{v.x.mul_int(tick_rate_hz), v.y.mul_int(tick_rate_hz), v.z.mul_int(tick_rate_hz)};
-    return dot(body_velocity - pv, n).raw() > 0;
+    return it != platforms.end() && it->id == id ? &*it : nullptr;
+}
+
+Vec3 platform_velocity(const Vec3& shift, int tick_rate_hz) {
+    const Scalar lim = Scalar::from_int(int64_t{1} << 20) / Scalar::from_int(tick_rate_hz);
+    const auto one = [&](Scalar c) { return min(max(c, -lim), lim).mul_int(tick_rate_hz); };
+    return {one(shift.x), one(shift.y), one(shift.z)};
+}
+
+bool Movers::separating(geo::ShapeId id, const Vec3& n) const {
+    const PlatformShift* pl = find_platform(platforms, id);
+    return pl != nullptr && dot(body_velocity - platform_velocity(pl->shift, tick_rate_hz), n).raw() > 0;
 }
 
 /// Keeps, in order, the first n results that are not contacts with a platform the body leaves

@@ -126,19 +126,11 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
     for (size_t i = 0; i < states_.size(); ++i) {
         CharacterState& s = states_[i];
         Vec3 shift;
-        const auto platform_index = [&](uint32_t id) -> size_t {
-            const auto it = std::lower_bound(platforms_.begin(), platforms_.end(), id,
-                                             [](const Platform& pl, uint32_t v) { return pl.id < v; });
-            return it != platforms_.end() && it->id == id ? static_cast<size_t>(it - platforms_.begin())
-                                                          : platforms_.size();
-        };
-        if (s.platform != kNoId) {
-            const size_t k = platform_index(s.platform);
-            if (k < platforms_.size()) shift = platform_shift_[k].shift;
-        }
+        if (const PlatformShift* pl = s.platform != kNoId ? find_platform(platform_shift_, s.platform) : nullptr)
+            shift = pl->shift;
         step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_, observer);
         s.platform = kNoId;
-        if (s.grounded && s.ground_shape != kNoId && platform_index(s.ground_shape) < platforms_.size())
+        if (s.grounded && s.ground_shape != kNoId && find_platform(platform_shift_, s.ground_shape) != nullptr)
             s.platform = s.ground_shape;
     }
     ++tick_;

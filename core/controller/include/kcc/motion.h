@@ -35,6 +35,13 @@ struct PlatformShift {
     Vec3 shift;
 };
 
+/// The platform `id` among `platforms` (ascending id), or null.
+const PlatformShift* find_platform(std::span<const PlatformShift> platforms, geo::ShapeId id);
+/// A platform's velocity from its shift this tick: shift * tick rate, each component limited to
+/// 2^20 m/s like an impulse (a platform looping back from its last waypoint to its first moves
+/// kilometres in a tick).
+Vec3 platform_velocity(const Vec3& shift, int tick_rate_hz);
+
 /// The moving platforms as an airborne body sees them at the start of its tick: a platform it
 /// moves away from faster than the platform follows (dot(v_body - v_platform, n) > 0 at the
 /// contact; a body that jumped off a platform rising faster than the jump speed, which the
