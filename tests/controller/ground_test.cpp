@@ -334,3 +334,33 @@ TEST_CASE("select_snap lifts a body closer than a skin, by at most a skin", "[sk
     const fx::geo::Hit c[] = {hit(ld(kDefaults.skin) - 1e-7L, up)};
     CHECK(fx::kcc::select_snap(c, p).drop == Scalar{});
 }
+
+TEST_CASE("grown capsule: a contact leaves grown_keep of the skin, so the body ends one skin away", "[skin]") {
+    // The distance from a plane with unit normal n (toward the capsule) to a capsule is the
+    // smaller of its segment ends' distances, less its radius. The grown capsule must be nearer
+    // by exactly skin - grown_keep(n) for every normal, so that backing off grown_keep leaves the
+    // body itself one skin from the plane; its top and bottom must stay where the body's are
+    // less (skin - lift) at the bottom, so that ground a skin below never touches it.
+    const fx::kcc::Params p = fx::kcc::make_params(kDefaults);
+    const Vec3 feet = v3(1.25L, 0.015L, -3);
+    const fx::geo::Capsule own = fx::kcc::capsule_at(feet, p);
+    const fx::geo::Capsule grown = fx::kcc::grown_capsule_at(feet, p);
+    const long double skin = ld(kDefaults.skin);
+    const long double lift = ld(fx::kcc::grown_base_lift(p));
+    CHECK(lift == Approx(skin / 16).margin(1e-9));
+    auto dist = [](const fx::geo::Capsule& c, long double nx, long double ny) {
+        const long double da = ld(c.a.x) * nx + ld(c.a.y) * ny, db = ld(c.b.x) * nx + ld(c.b.y) * ny;
+        return std::min(da, db) - ld(c.radius); // plane through the origin, body on its + side
+    };
+    for (int deg = -90; deg <= 90; deg += 5) {
+        const long double a = deg * 3.14159265358979323846L / 180.0L;
+        const long double nx = std::cos(a), ny = std::sin(a); // from the plane toward the body
+        const Vec3 n = v3(nx, ny, 0);
+        INFO("normal.y " << ny);
+        const long double nearer = dist(own, nx, ny) - dist(grown, nx, ny);
+        CHECK(nearer == Approx(skin - ld(fx::kcc::grown_keep(n, p))).margin(1e-8));
+    }
+    // Lowest and highest points.
+    CHECK(ld(grown.a.y) - ld(grown.radius) == Approx(ld(feet.y) - (skin - lift)).margin(1e-9));
+    CHECK(ld(grown.b.y) + ld(grown.radius) == Approx(ld(feet.y) + ld(kDefaults.height)).margin(1e-9));
+}

@@ -28,6 +28,17 @@ struct Tracer {
 };
 
 geo::Capsule capsule_at(const Vec3& feet, const Params& p);
+/// The body's capsule grown by a skin for the horizontal pass's sweeps: radius + skin, its
+/// highest point the body's, its lowest grown_base_lift() above the body's lowest less a skin.
+/// Ground the body rests on (a skin below along its normal n) stays grown_base_lift() * n.y away,
+/// so sweeping along it meets nothing at the start; a wall (n.y = 0) is met a whole skin early.
+/// A body shorter than 2 * radius + skin + lift: a sphere of radius + skin at half its height.
+geo::Capsule grown_capsule_at(const Vec3& feet, const Params& p);
+/// Skin / 16 (0.94 mm for the default skin).
+Scalar grown_base_lift(const Params& p);
+/// How much of the skin is left between the body's capsule and a contact of the grown capsule
+/// with normal n (toward the body): grown_base_lift() * n.y below its axis, skin * -n.y above.
+Scalar grown_keep(const Vec3& n, const Params& p);
 
 /// This tick's displacement of one moving platform.
 struct PlatformShift {
@@ -128,7 +139,11 @@ struct StepAttempt {
 /// step_height and a rounding allowance. A forward shorter than step_min_forward that lands on
 /// the step's corner too steeply, or not on the step, is kHeld: the caller keeps `held` for the
 /// next tick, so the body waits at the riser until its motion adds up, and is never put ahead.
+/// A landing lower than `blocker_y` (the height of the blocking contact) is not on the step
+/// (kNoRise): a body rolling over one nosing and meeting the next riser landed on the tread it
+/// was rolling onto, a "step" of a few millimetres.
 StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion, Scalar held,
+                        Scalar blocker_y,
                         const Params& p, const Tracer& t);
 
 /// Where a body riding `platform` ends when the platform moved by `shift` this tick: the shift
