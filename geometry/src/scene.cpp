@@ -67,6 +67,7 @@ bool StaticScene::build(std::string* error) {
     for (uint32_t i = 0; i < records_.size(); ++i) {
         Record& r = records_[i];
         if (i > 0 && records_[i - 1].id == r.id) return fail(r.id, "duplicate id");
+        if (r.id == kBodyShape) return fail(r.id, "id reserved for bodies (kBodyShape)");
         const bool small_radius = (r.kind == ShapeKind::kSphere && r.sphere.radius < kMinHalfExtent) ||
                                   (r.kind == ShapeKind::kCapsule && r.capsule.radius.raw() < 0);
         if (small_radius) return fail(r.id, "radius below the minimum (2^-16 m)");
@@ -218,6 +219,14 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
         }
         }
     });
+    if (local != nullptr) {
+        for (const Capsule& body : local->bodies_) {
+            if (any && total > 0) break;
+            if (!body.bounds().overlaps(swept)) continue;
+            Hit h;
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(body, o), &h), h, kBodyShape);
+        }
+    }
     return total;
 }
 
@@ -277,6 +286,13 @@ size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> 
         }
         }
     });
+    if (local != nullptr) {
+        for (const Capsule& body : local->bodies_) {
+            if (!body.bounds().overlaps(q)) continue;
+            Contact ct;
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(body, o), margin, &ct), ct, kBodyShape);
+        }
+    }
     return total;
 }
 

@@ -106,3 +106,42 @@ TEST_CASE("local scene: a region with more shapes than it holds walks the whole 
     const LocalScene whole(scene);
     CHECK_FALSE(whole.covers(c.bounds()));
 }
+
+TEST_CASE("bodies handed to a LocalScene are met by every query, as kBodyShape, in any order", "[scene][bodies]") {
+    StaticScene s;
+    s.add_box(1, Box{V(0, -0.5L, 0), V(20, 0.5L, 20), Mat3::identity()});
+    std::string error;
+    REQUIRE(s.build(&error));
+    // Two bodies either side of a line of motion, equally far from it: hit at the same distance.
+    const Capsule left{V(3, 0.415L, -0.5L), V(3, 1.415L, -0.5L), S(0.4L)};
+    const Capsule right{V(3, 0.415L, 0.5L), V(3, 1.415L, 0.5L), S(0.4L)};
+    const Capsule mover{V(0, 0.415L, 0), V(0, 1.415L, 0), S(0.4L)};
+    const std::vector<Capsule> lr{left, right}, rl{right, left};
+    LocalScene a(s, Aabb{V(-5, -1, -5), V(5, 3, 5)});
+    LocalScene b = a;
+    a.set_bodies(lr);
+    b.set_bodies(rl);
+    std::array<Hit, 4> ha, hb;
+    const size_t na = a.cast_all(mover, V(1, 0, 0), S(4), ha);
+    const size_t nb = b.cast_all(mover, V(1, 0, 0), S(4), hb);
+    REQUIRE(na == 2);
+    REQUIRE(nb == 2);
+    for (size_t k = 0; k < 2; ++k) {
+        CHECK(ha[k].shape == kBodyShape);
+        CHECK(ha[k].distance == hb[k].distance);
+        CHECK(ha[k].point == hb[k].point); // the order is by place, not by the list
+        CHECK(ha[k].normal == hb[k].normal);
+    }
+    CHECK(ha[0].distance == ha[1].distance);
+    // Overlap finds a body it touches; the same scene without bodies does not.
+    const Capsule beside{V(3, 0.415L, 0.35L), V(3, 1.415L, 0.35L), S(0.4L)};
+    std::array<Contact, 4> cs;
+    CHECK(a.overlap(beside, S(0), cs) == 1);
+    CHECK(cs[0].shape == kBodyShape);
+    CHECK(LocalScene(s, Aabb{V(-5, -1, -5), V(5, 3, 5)}).overlap(beside, S(0), cs) == 0);
+    // The id is reserved.
+    StaticScene bad;
+    bad.add_sphere(kBodyShape, Sphere{V(0, 0, 0), S(1)});
+    CHECK_FALSE(bad.build(&error));
+    CHECK(error.find("reserved") != std::string::npos);
+}

@@ -313,3 +313,24 @@ TEST_CASE("expect errors name the line, column, key path and what was expected",
     CHECK(load_err(head + "expect:\n  - {tick: 5, y: abc}\n") ==
           "scenarios/x.yaml:12:18: expect[0].y: expected a number, found 'abc' (expected a number, found 'a')");
 }
+
+TEST_CASE("character overlap: measured between colliding characters, none for ghosts", "[checks][metrics][characters]") {
+    // Two colliding bodies spawned with their axes 0.2 m apart overlap by 0.6 m; the tick's
+    // resolution pushes each 0.2 m (depenetration_cap) apart: 0.6 m apart, 0.2 m overlap left
+    // after tick 0, none once they are 0.815 apart.
+    const std::string two = "format: 1\nname: t\ndescription: d\nticks: 10\n" + kFloor +
+                            "characters:\n  - {id: 1, spawn: [-0.1, 0.015, 0]}\n  - {id: 2, spawn: [0.1, 0.015, 0]}\n";
+    const CheckReport a = run_ok(load_ok(two));
+    CHECK(metric(a, 1, kMaxCharacterOverlap).value >= r(19999, 100000));
+    CHECK(metric(a, 1, kMaxCharacterOverlap).value <= r(20001, 100000));
+    CHECK(metric(a, 2, kMaxCharacterOverlap).value == metric(a, 1, kMaxCharacterOverlap).value);
+    // Ghosts: they stay where they are and measure nothing.
+    const std::string ghosts = "format: 1\nname: t\ndescription: d\nticks: 10\n" + kFloor +
+                               "characters:\n  - {id: 1, spawn: [-0.1, 0.015, 0], settings: {collide_characters: false}}\n"
+                               "  - {id: 2, spawn: [0.1, 0.015, 0], settings: {collide_characters: false}}\n";
+    const CheckReport b = run_ok(load_ok(ghosts));
+    CHECK(metric(b, 1, kMaxCharacterOverlap).value == Scalar{});
+    // An expectation on it fails when they overlap.
+    const CheckReport c = run_ok(load_ok(two + "expect:\n  - metrics: {max_character_overlap: {max: 0.01}}\n"));
+    CHECK_FALSE(c.failures.empty());
+}

@@ -191,7 +191,7 @@ public:
             const kcc::Input in = cursors_[i].at(tick);
             const kcc::Params& p = world_->params(i);
             track(tick, chars[i], in, p, trackers_[i], events_[i]);
-            invariants(tick, chars[i], p, trackers_[i]);
+            invariants(tick, chars[i], p, trackers_[i], chars);
             trackers_[i].prev = chars[i];
             trackers_[i].have_prev = true;
             trackers_[i].prev_held = stick_held(in, p.s.dead_zone);
@@ -373,7 +373,8 @@ private:
         return gap > kCoresApart ? min(c.depth, cap.radius - gap) : c.depth;
     }
 
-    void invariants(int64_t tick, const kcc::CharacterState& s, const kcc::Params& p, Tracker& t) {
+    void invariants(int64_t tick, const kcc::CharacterState& s, const kcc::Params& p, Tracker& t,
+                    std::span<const kcc::CharacterState> chars) {
         // 0. A halted body (kcc/settings.h, kWorkingVolumeMetres): reported once, in every build.
         if (s.halted && !t.halt_reported) {
             t.halt_reported = true;
@@ -410,6 +411,23 @@ private:
             }
         }
         raise(t, kMaxPenetration, depth);
+        // Overlap with the other colliding characters (upright capsules: the axes' horizontal
+        // distance and the vertical gap between their segments).
+        if (p.s.collide_characters) {
+            Scalar worst;
+            for (size_t o = 0; o < chars.size(); ++o) {
+                const kcc::Params& po = world_->params(o);
+                if (chars[o].id == s.id || !po.s.collide_characters) continue;
+                const geo::Capsule other = kcc::capsule_at(chars[o].position, po);
+                const Scalar reach = cap.radius + other.radius;
+                const Vec3 d{cap.a.x - other.a.x, Scalar{}, cap.a.z - other.a.z};
+                if (abs(d.x) >= reach || abs(d.z) >= reach) continue;
+                const Scalar gy = max(max(cap.a.y - other.b.y, other.a.y - cap.b.y), Scalar{});
+                const Scalar dist = length(Vec3{d.x, gy, d.z});
+                worst = max(worst, reach - dist);
+            }
+            raise(t, kMaxCharacterOverlap, worst);
+        }
         // Growth is measured from the least depth since the last tick that set it (a platform
         // contact, or a decrease), with kPenetrationGrowthTolerance for rounding: a body stuck
         // inside solids that overlap one another (spawned there) and sliding along the face it
@@ -447,8 +465,25 @@ private:
             t.inside_depth = Scalar{};
         }
 
-        // 2. Grounded implies walkable ground within the probe band.
-        if (s.grounded && !t.ground_failed) {
+        // 2. Grounded implies walkable ground within the probe band. On another character
+        // (kBodyShape): a colliding character's capsule within the band below, where that one
+        // stood at the start of the tick (characters meet one another there).
+        if (s.grounded && !t.ground_failed && s.ground_shape == geo::kBodyShape) {
+            const Scalar reach = p.ground_band + kGroundTolerance;
+            bool found = false;
+            for (size_t o = 0; o < chars.size() && !found; ++o) {
+                const kcc::Params& po = world_->params(o);
+                if (chars[o].id == s.id || !po.s.collide_characters) continue;
+                const geo::Capsule other = kcc::capsule_at(chars[o].previous_position, po);
+                geo::Hit hit;
+                found = geo::cast(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, other, &hit);
+            }
+            if (!found) {
+                t.ground_failed = true;
+                invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) +
+                                    ": grounded on another character but none within " + num6(reach) + " m below");
+            }
+        } else if (s.grounded && !t.ground_failed) {
             std::string why;
             if (s.ground_normal.y < p.cos_stay) {
                 why = "its ground normal is " + num6(rad_to_deg(acos(s.ground_normal.y))) +

@@ -54,7 +54,9 @@ kcc::Settings load_settings(Ctx& ctx, const Map& character) {
     if (!v || v->is_null()) return st;
     std::vector<std::string> names;
     for (const SettingField& f : setting_fields()) names.push_back(f.name);
+    names.push_back("collide_characters");
     const Map m(*v, names);
+    if (auto c = m.opt("collide_characters")) st.collide_characters = c->boolean();
     for (const SettingField& f : setting_fields()) {
         const std::optional<Value> fv = m.opt(f.name);
         if (!fv) continue;

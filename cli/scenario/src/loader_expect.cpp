@@ -8,13 +8,6 @@
 namespace fx::harness::detail {
 namespace {
 
-bool boolean(const Value& v) {
-    const std::string& t = v.plain("true or false");
-    if (t == "true") return true;
-    if (t == "false") return false;
-    v.fail("expected true or false, found " + v.found());
-}
-
 /// `value` (exact), `[min, max]`, or `{min: a, max: b}` (either may be left out).
 Check load_check(const Value& v) {
     const char* what = "a number, [min, max] or {min: a, max: b}";
@@ -140,7 +133,7 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
             }
         }
         e.character = expect_character(ctx, m);
-        if (auto g = m.opt("grounded")) e.grounded = boolean(*g) ? 1 : 0;
+        if (auto g = m.opt("grounded")) e.grounded = g->boolean() ? 1 : 0;
         if (auto p = m.opt("platform")) {
             e.check_platform = true;
             if (p->node.IsScalar() && p->node.Scalar() == "none") {

@@ -157,6 +157,13 @@ const std::string& Value::plain(const std::string& what) const {
     return node.Scalar();
 }
 
+bool Value::boolean() const {
+    const std::string& t = plain("true or false");
+    if (t == "true") return true;
+    if (t == "false") return false;
+    fail("expected true or false, found " + found());
+}
+
 namespace {
 
 /// The first character of `t` that text values may not hold once YAML's escapes are undone

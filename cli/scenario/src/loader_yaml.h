@@ -95,6 +95,8 @@ struct Value {
     /// Any scalar as text (quoted allowed); fails "expected <what>, found ..." otherwise.
     const std::string& text(const std::string& what) const;
 
+    /// true or false (plain): "expected true or false, found ...".
+    bool boolean() const;
     /// A number via fx::parse_decimal, then the bound.
     Scalar number(const Bound& b = kAny) const;
     /// An integer in [lo, hi]: "expected an integer from lo to hi, found ...".

@@ -21,6 +21,7 @@ constexpr MetricInfo kMetrics[kMetricCount] = {
     {"max_horizontal_speed", "m/s", "largest horizontal speed"},
     {"airborne_ticks", "", "ticks ending airborne"},
     {"max_penetration", "m", "deepest overlap with static geometry after a tick"},
+    {"max_character_overlap", "m", "deepest overlap with another colliding character after a tick"},
 };
 
 constexpr const char* kFieldNames[kStateFieldCount] = {

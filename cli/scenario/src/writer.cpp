@@ -80,6 +80,8 @@ void settings_yaml(const kcc::Settings& s, std::string* out) {
     scalar("dead_zone", s.dead_zone, d.dead_zone);
     scalar("turn_rate_deg", s.turn_rate_deg, d.turn_rate_deg);
     integer("max_ticks_per_frame", s.max_ticks_per_frame, d.max_ticks_per_frame);
+    if (s.collide_characters != d.collide_characters)
+        body += std::string("      collide_characters: ") + (s.collide_characters ? "true" : "false") + "\n";
     if (!body.empty()) *out += "    settings:\n" + body;
 }
 

@@ -31,9 +31,16 @@ void halt(CharacterState& state, const Vec3& pos, const Vec3& velocity) {
 
 } // namespace
 
+geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
+    const Scalar speed = max(max(length(velocity), p.s.max_speed), p.s.jump_speed);
+    const Scalar reach = speed * p.dt + max(max(p.s.step_height, p.s.snap_distance), p.s.probe_distance) +
+                         p.s.step_min_forward + p.s.skin.mul_int(2);
+    return capsule_at(feet, p).bounds().expanded(reach);
+}
+
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    TraceObserver* observer) {
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer) {
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
@@ -49,13 +56,11 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
         trace::platform_carry(t, state.platform, platform_shift, state.position, pos);
     }
 
-    // The shapes near the body, gathered once for the tick's queries: far enough for a tick's
-    // motion at the larger of its speed and the top speed, a step up or forward, a snap or a
-    // probe down. A query that reaches further walks the whole scene: same results.
-    const Scalar speed = max(max(length(state.velocity), p.s.max_speed), p.s.jump_speed);
-    const Scalar reach = speed * p.dt + max(max(p.s.step_height, p.s.snap_distance), p.s.probe_distance) +
-                         p.s.step_min_forward + p.s.skin.mul_int(2);
-    const geo::LocalScene scene(world_scene, capsule_at(pos, p).bounds().expanded(reach));
+    // The shapes near the body, gathered once for the tick's queries (tick_region). A query
+    // that reaches further walks the whole scene: same results. The other characters near it
+    // are bodies of every query after depenetration's: characters are not pushed out of one
+    // another there; the world resolves their overlaps symmetrically after every step.
+    geo::LocalScene scene(world_scene, tick_region(pos, state.velocity, p));
 
     // An airborne body is not held by a platform it is leaving faster than the platform follows
     // (one it jumped off, rising faster than the jump: Movers).
@@ -64,6 +69,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
 
     // 0. Depenetrate, so every sweep of the tick starts clean.
     pos += depenetrate(scene, pos, p, t, leaving).push;
+    scene.set_bodies(bodies); // from here on every query meets the other characters too
 
     // 1. Ground probe (hysteresis: the stay limit applies to a body that was grounded).
     const Ground g = probe_ground(scene, pos, p, state.grounded, t, leaving);

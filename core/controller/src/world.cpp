@@ -101,6 +101,10 @@ bool World::build(std::string* error) {
                                              [&](const Platform& pl) { return g.grounded && pl.id == g.shape; });
         st.platform = on_platform ? g.shape : kNoId;
     }
+    body_start_.assign(states_.size(), geo::Capsule{});
+    body_order_.reserve(states_.size());
+    body_near_.reserve(states_.size());
+    body_push_.assign(states_.size(), Vec3::zero());
     built_ = true;
     return true;
 }
@@ -122,18 +126,102 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
         }
         scene_.refit();
     }
+    // Characters meet one another where they stand at the start of the tick (body_start_), so
+    // a character's tick never depends on which were stepped before it: ids and the order of
+    // the list do not matter. Colliding ones are found by a sweep over their lowest x.
+    body_order_.clear();
+    for (size_t i = 0; i < states_.size(); ++i) {
+        body_start_[i] = capsule_at(states_[i].position, params_[i]);
+        if (params_[i].s.collide_characters && !states_[i].halted) body_order_.push_back(static_cast<uint32_t>(i));
+    }
+    // Equal lowest x: any order (the queries order what they meet by where it is: hit_less).
+    std::sort(body_order_.begin(), body_order_.end(),
+              [&](uint32_t a, uint32_t b) { return body_start_[a].bounds().lo.x < body_start_[b].bounds().lo.x; });
+    Scalar widest; // the widest body along x: a body overlapping a region starts at most this before it
+    for (uint32_t k : body_order_) widest = max(widest, body_start_[k].bounds().hi.x - body_start_[k].bounds().lo.x);
+
     const Input idle;
     for (size_t i = 0; i < states_.size(); ++i) {
         CharacterState& s = states_[i];
         Vec3 shift;
         if (const PlatformShift* pl = s.platform != kNoId ? find_platform(platform_shift_, s.platform) : nullptr)
             shift = pl->shift;
-        step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_, observer);
+        body_near_.clear();
+        if (params_[i].s.collide_characters && body_order_.size() > 1) {
+            const Vec3 reach{abs(shift.x), abs(shift.y), abs(shift.z)};
+            geo::Aabb region = tick_region(s.position, s.velocity, params_[i]);
+            region.lo -= reach;
+            region.hi += reach;
+            const Scalar from = region.lo.x - widest;
+            auto it = std::lower_bound(body_order_.begin(), body_order_.end(), from,
+                                       [&](uint32_t k, Scalar x) { return body_start_[k].bounds().lo.x < x; });
+            for (; it != body_order_.end() && body_start_[*it].bounds().lo.x <= region.hi.x; ++it) {
+                if (*it != i && body_start_[*it].bounds().overlaps(region)) body_near_.push_back(body_start_[*it]);
+            }
+        }
+        step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_,
+                       body_near_, observer);
         s.platform = kNoId;
         if (s.grounded && s.ground_shape != kNoId && find_platform(platform_shift_, s.ground_shape) != nullptr)
             s.platform = s.ground_shape;
     }
+    if (body_order_.size() > 1) resolve_bodies();
     ++tick_;
+}
+
+void World::resolve_bodies() {
+    // Where the steps left two colliding characters closer than their radii and a skin (each
+    // met the other where it stood at the start of the tick, and both moved), each is pushed
+    // horizontally away from the other by half of what is missing. The pushes of all pairs add
+    // up exactly (fixed point), so neither the pairs' order nor the characters' matters; each
+    // pair is oriented by where its two bodies are, not by their ids. A character's total is
+    // capped at its depenetration_cap and swept against the static scene. Velocities are kept:
+    // the resolution launches nobody.
+    body_order_.clear();
+    for (size_t i = 0; i < states_.size(); ++i) {
+        body_push_[i] = Vec3::zero();
+        if (!params_[i].s.collide_characters || states_[i].halted) continue;
+        body_start_[i] = capsule_at(states_[i].position, params_[i]); // now: where the tick ended
+        body_order_.push_back(static_cast<uint32_t>(i));
+    }
+    std::sort(body_order_.begin(), body_order_.end(),
+              [&](uint32_t a, uint32_t b) { return body_start_[a].bounds().lo.x < body_start_[b].bounds().lo.x; });
+    Scalar widest_skin;
+    for (uint32_t k : body_order_) widest_skin = max(widest_skin, params_[k].s.skin);
+    bool any = false;
+    for (size_t m = 0; m < body_order_.size(); ++m) {
+        const uint32_t i = body_order_[m];
+        const geo::Aabb bi = body_start_[i].bounds().expanded(widest_skin);
+        for (size_t n = m + 1; n < body_order_.size(); ++n) {
+            const uint32_t j = body_order_[n];
+            if (body_start_[j].bounds().lo.x > bi.hi.x) break;
+            if (!body_start_[j].bounds().overlaps(bi)) continue;
+            const Vec3 push = body_separation(body_start_[i], body_start_[j], max(params_[i].s.skin, params_[j].s.skin));
+            if (push.is_zero()) continue;
+            body_push_[i] += push;
+            body_push_[j] -= push;
+            any = true;
+        }
+    }
+    if (!any) return;
+    for (uint32_t i : body_order_) {
+        Vec3& push = body_push_[i];
+        if (push.is_zero()) continue;
+        const Params& p = params_[i];
+        const Scalar len = length(push);
+        if (len > p.s.depenetration_cap) push = push * (p.s.depenetration_cap / len);
+        CharacterState& s = states_[i];
+        // A grounded body is pushed along its ground (over a slope a level push floated it or
+        // sank it), then its ground is probed again where it ends.
+        const Vec3 along = s.grounded ? ground_plane_motion(push, s.ground_normal) : push;
+        s.position += clear_of_statics(scene_, s.position, along, p);
+        if (s.grounded) {
+            const Ground g = probe_ground(geo::LocalScene(scene_), s.position, p, true, Tracer{});
+            s.grounded = g.grounded;
+            s.ground_normal = g.normal;
+            s.ground_shape = g.shape;
+        }
+    }
 }
 
 Vec3 World::render_position(size_t index, Scalar alpha) const {

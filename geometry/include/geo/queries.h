@@ -66,17 +66,33 @@ struct Hit {
     Scalar depth;
 };
 
+/// Lexicographic order of two vectors (x, then y, then z).
+constexpr int vec_compare(const Vec3& a, const Vec3& b) noexcept {
+    if (a.x != b.x) return a.x < b.x ? -1 : 1;
+    if (a.y != b.y) return a.y < b.y ? -1 : 1;
+    if (a.z != b.z) return a.z < b.z ? -1 : 1;
+    return 0;
+}
 /// Total order of hits: distance, then shape id, then feature. (shape, feature) is unique per
-/// hit, so no two hits compare equal and sorting never depends on input order.
+/// hit of a scene shape, so sorting never depends on input order. Other bodies
+/// (LocalScene::set_bodies) all report shape kBodyShape: two of them hit at the same distance
+/// are ordered by contact point, then normal, which depend on where the bodies are, not on how
+/// they are labelled or listed (two hits equal in all of these are the same contact).
 constexpr bool hit_less(const Hit& a, const Hit& b) noexcept {
     if (a.distance != b.distance) return a.distance < b.distance;
     if (a.shape != b.shape) return a.shape < b.shape;
-    return a.feature < b.feature;
+    if (a.feature != b.feature) return a.feature < b.feature;
+    if (const int c = vec_compare(a.point, b.point); c != 0) return c < 0;
+    return vec_compare(a.normal, b.normal) < 0;
 }
-/// Total order of contacts: shape id, then feature (stable from tick to tick, unlike depth).
+/// Total order of contacts: shape id, then feature (stable from tick to tick, unlike depth);
+/// between bodies (shape kBodyShape) the point, the normal, then the depth.
 constexpr bool contact_less(const Contact& a, const Contact& b) noexcept {
     if (a.shape != b.shape) return a.shape < b.shape;
-    return a.feature < b.feature;
+    if (a.feature != b.feature) return a.feature < b.feature;
+    if (const int c = vec_compare(a.point, b.point); c != 0) return c < 0;
+    if (const int c = vec_compare(a.normal, b.normal); c != 0) return c < 0;
+    return a.depth < b.depth;
 }
 
 /// Distance between the capsule and the shape: > 0 apart, 0 touching, < 0 overlapping. For

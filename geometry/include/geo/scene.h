@@ -24,6 +24,10 @@
 namespace fx::geo {
 
 enum class ShapeKind : uint8_t { kSphere, kCapsule, kBox, kPlane, kMesh };
+
+/// The shape id every other body (LocalScene::set_bodies) is reported with; reserved: a scene
+/// shape may not use it (build() fails).
+inline constexpr ShapeId kBodyShape = 0xFFFFFFFEu;
 enum class Motion : uint8_t { kStatic, kKinematic };
 
 class LocalScene;
@@ -131,6 +135,12 @@ public:
         return scene_->overlap(c, margin, out, this);
     }
 
+    /// Other bodies (characters' capsules) that every query of this LocalScene also meets, as
+    /// capsules reported with shape kBodyShape (their order does not matter: see hit_less).
+    /// The span must outlive the queries.
+    void set_bodies(std::span<const Capsule> bodies) { bodies_ = bodies; }
+    std::span<const Capsule> bodies() const { return bodies_; }
+
     /// Whether a query with bounds q is answered from the gathered shapes.
     bool covers(const Aabb& q) const {
         return complete_ && region_.lo.x <= q.lo.x && region_.lo.y <= q.lo.y && region_.lo.z <= q.lo.z &&
@@ -145,6 +155,7 @@ private:
     bool complete_ = false;
     uint32_t count_ = 0;
     std::array<uint32_t, kCapacity> items_{}; ///< record indices of the scene, ascending
+    std::span<const Capsule> bodies_;
 };
 
 } // namespace fx::geo

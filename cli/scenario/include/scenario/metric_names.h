@@ -22,6 +22,7 @@ enum Metric : int {
     kMaxHorizontalSpeed,
     kAirborneTicks,
     kMaxPenetration,
+    kMaxCharacterOverlap,
     kMetricCount,
 };
 

@@ -81,6 +81,12 @@ struct Settings {
     Scalar dead_zone = Scalar::ratio(15, 100);   ///< Stick magnitude below which input is zero.
     Scalar turn_rate_deg = Scalar::from_int(720); ///< deg/s. Facing turn rate.
 
+    // ---- other characters ----
+    /// Whether this character is a solid capsule to the other characters that are (both ways:
+    /// off, a ghost or a spectator, it passes through every character and every character
+    /// through it). docs/controller.md, "Characters".
+    bool collide_characters = true;
+
     // ---- time ----
     int tick_rate_hz = 50;        ///< Fixed simulation rate.
     int max_ticks_per_frame = 4;  ///< Frame clock cap (after a hitch the rest is dropped).

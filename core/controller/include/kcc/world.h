@@ -39,10 +39,17 @@ struct Platform {
 /// The per-tick solve of KCC-SPEC for one character. Pure with respect to the world: reads
 /// the scene, writes only `state`. `platform_shift` is the displacement of the platform the
 /// body stood on (applied first); `platforms`, every platform's displacement this tick
-/// (ascending id; Movers). The observer may be null.
+/// (ascending id; Movers). `bodies`: the other characters' capsules it meets this tick (their
+/// poses at the start of the tick, those near tick_region; docs/controller.md, "Characters").
+/// The observer may be null.
 void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    TraceObserver* observer);
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer);
+
+/// The region whose shapes a character's tick may meet (step_character gathers them once):
+/// the body's bounds grown by a tick's motion at the larger of its speed and the top speed, a
+/// step up or forward, a snap or a probe down.
+geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p);
 
 class World {
 public:
@@ -76,6 +83,12 @@ private:
     std::vector<PlatformShift> platform_shift_; ///< this tick's displacement per platform (ascending id)
     std::vector<CharacterState> states_;     ///< ascending id
     std::vector<Params> params_;             ///< parallel to states_
+    // Scratch of step() for the characters' collisions, sized at build() (no allocation per tick).
+    std::vector<geo::Capsule> body_start_;   ///< parallel to states_: capsule at the tick's start
+    std::vector<uint32_t> body_order_;       ///< colliding characters by body_start_ lowest x
+    std::vector<geo::Capsule> body_near_;    ///< the bodies one character meets
+    std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
+    void resolve_bodies();
     int64_t tick_ = 0;
     bool built_ = false;
 };
