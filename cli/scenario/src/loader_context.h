@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 constexpr int64_t kMaxId = 4000000000;
 constexpr int64_t kMaxTicks = 10000000;
-constexpr int64_t kMaxCharacters = 256;
+constexpr int64_t kMaxCharacters = 4096;
 constexpr int64_t kMaxSteps = 200;
 
 struct IdUse {

@@ -102,7 +102,8 @@ bool World::build(std::string* error) {
         st.platform = on_platform ? g.shape : kNoId;
     }
     body_start_.assign(states_.size(), geo::Capsule{});
-    body_order_.reserve(states_.size());
+    body_box_.assign(states_.size(), geo::Aabb{});
+    body_cells_.reserve(states_.size());
     body_near_.reserve(states_.size());
     body_push_.assign(states_.size(), Vec3::zero());
     built_ = true;
@@ -128,17 +129,8 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
     }
     // Characters meet one another where they stand at the start of the tick (body_start_), so
     // a character's tick never depends on which were stepped before it: ids and the order of
-    // the list do not matter. Colliding ones are found by a sweep over their lowest x.
-    body_order_.clear();
-    for (size_t i = 0; i < states_.size(); ++i) {
-        body_start_[i] = capsule_at(states_[i].position, params_[i]);
-        if (params_[i].s.collide_characters && !states_[i].halted) body_order_.push_back(static_cast<uint32_t>(i));
-    }
-    // Equal lowest x: any order (the queries order what they meet by where it is: hit_less).
-    std::sort(body_order_.begin(), body_order_.end(),
-              [&](uint32_t a, uint32_t b) { return body_start_[a].bounds().lo.x < body_start_[b].bounds().lo.x; });
-    Scalar widest; // the widest body along x: a body overlapping a region starts at most this before it
-    for (uint32_t k : body_order_) widest = max(widest, body_start_[k].bounds().hi.x - body_start_[k].bounds().lo.x);
+    // the list do not matter. Colliding ones are found through a grid of their centres.
+    index_bodies();
 
     const Input idle;
     for (size_t i = 0; i < states_.size(); ++i) {
@@ -147,17 +139,14 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
         if (const PlatformShift* pl = s.platform != kNoId ? find_platform(platform_shift_, s.platform) : nullptr)
             shift = pl->shift;
         body_near_.clear();
-        if (params_[i].s.collide_characters && body_order_.size() > 1) {
+        if (params_[i].s.collide_characters && body_cells_.size() > 1) {
             const Vec3 reach{abs(shift.x), abs(shift.y), abs(shift.z)};
             geo::Aabb region = tick_region(s.position, s.velocity, params_[i]);
             region.lo -= reach;
             region.hi += reach;
-            const Scalar from = region.lo.x - widest;
-            auto it = std::lower_bound(body_order_.begin(), body_order_.end(), from,
-                                       [&](uint32_t k, Scalar x) { return body_start_[k].bounds().lo.x < x; });
-            for (; it != body_order_.end() && body_start_[*it].bounds().lo.x <= region.hi.x; ++it) {
-                if (*it != i && body_start_[*it].bounds().overlaps(region)) body_near_.push_back(body_start_[*it]);
-            }
+            for_bodies_near(region, [&](uint32_t k) {
+                if (k != i && body_box_[k].overlaps(region)) body_near_.push_back(body_start_[k]);
+            });
         }
         step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_,
                        body_near_, observer);
@@ -165,8 +154,51 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
         if (s.grounded && s.ground_shape != kNoId && find_platform(platform_shift_, s.ground_shape) != nullptr)
             s.platform = s.ground_shape;
     }
-    if (body_order_.size() > 1) resolve_bodies();
+    if (body_cells_.size() > 1) resolve_bodies();
     ++tick_;
+}
+
+namespace {
+/// Side of a cell of the characters' grid: 4 m (2^2: a cell index is the raw coordinate
+/// shifted right by 34, which rounds toward minus infinity).
+constexpr int kBodyCellShift = 32 + 2;
+int64_t cell_of(Scalar c) { return c.raw() >> kBodyCellShift; }
+int64_t cell_key(int64_t cx, int64_t cz) { return cx * (int64_t{1} << 32) + (cz + (int64_t{1} << 31)); }
+/// More cells than this in a query's footprint (a platform's long carry): every body is visited.
+constexpr int64_t kMaxCellsVisited = 64;
+} // namespace
+
+void World::index_bodies() {
+    body_cells_.clear();
+    body_widest_ = Scalar{};
+    for (size_t i = 0; i < states_.size(); ++i) {
+        body_start_[i] = capsule_at(states_[i].position, params_[i]);
+        body_box_[i] = body_start_[i].bounds();
+        if (!params_[i].s.collide_characters || states_[i].halted) continue;
+        const Vec3& c = states_[i].position;
+        body_cells_.emplace_back(cell_key(cell_of(c.x), cell_of(c.z)), static_cast<uint32_t>(i));
+        body_widest_ = max(body_widest_, params_[i].s.radius);
+    }
+    // (cell, index): a total order; only which bodies a query visits depends on it, not what
+    // the queries answer (hit_less orders what they meet by place).
+    std::sort(body_cells_.begin(), body_cells_.end());
+}
+
+template <class Visit> void World::for_bodies_near(const geo::Aabb& q, Visit&& visit) const {
+    // A body overlapping q has its axis within its radius of q.
+    const int64_t x0 = cell_of(q.lo.x - body_widest_), x1 = cell_of(q.hi.x + body_widest_);
+    const int64_t z0 = cell_of(q.lo.z - body_widest_), z1 = cell_of(q.hi.z + body_widest_);
+    if ((x1 - x0 + 1) * (z1 - z0 + 1) > kMaxCellsVisited) {
+        for (const auto& cell : body_cells_) visit(cell.second);
+        return;
+    }
+    for (int64_t cx = x0; cx <= x1; ++cx) {
+        for (int64_t cz = z0; cz <= z1; ++cz) {
+            const int64_t key = cell_key(cx, cz);
+            auto it = std::lower_bound(body_cells_.begin(), body_cells_.end(), std::make_pair(key, uint32_t{0}));
+            for (; it != body_cells_.end() && it->first == key; ++it) visit(it->second);
+        }
+    }
 }
 
 void World::resolve_bodies() {
@@ -177,34 +209,26 @@ void World::resolve_bodies() {
     // pair is oriented by where its two bodies are, not by their ids. A character's total is
     // capped at its depenetration_cap and swept against the static scene. Velocities are kept:
     // the resolution launches nobody.
-    body_order_.clear();
-    for (size_t i = 0; i < states_.size(); ++i) {
-        body_push_[i] = Vec3::zero();
-        if (!params_[i].s.collide_characters || states_[i].halted) continue;
-        body_start_[i] = capsule_at(states_[i].position, params_[i]); // now: where the tick ended
-        body_order_.push_back(static_cast<uint32_t>(i));
-    }
-    std::sort(body_order_.begin(), body_order_.end(),
-              [&](uint32_t a, uint32_t b) { return body_start_[a].bounds().lo.x < body_start_[b].bounds().lo.x; });
+    for (size_t i = 0; i < states_.size(); ++i) body_push_[i] = Vec3::zero();
+    index_bodies(); // where the tick ended
     Scalar widest_skin;
-    for (uint32_t k : body_order_) widest_skin = max(widest_skin, params_[k].s.skin);
+    for (const auto& cell : body_cells_) widest_skin = max(widest_skin, params_[cell.second].s.skin);
     bool any = false;
-    for (size_t m = 0; m < body_order_.size(); ++m) {
-        const uint32_t i = body_order_[m];
-        const geo::Aabb bi = body_start_[i].bounds().expanded(widest_skin);
-        for (size_t n = m + 1; n < body_order_.size(); ++n) {
-            const uint32_t j = body_order_[n];
-            if (body_start_[j].bounds().lo.x > bi.hi.x) break;
-            if (!body_start_[j].bounds().overlaps(bi)) continue;
+    for (const auto& cell : body_cells_) {
+        const uint32_t i = cell.second;
+        const geo::Aabb bi = body_box_[i].expanded(widest_skin);
+        for_bodies_near(bi, [&](uint32_t j) {
+            if (j <= i || !body_box_[j].overlaps(bi)) return; // each pair once
             const Vec3 push = body_separation(body_start_[i], body_start_[j], max(params_[i].s.skin, params_[j].s.skin));
-            if (push.is_zero()) continue;
+            if (push.is_zero()) return;
             body_push_[i] += push;
             body_push_[j] -= push;
             any = true;
-        }
+        });
     }
     if (!any) return;
-    for (uint32_t i : body_order_) {
+    for (const auto& cell : body_cells_) {
+        const uint32_t i = cell.second;
         Vec3& push = body_push_[i];
         if (push.is_zero()) continue;
         const Params& p = params_[i];

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "geo/scene.h"
@@ -85,9 +86,13 @@ private:
     std::vector<Params> params_;             ///< parallel to states_
     // Scratch of step() for the characters' collisions, sized at build() (no allocation per tick).
     std::vector<geo::Capsule> body_start_;   ///< parallel to states_: capsule at the tick's start
-    std::vector<uint32_t> body_order_;       ///< colliding characters by body_start_ lowest x
+    std::vector<geo::Aabb> body_box_;        ///< parallel to states_: its bounds
+    std::vector<std::pair<int64_t, uint32_t>> body_cells_; ///< colliding characters: (4 m grid cell, index), sorted
+    Scalar body_widest_;                     ///< largest radius among them
     std::vector<geo::Capsule> body_near_;    ///< the bodies one character meets
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
+    void index_bodies();
+    template <class Visit> void for_bodies_near(const geo::Aabb& q, Visit&& visit) const;
     void resolve_bodies();
     int64_t tick_ = 0;
     bool built_ = false;
