@@ -139,7 +139,6 @@ public:
     /// capsules reported with shape kBodyShape (their order does not matter: see hit_less).
     /// The span must outlive the queries.
     void set_bodies(std::span<const Capsule> bodies) { bodies_ = bodies; }
-    std::span<const Capsule> bodies() const { return bodies_; }
 
     /// Whether a query with bounds q is answered from the gathered shapes.
     bool covers(const Aabb& q) const {
