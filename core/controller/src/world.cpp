@@ -104,6 +104,9 @@ bool World::build(std::string* error) {
     body_start_.assign(states_.size(), geo::Capsule{});
     body_box_.assign(states_.size(), geo::Aabb{});
     body_cells_.reserve(states_.size());
+    body_scratch_.reserve(states_.size());
+    body_cell_.assign(states_.size(), 0);
+    cell_start_.reserve(4 * states_.size() + 66);
     body_near_.reserve(states_.size());
     body_push_.assign(states_.size(), Vec3::zero());
     built_ = true;
@@ -171,23 +174,63 @@ constexpr int64_t kMaxCellsVisited = 64;
 void World::index_bodies() {
     body_cells_.clear();
     body_widest_ = Scalar{};
+    int64_t x0 = INT64_MAX, x1 = INT64_MIN, z0 = INT64_MAX, z1 = INT64_MIN;
     for (size_t i = 0; i < states_.size(); ++i) {
         body_start_[i] = capsule_at(states_[i].position, params_[i]);
         body_box_[i] = body_start_[i].bounds();
         if (!params_[i].s.collide_characters || states_[i].halted) continue;
         const Vec3& c = states_[i].position;
-        body_cells_.emplace_back(cell_key(cell_of(c.x), cell_of(c.z)), static_cast<uint32_t>(i));
+        const int64_t cx = cell_of(c.x), cz = cell_of(c.z);
+        x0 = std::min(x0, cx), x1 = std::max(x1, cx), z0 = std::min(z0, cz), z1 = std::max(z1, cz);
+        body_cells_.emplace_back(cell_key(cx, cz), static_cast<uint32_t>(i));
         body_widest_ = max(body_widest_, params_[i].s.radius);
     }
     // (cell, index): a total order; only which bodies a query visits depends on it, not what
-    // the queries answer (hit_less orders what they meet by place).
-    std::sort(body_cells_.begin(), body_cells_.end());
+    // the queries answer (hit_less orders what they meet by place). When the occupied cells
+    // span at most a few cells per body, a counting sort over a dense grid puts them in that
+    // order (stable in index) and lets a query find a cell's bodies directly; else a sort.
+    const int64_t n = static_cast<int64_t>(body_cells_.size());
+    const int64_t limit = 4 * n + 64;
+    cell_start_.clear();
+    if (n == 0) return;
+    const int64_t w = x1 - x0 + 1, h = z1 - z0 + 1;
+    if (w > limit || h > limit || w * h > limit) {
+        std::sort(body_cells_.begin(), body_cells_.end());
+        return;
+    }
+    grid_x0_ = x0, grid_z0_ = z0, grid_w_ = w, grid_h_ = h;
+    // Counts at [c + 2], prefix sums, then each body placed at [c + 1]++: afterwards
+    // cell_start_[c] is where cell c begins, for every c in [0, w * h].
+    cell_start_.assign(static_cast<size_t>(w * h + 2), 0);
+    for (const auto& cell : body_cells_) {
+        const Vec3& c = states_[cell.second].position;
+        const int64_t k = (cell_of(c.x) - x0) * h + (cell_of(c.z) - z0);
+        body_cell_[cell.second] = k;
+        ++cell_start_[static_cast<size_t>(k + 2)];
+    }
+    for (size_t k = 2; k < cell_start_.size(); ++k) cell_start_[k] += cell_start_[k - 1];
+    // Placed in ascending index (body_cells_ is built that way): stable.
+    body_scratch_.assign(body_cells_.begin(), body_cells_.end());
+    for (const auto& cell : body_scratch_)
+        body_cells_[cell_start_[static_cast<size_t>(body_cell_[cell.second] + 1)]++] = cell;
+    cell_start_.pop_back();
 }
 
 template <class Visit> void World::for_bodies_near(const geo::Aabb& q, Visit&& visit) const {
     // A body overlapping q has its axis within its radius of q.
-    const int64_t x0 = cell_of(q.lo.x - body_widest_), x1 = cell_of(q.hi.x + body_widest_);
-    const int64_t z0 = cell_of(q.lo.z - body_widest_), z1 = cell_of(q.hi.z + body_widest_);
+    int64_t x0 = cell_of(q.lo.x - body_widest_), x1 = cell_of(q.hi.x + body_widest_);
+    int64_t z0 = cell_of(q.lo.z - body_widest_), z1 = cell_of(q.hi.z + body_widest_);
+    if (!cell_start_.empty()) {
+        x0 = std::max(x0, grid_x0_), x1 = std::min(x1, grid_x0_ + grid_w_ - 1);
+        z0 = std::max(z0, grid_z0_), z1 = std::min(z1, grid_z0_ + grid_h_ - 1);
+        if (x0 > x1 || z0 > z1) return;
+        for (int64_t cx = x0; cx <= x1; ++cx) {
+            const int64_t row = (cx - grid_x0_) * grid_h_ - grid_z0_;
+            const size_t end = cell_start_[static_cast<size_t>(row + z1 + 1)];
+            for (size_t k = cell_start_[static_cast<size_t>(row + z0)]; k < end; ++k) visit(body_cells_[k].second);
+        }
+        return;
+    }
     if ((x1 - x0 + 1) * (z1 - z0 + 1) > kMaxCellsVisited) {
         for (const auto& cell : body_cells_) visit(cell.second);
         return;

@@ -88,6 +88,13 @@ private:
     std::vector<geo::Capsule> body_start_;   ///< parallel to states_: capsule at the tick's start
     std::vector<geo::Aabb> body_box_;        ///< parallel to states_: its bounds
     std::vector<std::pair<int64_t, uint32_t>> body_cells_; ///< colliding characters: (4 m grid cell, index), sorted
+    /// Dense grid over the cells the bodies occupy (when it has at most a few cells per body):
+    /// body_cells_[cell_start_[c] .. cell_start_[c + 1]) are the bodies of cell c, where
+    /// c = (cx - grid_x0_) * grid_h_ + (cz - grid_z0_). Empty when the bodies are too spread out.
+    std::vector<uint32_t> cell_start_;
+    std::vector<int64_t> body_cell_; ///< parallel to states_: scratch of index_bodies
+    std::vector<std::pair<int64_t, uint32_t>> body_scratch_; ///< scratch of index_bodies
+    int64_t grid_x0_ = 0, grid_z0_ = 0, grid_w_ = 0, grid_h_ = 0;
     Scalar body_widest_;                     ///< largest radius among them
     std::vector<geo::Capsule> body_near_;    ///< the bodies one character meets
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
