@@ -13,6 +13,10 @@ bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const C
 template <class Core>
 bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
                const Core& core, Hit* out);
+/// cast_core for an obstacle segment, in closed form when both segments are upright (see
+/// narrow.cpp); the moving segment is [0, b] in the local frame.
+bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance, const SegCore& core,
+                  Hit* out);
 bool overlap_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const PlaneCore& p, Scalar margin,
                    Contact* out);
 bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,

@@ -224,7 +224,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
             if (any && total > 0) break;
             if (!body.bounds().overlaps(swept)) continue;
             Hit h;
-            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(body, o), &h), h, kBodyShape);
+            keep(cast_upright(o, b, c.radius, dir, max_distance, make_core(body, o), &h), h, kBodyShape);
         }
     }
     return total;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "geo/queries.h"
+#include "geo/scene.h"
 #include "geo_test_util.h"
 #include "reference.h"
 #include "test_support.h"
@@ -277,6 +278,50 @@ template <class F> auto dispatch(Kind kind, const World& w, F&& f) {
     return f(w.tr);
 }
 
+/// Checks one cast against the reference: never a missed contact, never a penetration, a stop
+/// within the contact band, the normal and (for a clear approach) the distance.
+void check_cast(Stats& st, const char* name, int i, bool got, const Hit& h, const Query& q, const ref::Shape& rs) {
+    const LV dir = L(normalize(q.dir));
+    const long double D = L(q.dist);
+    const ref::Toi T = ref::time_of_impact(q.a, q.b, q.r, dir, D, rs);
+    ++st.cases;
+    INFO(name << " case " << i);
+    INFO("sep0 " << static_cast<double>(T.sep0) << " ref hit " << T.hit << " t " << static_cast<double>(T.t)
+                 << " min sep " << static_cast<double>(T.min_sep) << " D " << static_cast<double>(D));
+    if (T.sep0 < -kDecide) {
+        REQUIRE(got);
+        REQUIRE(h.start_overlap);
+    }
+    if (got && h.start_overlap) {
+        ++st.starts;
+        REQUIRE(T.sep0 <= kStopGapBound);
+        REQUIRE(h.distance == Scalar{});
+        return;
+    }
+    if (T.hit && T.min_sep < -kDecide) REQUIRE(got); // never miss a real contact
+    if (!got) {
+        if (!T.start) st.worst_miss = std::min(st.worst_miss, T.min_sep);
+        return;
+    }
+    ++st.hits;
+    const long double t = L(h.distance);
+    REQUIRE(t >= 0);
+    REQUIRE(t <= D);
+    const ref::Sep s = ref::separation(q.a + dir * t, q.b + dir * t, q.r, rs);
+    st.worst_pen = std::min(st.worst_pen, s.sep);
+    REQUIRE(s.sep >= -kPenetrationBound);
+    if (s.sep > kStopGapBound) ++st.capped; // stopped early (iteration cap): conservative
+    else st.worst_gap = std::max(st.worst_gap, s.sep);
+    const long double ang = anglel(L(h.normal), s.normal);
+    st.worst_normal = std::max(st.worst_normal, ang);
+    CHECK(ang <= normal_bound(s.core_dist));
+    if (T.hit && T.slope <= -0.1L) {
+        const long double dt = std::fabs(T.t - t);
+        st.worst_dt = std::max(st.worst_dt, dt);
+        CHECK(dt <= 2e-5L);
+    }
+}
+
 void run_casts(Kind kind, const char* name, uint64_t seed, int n) {
     FX_NEEDS_LONG_DOUBLE_REFERENCE();
     fxtest::Rng rng(seed);
@@ -287,48 +332,60 @@ void run_casts(Kind kind, const char* name, uint64_t seed, int n) {
         const Query q = make_query(kind, w, rng, O);
         Hit h;
         const bool got = dispatch(kind, w, [&](const auto& shape) { return cast(q.cap, q.dir, q.dist, shape, &h); });
-        const LV dir = L(normalize(q.dir));
-        const long double D = L(q.dist);
-        const ref::Toi T = ref::time_of_impact(q.a, q.b, q.r, dir, D, w.rs);
-        ++st.cases;
-        INFO(name << " case " << i);
-        INFO("sep0 " << static_cast<double>(T.sep0) << " ref hit " << T.hit << " t " << static_cast<double>(T.t)
-                     << " min sep " << static_cast<double>(T.min_sep) << " D " << static_cast<double>(D));
-        if (T.sep0 < -kDecide) {
-            REQUIRE(got);
-            REQUIRE(h.start_overlap);
-        }
-        if (got && h.start_overlap) {
-            ++st.starts;
-            REQUIRE(T.sep0 <= kStopGapBound);
-            REQUIRE(h.distance == Scalar{});
-            continue;
-        }
-        if (T.hit && T.min_sep < -kDecide) REQUIRE(got); // never miss a real contact
-        if (!got) {
-            if (!T.start) st.worst_miss = std::min(st.worst_miss, T.min_sep);
-            continue;
-        }
-        ++st.hits;
-        const long double t = L(h.distance);
-        REQUIRE(t >= 0);
-        REQUIRE(t <= D);
-        const ref::Sep s = ref::separation(q.a + dir * t, q.b + dir * t, q.r, w.rs);
-        st.worst_pen = std::min(st.worst_pen, s.sep);
-        REQUIRE(s.sep >= -kPenetrationBound);
-        if (s.sep > kStopGapBound) ++st.capped; // stopped early (iteration cap): conservative
-        else st.worst_gap = std::max(st.worst_gap, s.sep);
-        const long double ang = anglel(L(h.normal), s.normal);
-        st.worst_normal = std::max(st.worst_normal, ang);
-        CHECK(ang <= normal_bound(s.core_dist));
-        if (T.hit && T.slope <= -0.1L) {
-            const long double dt = std::fabs(T.t - t);
-            st.worst_dt = std::max(st.worst_dt, dt);
-            CHECK(dt <= 2e-5L);
-        }
+        check_cast(st, name, i, got, h, q, w.rs);
     }
     st.print(name);
     CHECK(st.capped * 1000 <= st.hits + 1000); // at most ~0.1% of hits stop early
+}
+
+/// Casts against another character (LocalScene::set_bodies): both capsules upright, as every
+/// character's is, which the scene answers in closed form (narrow.cpp, cast_upright). The
+/// same cases as capsule vs capsule with both segments made vertical; the scene holds nothing
+/// else. A closed form never stops early: every hit ends within the contact band. A start in
+/// contact also reports the reference's normal and depth.
+void run_body_casts(const char* name, uint64_t seed, int n) {
+    FX_NEEDS_LONG_DOUBLE_REFERENCE();
+    fxtest::Rng rng(seed);
+    Stats st;
+    StaticScene empty;
+    std::string error;
+    REQUIRE(empty.build(&error));
+    for (int i = 0; i < n; ++i) {
+        const LV O = pick_origin(rng);
+        World w = make_world(Kind::kCapsule, rng, O);
+        // Upright body: keep its first point and its length, straight up or down.
+        const LV ax = w.rs.b - w.rs.a;
+        const long double len = lenl(ax) * (ax.y < 0 ? -1 : 1);
+        w.cp.b = FV(O, w.rs.a + LV{0, len, 0});
+        w.cp.b.x = w.cp.a.x;
+        w.cp.b.z = w.cp.a.z;
+        w.rs.b = LL(O, w.cp.b);
+        Query q = make_query(Kind::kCapsule, w, rng, O);
+        q.cap.b.x = q.cap.a.x;
+        q.cap.b.z = q.cap.a.z;
+        q.a = LL(O, q.cap.a), q.b = LL(O, q.cap.b);
+        LocalScene local(empty);
+        const Capsule bodies[1] = {w.cp};
+        local.set_bodies(bodies);
+        Hit h;
+        const bool got = local.cast(q.cap, q.dir, q.dist, &h);
+        if (got) REQUIRE(h.shape == kBodyShape);
+        check_cast(st, name, i, got, h, q, w.rs);
+        if (got && h.start_overlap) {
+            // The contact where they stand: the reference's normal and depth.
+            const ref::Sep s0 = ref::separation(q.a, q.b, q.r, w.rs);
+            if (s0.core_dist > L(kDeepDistance) + 1e-6L) {
+                const long double ang = anglel(L(h.normal), s0.normal);
+                st.worst_normal = std::max(st.worst_normal, ang);
+                CHECK(ang <= normal_bound(s0.core_dist));
+                const long double e = std::fabs(L(h.depth) - std::max(-s0.sep, 0.0L));
+                st.worst_depth = std::max(st.worst_depth, e);
+                CHECK(e <= kDepthBound);
+            }
+        }
+    }
+    st.print(name);
+    CHECK(st.capped == 0);
 }
 
 void run_overlaps(Kind kind, const char* name, uint64_t seed, int n) {
@@ -387,6 +444,9 @@ constexpr int kOverlaps = 150000;
 
 TEST_CASE("reference: capsule vs sphere casts", "[geometry][reference]") { run_casts(Kind::kSphere, "cast sphere", 11, scaled(kCasts)); }
 TEST_CASE("reference: capsule vs capsule casts", "[geometry][reference]") { run_casts(Kind::kCapsule, "cast capsule", 12, scaled(kCasts)); }
+TEST_CASE("reference: upright capsule vs another character (closed form) casts", "[geometry][reference][bodies]") {
+    run_body_casts("cast body", 16, scaled(kCasts));
+}
 TEST_CASE("reference: capsule vs box casts", "[geometry][reference]") { run_casts(Kind::kBox, "cast box", 13, scaled(kCasts)); }
 TEST_CASE("reference: capsule vs plane casts", "[geometry][reference]") { run_casts(Kind::kPlane, "cast plane", 14, scaled(kCasts)); }
 TEST_CASE("reference: capsule vs triangle casts", "[geometry][reference]") { run_casts(Kind::kTri, "cast triangle", 15, scaled(kCasts)); }

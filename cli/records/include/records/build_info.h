@@ -30,7 +30,7 @@ void set_source_info(const char* commit, bool dirty);
 /// Engine name and version; behaviour version (bumped with every intended change of results;
 /// the changes are listed in docs/controller.md, "Behaviour versions").
 inline constexpr const char* kEngine = "fxkcc 0.1.0";
-inline constexpr int kBehaviourVersion = 7;
+inline constexpr int kBehaviourVersion = 8;
 
 /// The text of --version.
 std::string version_text();
