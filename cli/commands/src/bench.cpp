@@ -44,12 +44,12 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
         "{}: {} ticks x {} characters = {} character-ticks, {} timed runs after {} warm-up\n"
         "ns per character-tick: median {:.1f}, min {:.1f}, max {:.1f}\n"
         "queries per character-tick: overlap {:.3f}, probe cast {:.3f}, slide sweep {:.3f}, step cast {:.3f}, "
-        "snap cast {:.3f} (total {:.3f}; step attempts {:.3f})\n"
+        "snap cast {:.3f} (total {:.3f}; step attempts {:.3f}; slide sweeps stopped by another character {:.3f})\n"
         "world memory per character: {} bytes (state {}, settings {}); no allocation per tick\n"
         "time per phase (share of the solve, measured with a clock read per trace event):\n",
         sc.name, sc.ticks, sc.characters.size(), r.character_ticks, cmd.repeat, cmd.warmup, r.median_ns, r.min_ns,
         r.max_ns, per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts),
-        per(total_queries), per(q.step_attempts), kStateBytes + kParamsBytes, kStateBytes, kParamsBytes);
+        per(total_queries), per(q.step_attempts), per(q.body_sweeps), kStateBytes + kParamsBytes, kStateBytes, kParamsBytes);
     int64_t total = 0;
     for (int64_t v : r.phase_ns) total += v;
     for (int p = 0; p < kPhaseCount; ++p) {

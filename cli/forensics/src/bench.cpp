@@ -36,7 +36,10 @@ public:
             ++counts.overlaps;
             break;
         case kcc::TraceKind::kProbe: ++counts.probe_casts; break;
-        case kcc::TraceKind::kSweep: ++counts.slide_sweeps; break;
+        case kcc::TraceKind::kSweep:
+            ++counts.slide_sweeps;
+            if (e.flag && e.shape == geo::kBodyShape) ++counts.body_sweeps;
+            break;
         case kcc::TraceKind::kSnap: ++counts.snap_casts; break;
         case kcc::TraceKind::kStepAttempt: {
             ++counts.step_attempts;

@@ -192,7 +192,7 @@ void World::index_bodies() {
     const int64_t n = static_cast<int64_t>(body_cells_.size());
     const int64_t limit = 4 * n + 64;
     cell_start_.clear();
-    if (n == 0) return;
+    if (n <= 1) return; // nobody to meet: no query looks
     const int64_t w = x1 - x0 + 1, h = z1 - z0 + 1;
     if (w > limit || h > limit || w * h > limit) {
         std::sort(body_cells_.begin(), body_cells_.end());

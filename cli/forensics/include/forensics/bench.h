@@ -24,6 +24,7 @@ struct QueryCounts {
     int64_t step_casts = 0;   ///< step-up: up, forward, down (as far as the attempt got)
     int64_t snap_casts = 0;   ///< snap-to-ground (cast_all)
     int64_t step_attempts = 0;
+    int64_t body_sweeps = 0;  ///< slide sweeps whose first hit is another character (kBodyShape)
 };
 
 /// Phases of the solve the timing run attributes time to.
