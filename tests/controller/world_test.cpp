@@ -366,9 +366,12 @@ namespace {
 /// Nine characters close together (a 3 x 3 grid 0.9 m apart, between a wall and a low box),
 /// each with its own input: converging, turning, jumping. Character k (0..8) gets id ids[k]
 /// and is added to the world in the order `add_order`. Returns every tick's state of each k,
-/// with the id cleared, so that two runs compare up to relabelling.
+/// with the id cleared, so that two runs compare up to relabelling. `far_company` adds two
+/// idle characters 400 m away in x and z on either side (ids 1000, 1001), which the nine never
+/// meet.
 std::vector<std::vector<std::array<uint8_t, kStateBytes>>> crowd_run(const std::array<CharacterId, 9>& ids,
-                                                                     const std::array<int, 9>& add_order) {
+                                                                     const std::array<int, 9>& add_order,
+                                                                     bool far_company = false) {
     World w;
     add_floor(w);
     add_aabb(w, 2, v3(2.2L, 0, -5), v3(3, 2, 5));       // a wall at x = 2.2
@@ -378,6 +381,12 @@ std::vector<std::vector<std::array<uint8_t, kStateBytes>>> crowd_run(const std::
         std::string error;
         REQUIRE(w.add_character(ids[static_cast<size_t>(k)], v3(x, rest_height(), z), kDefaults, &error));
     }
+    if (far_company) {
+        std::string error;
+        REQUIRE(w.add_character(1000, v3(400, rest_height(), 400), kDefaults, &error));
+        REQUIRE(w.add_character(1001, v3(-400, rest_height(), -400), kDefaults, &error));
+    }
+    const size_t n = far_company ? 11 : 9;
     std::string error;
     REQUIRE(w.build(&error));
     auto input = [](int k, int64_t t) {
@@ -387,17 +396,18 @@ std::vector<std::vector<std::array<uint8_t, kStateBytes>>> crowd_run(const std::
         return in;
     };
     std::vector<std::vector<std::array<uint8_t, kStateBytes>>> out(9);
-    std::vector<Input> inputs(9);
+    std::vector<Input> inputs(n);
     for (int64_t t = 0; t < 150; ++t) {
-        for (size_t i = 0; i < 9; ++i) {
+        for (size_t i = 0; i < n; ++i) {
             const CharacterId id = w.characters()[i].id;
             const int k = static_cast<int>(std::find(ids.begin(), ids.end(), id) - ids.begin());
-            inputs[i] = input(k, t);
+            inputs[i] = k < 9 ? input(k, t) : Input{};
         }
         w.step(inputs);
-        for (size_t i = 0; i < 9; ++i) {
+        for (size_t i = 0; i < n; ++i) {
             CharacterState s = w.characters()[i];
             const int k = static_cast<int>(std::find(ids.begin(), ids.end(), s.id) - ids.begin());
+            if (k == 9) continue; // the far company
             s.id = 0;
             out[static_cast<size_t>(k)].push_back(serialize_state(s));
         }
@@ -435,4 +445,22 @@ TEST_CASE("characters that collide: the same trajectories whatever their ids and
         }
     }
     CHECK(met);
+}
+
+TEST_CASE("characters that collide: the same trajectories whether their grid is dense or sparse", "[characters]") {
+    // Nine characters alone span one 3 x 3 block of the world's 4 m cells: their grid is dense
+    // (World::index_bodies' counting sort, a cell's bodies found directly). Two more 400 m
+    // away on either side spread the eleven over 201 x 201 cells, more than 4 per body plus
+    // 64: the grid falls back to a sorted list of cells and binary search. The nine must not
+    // notice.
+    const std::array<CharacterId, 9> ids{1, 2, 3, 4, 5, 6, 7, 8, 9};
+    const std::array<int, 9> order{0, 1, 2, 3, 4, 5, 6, 7, 8};
+    const auto dense = crowd_run(ids, order);
+    const auto sparse = crowd_run(ids, order, true);
+    for (size_t k = 0; k < 9; ++k) {
+        for (size_t t = 0; t < dense[k].size(); ++t) {
+            INFO("character " << k << ", tick " << t);
+            REQUIRE(dense[k][t] == sparse[k][t]);
+        }
+    }
 }
