@@ -4,10 +4,12 @@
 # docs/testing.md quotes.
 #   setup              scripts/setup.sh (dependencies, idempotent)
 #   native             the CI workflow's Linux x86-64 job, run as written (tests/ci/test_workflow.py):
-#                      build/: Release, __int128 wide path, warnings as errors: all tests and gates;
-#                      then its verify step fails on an altered golden, as it must
+#                      build/: Release, __int128 wide path, warnings as errors: all tests and gates,
+#                      the installed package built against from a project outside the tree
+#                      (scripts/package-test.sh); then its verify step fails on an altered golden,
+#                      as it must
 #   TARGET             the cross-target proof (docs/determinism.md), scripts/cross.sh TARGET all
-#                      (+ desync for aarch64 and wasm32): set up, built, tested under its
+#                      (+ desync for aarch64 and wasm32, + the package test for aarch64): set up, built, tested under its
 #                      emulator and verified against its goldens; i686 (no __int128: the portable
 #                      two-limb wide path) is built with checked arithmetic, which traps on any
 #                      overflow, so the tests and the bundled goldens also run checked there
@@ -68,7 +70,8 @@ leg() {
 # (set -e does not reach into a function that `leg` calls as `"$@" || rc=$?`: steps say `|| return`.)
 cross_leg() {
   bash scripts/cross.sh "$1" all || return
-  case "$1" in aarch64-linux|wasm32-emscripten) bash scripts/cross.sh "$1" desync ;; esac
+  case "$1" in aarch64-linux|wasm32-emscripten) bash scripts/cross.sh "$1" desync || return ;; esac
+  if [ "$1" = aarch64-linux ]; then bash scripts/package-test.sh aarch64-linux; fi
 }
 
 # Nothing may stay in the temporary folder (a self-hosted runner would keep it for ever).

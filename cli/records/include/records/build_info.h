@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "kcc/version.h"
+
 namespace fx::harness {
 
 struct BuildInfo {
@@ -27,10 +29,10 @@ const BuildInfo& build_info();
 /// time (cmake/FxSourceInfo.cmake), before anything else runs.
 void set_source_info(const char* commit, bool dirty);
 
-/// Engine name and version; behaviour version (bumped with every intended change of results;
-/// the changes are listed in docs/controller.md, "Behaviour versions").
+/// Engine name and version; behaviour version (kcc/version.h: bumped with every intended
+/// change of results; the changes are listed in docs/controller.md, "Behaviour versions").
 inline constexpr const char* kEngine = "fxkcc 0.1.0";
-inline constexpr int kBehaviourVersion = 8;
+using kcc::kBehaviourVersion;
 
 /// The text of --version.
 std::string version_text();

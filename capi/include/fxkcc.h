@@ -1,0 +1,155 @@
+/* fxkcc.h: the C API of the fxkcc controller (docs/embedding.md).
+ *
+ * A thin layer over the C++ controller (fx::kcc::World) for bindings: C#/Unity, Godot, Rust,
+ * JavaScript. Opaque handles, status codes with error text, no exceptions and no C++ types
+ * across the boundary.
+ *
+ * Numbers are fixed point: fxkcc_fixed is a Q31.32 raw value (the real value times 2^32), the
+ * bits the controller computes with. Everything that goes in as fxkcc_fixed is deterministic.
+ * fxkcc_fixed_from_double() and fxkcc_fixed_to_double() are the one place where floating point
+ * meets the controller: a game that feeds the simulation from doubles (stick axes from a
+ * gamepad, level coordinates from an editor) gets identical results on every machine only if
+ * those doubles are identical on every machine. Convert once, at the boundary, and keep and
+ * send the fixed values (inputs, level data) rather than recomputing them per machine.
+ *
+ * Ownership: fxkcc_world_create() returns a world the caller owns and releases with
+ * fxkcc_world_destroy(). Pointers passed in (vertex and index arrays, waypoints, inputs,
+ * settings) are read during the call only; nothing is kept. Strings returned (error text,
+ * status names) belong to the library: an error text stays valid until the next call on the
+ * same world. A world is not thread-safe; distinct worlds may be used from distinct threads.
+ *
+ * Order of use: create; add shapes, platforms and characters; build; then step and read, tick
+ * by tick. Characters are kept in ascending id order: index i in fxkcc_world_character() and
+ * in the inputs of fxkcc_world_step() is the i-th smallest id.
+ */
+#ifndef FXKCC_H
+#define FXKCC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Library version (fxkcc_version(): major << 16 | minor << 8 | patch) and the behaviour
+ * version of the controller's results (fxkcc_behaviour_version()). */
+#define FXKCC_VERSION_MAJOR 0
+#define FXKCC_VERSION_MINOR 1
+#define FXKCC_VERSION_PATCH 0
+
+/* Q31.32 fixed point: value * 2^32. FXKCC_FIXED(3) is 3.0. */
+typedef int64_t fxkcc_fixed;
+#define FXKCC_ONE ((fxkcc_fixed)1 << 32)
+#define FXKCC_FIXED(integer) ((fxkcc_fixed)(integer) * FXKCC_ONE)
+
+typedef struct fxkcc_vec3 {
+    fxkcc_fixed x, y, z;
+} fxkcc_vec3;
+
+typedef enum fxkcc_status {
+    FXKCC_OK = 0,
+    FXKCC_INVALID_ARGUMENT = 1, /* a null pointer, a value out of range, invalid settings or shapes */
+    FXKCC_INVALID_STATE = 2,    /* adding after build, stepping before it, building twice */
+    FXKCC_NOT_FOUND = 3,        /* no character at that index */
+    FXKCC_OUT_OF_MEMORY = 4,
+    FXKCC_INTERNAL = 5
+} fxkcc_status;
+
+/* Per-character settings (docs/controller.md, "Settings"): lengths in m, angles in degrees,
+ * speeds in m/s, accelerations in m/s^2. fxkcc_settings_default() fills the defaults. */
+typedef struct fxkcc_settings {
+    fxkcc_fixed radius, height, skin;
+    fxkcc_fixed max_slope_enter_deg, max_slope_stay_deg;
+    fxkcc_fixed probe_distance, probe_skin;
+    int32_t probe_max_hits;
+    fxkcc_fixed snap_distance, depenetration_cap;
+    int32_t max_slide_iterations;
+    fxkcc_fixed step_height, step_min_forward;
+    fxkcc_fixed max_speed, ground_accel, ground_brake, air_accel, jump_speed, gravity;
+    fxkcc_fixed dead_zone, turn_rate_deg;
+    int32_t collide_characters; /* 0: a ghost, passes through every character */
+    int32_t tick_rate_hz;
+} fxkcc_settings;
+
+/* One tick's input of one character: the stick (x right, y forward, each in [-1, 1]), a jump
+ * press, and an impulse added to the velocity (m/s) before the solve. */
+typedef struct fxkcc_input {
+    fxkcc_fixed stick_x, stick_y;
+    int32_t jump;
+    fxkcc_vec3 impulse;
+} fxkcc_input;
+
+/* What a character is after a tick. position: the feet (the capsule's lowest point). */
+typedef struct fxkcc_character_state {
+    uint32_t id;
+    fxkcc_vec3 position, velocity;
+    fxkcc_fixed facing; /* radians */
+    int32_t grounded, halted;
+    fxkcc_vec3 ground_normal;
+    uint32_t ground_shape; /* 0xFFFFFFFF: none; 0xFFFFFFFE: another character */
+    uint32_t platform;     /* the platform carrying it, 0xFFFFFFFF: none */
+} fxkcc_character_state;
+
+/* A platform's waypoint: its box centre reached at `tick`. */
+typedef struct fxkcc_waypoint {
+    fxkcc_vec3 center;
+    int64_t tick;
+} fxkcc_waypoint;
+
+typedef struct fxkcc_world fxkcc_world;
+
+uint32_t fxkcc_version(void);
+int32_t fxkcc_behaviour_version(void);
+/* "ok", "invalid argument", ...; "unknown status" for a value outside the enumeration. */
+const char* fxkcc_status_name(fxkcc_status status);
+
+/* The boundary conversions (see the top of this file). Rounded to the nearest raw value;
+ * NaN gives 0 and values beyond the range saturate. */
+fxkcc_fixed fxkcc_fixed_from_double(double value);
+double fxkcc_fixed_to_double(fxkcc_fixed value);
+
+void fxkcc_settings_default(fxkcc_settings* out);
+
+fxkcc_status fxkcc_world_create(fxkcc_world** out);
+void fxkcc_world_destroy(fxkcc_world* world); /* null: nothing */
+/* Why the last call on this world failed ("" after a success). */
+const char* fxkcc_world_error(const fxkcc_world* world);
+
+/* Static shapes (before build). Ids are unique across shapes and platforms; 0xFFFFFFFE and
+ * 0xFFFFFFFF are reserved. Box rotation: yaw, pitch, roll in degrees (R = Ry Rx Rz). Plane:
+ * the points p with dot(normal, p) = offset, solid below (normal unit). Mesh: `index_count`
+ * indices, three per triangle. Shapes are checked when the world is built. */
+fxkcc_status fxkcc_world_add_box(fxkcc_world* world, uint32_t id, fxkcc_vec3 center, fxkcc_vec3 half_extents,
+                                 fxkcc_fixed yaw_deg, fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg);
+fxkcc_status fxkcc_world_add_sphere(fxkcc_world* world, uint32_t id, fxkcc_vec3 center, fxkcc_fixed radius);
+fxkcc_status fxkcc_world_add_capsule(fxkcc_world* world, uint32_t id, fxkcc_vec3 a, fxkcc_vec3 b,
+                                     fxkcc_fixed radius);
+fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 normal, fxkcc_fixed offset);
+fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_vec3* vertices, size_t vertex_count,
+                                  const uint32_t* indices, size_t index_count);
+/* A moving box following its waypoints (ticks strictly increasing), looping after the last. */
+fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
+                                      fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg, const fxkcc_waypoint* waypoints,
+                                      size_t waypoint_count);
+/* A character standing at `feet`; settings null: the defaults. */
+fxkcc_status fxkcc_world_add_character(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet,
+                                       const fxkcc_settings* settings);
+fxkcc_status fxkcc_world_build(fxkcc_world* world);
+
+/* One tick. inputs[i] is the input of the i-th character (ascending id); characters beyond
+ * `count` are idle. inputs may be null when count is 0. */
+fxkcc_status fxkcc_world_step(fxkcc_world* world, const fxkcc_input* inputs, size_t count);
+
+int64_t fxkcc_world_tick(const fxkcc_world* world); /* ticks stepped since build */
+size_t fxkcc_world_character_count(const fxkcc_world* world);
+fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index, fxkcc_character_state* out);
+/* The pose to draw between the last two ticks: alpha in [0, 1] (FXKCC_ONE: the last tick). */
+fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index, fxkcc_fixed alpha,
+                                         fxkcc_vec3* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FXKCC_H */

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The installed package as a game's project uses it (issue 22, docs/embedding.md):
+#   scripts/package-test.sh [TARGET]     TARGET: native (default: build/, this machine) or aarch64-linux
+#                                        (build-aarch64-linux/, cross, run under qemu-aarch64)
+# 1. `cmake --install` the target's build folder (already built) into a scratch prefix;
+# 2. check the package: the files a game needs, and no trace of the harness's or the tests'
+#    libraries (yaml-cpp, CLI11, fmt, xxHash, Catch2) in its exported targets;
+# 3. configure, build and run tests/package/consumer against it with find_package(fxkcc):
+#    the C test program (consumer_c) and the C++/C identity run (consumer_cpp), under the
+#    target's emulator for a cross target;
+# 4. (native) configure the project with the harness and the tests off and those packages
+#    made unfindable (CMAKE_DISABLE_FIND_PACKAGE_*: a find_package of one of them, REQUIRED as the
+#    harness's are, fails the configure): the controller package alone needs none of them.
+# Exit 0 when everything holds, 1 otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+TARGET=${1:-native}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fxkcc-package.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+case "$TARGET" in
+  native) BUILD=build; CONSUMER_ARGS=(); RUN=() ;;
+  aarch64-linux)
+    BUILD=build-aarch64-linux
+    CONSUMER_ARGS=(-DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/toolchains/aarch64-linux-gnu.cmake")
+    RUN=(qemu-aarch64) ;;
+  *) echo "package-test: unknown target $TARGET (native, aarch64-linux)" >&2; exit 2 ;;
+esac
+[ -f "$BUILD/CMakeCache.txt" ] || { echo "package-test: $BUILD is not configured (build it first)" >&2; exit 1; }
+cmake --build "$BUILD" --target fx_c fx_controller >/dev/null
+
+prefix="$tmp/prefix"
+cmake --install "$BUILD" --prefix "$prefix" >"$tmp/install.log"
+for f in include/fxkcc.h include/fxkcc/kcc/world.h include/fxkcc/kcc/version.h include/fxkcc/geo/scene.h \
+         include/fxkcc/fx/scalar.h lib/cmake/fxkcc/fxkccConfig.cmake lib/cmake/fxkcc/fxkccConfigVersion.cmake \
+         lib/libfxkcc_controller.a lib/libfxkcc_c.a; do
+  [ -f "$prefix/$f" ] || { echo "package-test: $f not installed" >&2; exit 1; }
+done
+if grep -rliE 'yaml|cli11|catch|fmt::|xxhash' "$prefix/lib/cmake/fxkcc"; then
+  echo "package-test: the exported targets mention a harness or test library (above)" >&2
+  exit 1
+fi
+if find "$prefix" -name '*yaml*' -o -name '*CLI*' -o -name '*catch*' | grep .; then
+  echo "package-test: harness or test files installed (above)" >&2
+  exit 1
+fi
+echo "package-test: $TARGET package installed: fxkcc::controller, fxkcc::c; no harness or test library"
+
+# fxkcc_DIR, not CMAKE_PREFIX_PATH: a cross toolchain re-roots package searches in its sysroot.
+cmake -S tests/package/consumer -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" "${CONSUMER_ARGS[@]}" >"$tmp/consumer.log" 2>&1 ||
+  { cat "$tmp/consumer.log" >&2; echo "package-test: configuring the consumer failed" >&2; exit 1; }
+cmake --build "$tmp/consumer" >>"$tmp/consumer.log" 2>&1 ||
+  { cat "$tmp/consumer.log" >&2; echo "package-test: building the consumer failed" >&2; exit 1; }
+"${RUN[@]}" "$tmp/consumer/consumer_c"
+"${RUN[@]}" "$tmp/consumer/consumer_cpp"
+
+if [ "$TARGET" = native ]; then
+  cmake -S . -B "$tmp/alone" -G Ninja -DFX_BUILD_HARNESS=OFF -DFX_BUILD_TESTS=OFF -DFX_BUILD_BENCH=OFF \
+    -DCMAKE_DISABLE_FIND_PACKAGE_yaml-cpp=ON -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_Catch2=ON -DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON >"$tmp/alone.log" 2>&1 ||
+    { cat "$tmp/alone.log" >&2; echo "package-test: the controller alone did not configure" >&2; exit 1; }
+  echo "package-test: the controller package configures with the harness and tests off and their packages unfindable"
+fi
+echo "package-test: $TARGET passed"

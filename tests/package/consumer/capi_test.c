@@ -1,0 +1,105 @@
+/* The C test program of the C API (fxkcc.h): a level, two characters, a hundred ticks, and the
+ * error paths. Every expected value is derived from the spec (docs/controller.md): a body rests
+ * one skin (0.015 m) above the floor and one skin from a wall; a body at full stick reaches
+ * max_speed (6.2 m/s). Exit 0 when every check holds, 1 naming the first that fails. */
+#include <fxkcc.h>
+
+#include <stdio.h>
+#include <string.h>
+
+static int failures = 0;
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "capi_test: %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            ++failures;                                                              \
+        }                                                                            \
+    } while (0)
+
+/* |a - b| <= tol, all in raw units */
+static int near(fxkcc_fixed a, fxkcc_fixed b, fxkcc_fixed tol) { return a - b <= tol && b - a <= tol; }
+
+int main(void) {
+    const fxkcc_fixed mm = FXKCC_ONE / 1000;
+    fxkcc_world* w = NULL;
+    fxkcc_settings s;
+    fxkcc_vec3 up = {0, FXKCC_ONE, 0}, feet = {0, 0, 0}, centre, half;
+    fxkcc_input inputs[2];
+    fxkcc_character_state st;
+    int t;
+
+    CHECK(fxkcc_version() == (FXKCC_VERSION_MAJOR << 16 | FXKCC_VERSION_MINOR << 8 | FXKCC_VERSION_PATCH));
+    CHECK(fxkcc_behaviour_version() >= 8);
+    CHECK(strcmp(fxkcc_status_name(FXKCC_INVALID_STATE), "invalid state") == 0);
+    CHECK(fxkcc_fixed_from_double(1.5) == FXKCC_ONE + FXKCC_ONE / 2);
+    CHECK(fxkcc_fixed_from_double(-0.25) == -FXKCC_ONE / 4);
+    CHECK(fxkcc_fixed_to_double(3 * FXKCC_ONE) == 3.0);
+
+    CHECK(fxkcc_world_create(&w) == FXKCC_OK);
+    /* A floor at y = 0 and a wall whose face is at x = 3. */
+    CHECK(fxkcc_world_add_plane(w, 1, up, 0) == FXKCC_OK);
+    centre.x = FXKCC_FIXED(4); centre.y = FXKCC_FIXED(1); centre.z = 0;
+    half.x = FXKCC_FIXED(1); half.y = FXKCC_FIXED(1); half.z = FXKCC_FIXED(10);
+    CHECK(fxkcc_world_add_box(w, 2, centre, half, 0, 0, 0) == FXKCC_OK);
+
+    /* Invalid settings are refused with a reason. */
+    fxkcc_settings_default(&s);
+    s.radius = -FXKCC_ONE;
+    CHECK(fxkcc_world_add_character(w, 7, feet, &s) == FXKCC_INVALID_ARGUMENT);
+    CHECK(strstr(fxkcc_world_error(w), "character 7") != NULL);
+    CHECK(fxkcc_world_step(w, NULL, 0) == FXKCC_INVALID_STATE); /* not built */
+
+    fxkcc_settings_default(&s);
+    feet.y = s.skin;
+    CHECK(fxkcc_world_add_character(w, 1, feet, &s) == FXKCC_OK); /* runs into the wall */
+    feet.z = FXKCC_FIXED(5);
+    CHECK(fxkcc_world_add_character(w, 2, feet, NULL) == FXKCC_OK); /* stands, then jumps */
+    CHECK(fxkcc_world_build(w) == FXKCC_OK);
+    CHECK(strcmp(fxkcc_world_error(w), "") == 0);
+    CHECK(fxkcc_world_character_count(w) == 2);
+    CHECK(fxkcc_world_add_sphere(w, 9, centre, FXKCC_ONE) == FXKCC_INVALID_STATE);
+    CHECK(strstr(fxkcc_world_error(w), "already built") != NULL);
+
+    memset(inputs, 0, sizeof inputs);
+    inputs[0].stick_x = FXKCC_ONE; /* +x: toward the wall */
+    for (t = 0; t < 100; ++t) {
+        inputs[1].jump = t == 20;
+        CHECK(fxkcc_world_step(w, inputs, 2) == FXKCC_OK);
+        if (t == 10) {
+            /* Character 1 at full speed by now (6.2 m/s, reached in 7 ticks at 45 m/s^2), not
+             * yet at the wall (3 - 0.4 - 0.015 m away at the start, 1.2 m covered). */
+            CHECK(fxkcc_world_character(w, 0, &st) == FXKCC_OK);
+            CHECK(near(st.velocity.x, s.max_speed, 1));
+            CHECK(st.position.x < FXKCC_FIXED(2));
+        }
+        if (t == 22) {
+            CHECK(fxkcc_world_character(w, 1, &st) == FXKCC_OK);
+            CHECK(!st.grounded);
+            CHECK(st.position.y > s.skin + 10 * mm);
+        }
+    }
+    CHECK(fxkcc_world_tick(w) == 100);
+    CHECK(fxkcc_world_character(w, 0, &st) == FXKCC_OK);
+    CHECK(st.id == 1);
+    CHECK(st.grounded && !st.halted);
+    CHECK(st.ground_shape == 1);
+    /* One skin from the wall's face: x = 3 - radius - skin, within 0.1 mm. */
+    CHECK(near(st.position.x, FXKCC_FIXED(3) - s.radius - s.skin, mm / 10));
+    CHECK(near(st.position.y, s.skin, mm / 10));
+    CHECK(fxkcc_world_character(w, 1, &st) == FXKCC_OK);
+    CHECK(st.id == 2 && st.grounded); /* landed again: a 5 m/s jump lasts 1.02 s, 51 ticks */
+    CHECK(near(st.position.y, s.skin, mm / 10));
+    CHECK(fxkcc_world_character(w, 2, &st) == FXKCC_NOT_FOUND);
+    {
+        fxkcc_vec3 pose;
+        CHECK(fxkcc_world_render_position(w, 0, FXKCC_ONE, &pose) == FXKCC_OK);
+        CHECK(fxkcc_world_character(w, 0, &st) == FXKCC_OK);
+        CHECK(pose.x == st.position.x && pose.y == st.position.y && pose.z == st.position.z);
+        CHECK(fxkcc_world_render_position(w, 0, 2 * FXKCC_ONE, &pose) == FXKCC_INVALID_ARGUMENT);
+    }
+    fxkcc_world_destroy(w);
+    fxkcc_world_destroy(NULL);
+
+    if (failures == 0) printf("capi_test: all checks passed (behaviour %d)\n", (int)fxkcc_behaviour_version());
+    return failures == 0 ? 0 : 1;
+}
