@@ -1,6 +1,9 @@
 #include "kcc/world.h"
 
 #include <algorithm>
+#include <array>
+
+#include "kcc/state_bytes.h"
 
 namespace fx::kcc {
 
@@ -289,6 +292,76 @@ void World::resolve_bodies() {
             s.ground_shape = g.shape;
         }
     }
+}
+
+namespace {
+constexpr uint8_t kSnapshotMagic[4] = {'F', 'X', 'K', 'S'};
+constexpr size_t kSnapshotHeader = 18;
+} // namespace
+
+size_t World::snapshot_size() const { return kSnapshotHeader + states_.size() * kStateBytes; }
+
+void World::snapshot(std::vector<uint8_t>* out) const {
+    out->resize(snapshot_size());
+    uint8_t* p = out->data();
+    for (size_t k = 0; k < 4; ++k) p[k] = kSnapshotMagic[k];
+    p[4] = kSnapshotVersion;
+    p[5] = kStateBytesVersion;
+    const uint64_t tick = static_cast<uint64_t>(tick_);
+    for (int k = 0; k < 8; ++k) p[6 + k] = static_cast<uint8_t>(tick >> (8 * k));
+    const uint32_t n = static_cast<uint32_t>(states_.size());
+    for (int k = 0; k < 4; ++k) p[14 + k] = static_cast<uint8_t>(n >> (8 * k));
+    for (size_t i = 0; i < states_.size(); ++i) {
+        const std::array<uint8_t, kStateBytes> b = serialize_state(states_[i]);
+        for (size_t k = 0; k < kStateBytes; ++k) p[kSnapshotHeader + i * kStateBytes + k] = b[k];
+    }
+}
+
+bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
+    auto fail = [&](const std::string& why) {
+        if (error != nullptr) *error = "restore: " + why;
+        return false;
+    };
+    if (!built_) return fail("the world is not built");
+    if (bytes.size() < kSnapshotHeader) return fail("not a snapshot (" + std::to_string(bytes.size()) + " bytes)");
+    for (size_t k = 0; k < 4; ++k)
+        if (bytes[k] != kSnapshotMagic[k]) return fail("not a snapshot (no FXKS magic)");
+    if (bytes[4] != kSnapshotVersion)
+        return fail("snapshot version " + std::to_string(bytes[4]) + ", this library reads " +
+                    std::to_string(kSnapshotVersion));
+    if (bytes[5] != kStateBytesVersion)
+        return fail("state-bytes version " + std::to_string(bytes[5]) + ", this library writes " +
+                    std::to_string(kStateBytesVersion));
+    uint64_t tick = 0;
+    for (int k = 0; k < 8; ++k) tick |= static_cast<uint64_t>(bytes[6 + static_cast<size_t>(k)]) << (8 * k);
+    uint32_t n = 0;
+    for (int k = 0; k < 4; ++k) n |= static_cast<uint32_t>(bytes[14 + static_cast<size_t>(k)]) << (8 * k);
+    if (static_cast<int64_t>(tick) < 0) return fail("negative tick");
+    if (n != states_.size())
+        return fail("snapshot of " + std::to_string(n) + " characters, this world has " +
+                    std::to_string(states_.size()));
+    if (bytes.size() != snapshot_size())
+        return fail(std::to_string(bytes.size()) + " bytes, a snapshot of this world has " +
+                    std::to_string(snapshot_size()));
+    // Check every state first, then write: a refused snapshot leaves the world as it was.
+    for (size_t i = 0; i < states_.size(); ++i) {
+        CharacterState s;
+        if (!deserialize_state(bytes.subspan(kSnapshotHeader + i * kStateBytes, kStateBytes), &s))
+            return fail("character " + std::to_string(i) + ": unreadable state bytes");
+        if (s.id != states_[i].id)
+            return fail("character " + std::to_string(s.id) + " in the snapshot where this world has " +
+                        std::to_string(states_[i].id));
+    }
+    for (size_t i = 0; i < states_.size(); ++i)
+        deserialize_state(bytes.subspan(kSnapshotHeader + i * kStateBytes, kStateBytes), &states_[i]);
+    tick_ = static_cast<int64_t>(tick);
+    // The platforms where they stand at that tick (step() moves them on from there).
+    if (!platforms_.empty()) {
+        for (const Platform& pl : platforms_)
+            scene_.move_box(pl.id, geo::Box{pl.center_at(tick_), pl.half_extents, pl.rotation});
+        scene_.refit();
+    }
+    return true;
 }
 
 Vec3 World::render_position(size_t index, Scalar alpha) const {

@@ -78,6 +78,28 @@ public:
     /// Render pose: previous and current tick positions interpolated by alpha in [0, 1].
     Vec3 render_position(size_t index, Scalar alpha) const;
 
+    /// Snapshots (docs/embedding.md, "Snapshots and rollback"): everything that decides the
+    /// next tick, as bytes that are the same on every machine: the tick count and every
+    /// character's canonical state bytes (kcc/state_bytes.h). Platforms and the scene follow
+    /// from the tick; settings and the level are the world's, fixed at build(). restore()
+    /// puts the world back exactly: stepping on from it computes the bits it computed the first
+    /// time. Layout (little-endian):
+    ///    0  4 bytes  "FXKS"
+    ///    4  u8       snapshot version (kSnapshotVersion)
+    ///    5  u8       state-bytes version (kStateBytesVersion)
+    ///    6  i64      tick
+    ///   14  u32      character count n
+    ///   18  n x kStateBytes, ascending id
+    static constexpr uint8_t kSnapshotVersion = 1;
+    size_t snapshot_size() const;
+    /// Writes the snapshot into *out (resized to snapshot_size(): no allocation when its
+    /// capacity suffices). After build().
+    void snapshot(std::vector<uint8_t>* out) const;
+    /// Restores a snapshot of this world. False, with *error, and the world untouched, when the
+    /// bytes are not one: another size, magic or version, a negative tick, other characters
+    /// (count or ids), or a state that does not read back. Allocates nothing.
+    bool restore(std::span<const uint8_t> bytes, std::string* error);
+
 private:
     geo::StaticScene scene_;
     std::vector<Platform> platforms_;        ///< ascending id
