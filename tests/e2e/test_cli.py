@@ -1349,6 +1349,38 @@ class Bench(Workspace):
         self.assertEqual(rc, 2, err)
 
 
+class SyncTest(Workspace):
+    """fxkcc synctest: a rollback of N ticks at every tick must give the first run's bits; a
+    restore that brings back a wrong value must be reported like a desync."""
+
+    def test_every_scenario_identical_after_rollbacks(self):
+        for n in ("1", "8"):
+            out, _ = self.run_ok(["synctest", "scenarios", "--rollback", n])
+            self.assertIn(f"2 scenarios, rollback {n}: 2 identical, 0 desynced, 0 errors", out)
+            self.assertRegex(out, rf"pass +walk-wall +120 ticks, rolled back {n} at every tick")
+
+    def test_injected_restore_fault_is_a_desync(self):
+        rc, out, err = fxkcc(["synctest", "scenarios/walk-wall.yaml", "--rollback", "4",
+                              "--inject-restore-fault", "30:7:z:2"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("DESYNC      walk-wall  desync at tick 30 simulated again after restoring tick 30", out)
+        self.assertRegex(out, r"c7: z expected \S+ \(raw 0x[0-9a-f]{16}\) actual")
+        self.assertNotIn("c1:", out)  # only the character whose restore was wrong
+        self.assertRegex(out, r"characters' hash: first run [0-9a-f]{16}, after the rollback [0-9a-f]{16}")
+        self.assertIn("0 identical, 1 desynced", out)
+
+    def test_bad_input(self):
+        for args, text in ((["--rollback", "0"], "rollback"),
+                           (["--inject-restore-fault", "x:1:z:2"], "--inject-restore-fault"),
+                           (["--inject-restore-fault", "30:99:z:2"], "character 99")):
+            rc, out, err = fxkcc(["synctest", "scenarios/walk-wall.yaml", *args], self.tmp)
+            self.assertEqual(rc, 2, f"{args}: {out}{err}")
+            self.assertIn(text, err)
+        rc, out, err = fxkcc(["synctest", "scenarios/missing.yaml"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("missing.yaml", err)
+
+
 class BadInput(Workspace):
     """Each class of bad input: one clear error naming file:line:column, exit 2, no output."""
 

@@ -52,6 +52,10 @@ const CommandEntry kCommands[] = {
      FX_EXIT_HEAD "  0    shrunk, written and re-checked\n"
                   "  2    bad input, or the scenario does not fail (the sides do not diverge)\n"
                   "  125  a side could not run, or the output cannot be written\n"},
+    {"synctest", "Roll back N ticks at every tick and simulate again: snapshot and restore must give the same bits",
+     make_synctest_subcommand,
+     FX_EXIT_HEAD "  0    every re-simulated tick identical\n"
+                  "  1    a desync after a rollback (tick, character, fields)\n" FX_EXIT_BAD},
 };
 
 #undef FX_EXIT_HEAD
