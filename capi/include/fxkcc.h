@@ -148,6 +148,19 @@ fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index, fxkcc
 fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index, fxkcc_fixed alpha,
                                          fxkcc_vec3* out);
 
+/* The checksum of the tick just stepped: XXH3-64 of every character's and platform's canonical
+ * bytes, the world hash the goldens record for that tick (docs/formats.md). */
+fxkcc_status fxkcc_world_checksum(const fxkcc_world* world, uint64_t* out);
+
+/* Snapshots (docs/embedding.md, "Snapshots and rollback"): everything that decides the next
+ * tick, as bytes that are the same on every machine. fxkcc_world_snapshot writes
+ * fxkcc_world_snapshot_size() bytes into `buffer` (FXKCC_INVALID_ARGUMENT when `capacity` is
+ * smaller); fxkcc_world_restore puts the world back to a snapshot of it, or refuses (with the
+ * reason in fxkcc_world_error) and leaves the world as it was. */
+size_t fxkcc_world_snapshot_size(const fxkcc_world* world);
+fxkcc_status fxkcc_world_snapshot(fxkcc_world* world, uint8_t* buffer, size_t capacity);
+fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* bytes, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@ struct fxkcc_world {
     std::string error;
     bool built = false;
     std::vector<fx::kcc::Input> inputs; // scratch of step(), sized at build
+    std::vector<uint8_t> snapshot;      // scratch of fxkcc_world_snapshot
 };
 
 namespace {
@@ -298,6 +299,40 @@ fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index,
     if (index >= world->world.characters().size()) return FXKCC_NOT_FOUND;
     *out = C(world->world.render_position(index, S(alpha)));
     return FXKCC_OK;
+}
+
+fxkcc_status fxkcc_world_checksum(const fxkcc_world* world, uint64_t* out) {
+    if (world == nullptr || out == nullptr) return FXKCC_INVALID_ARGUMENT;
+    if (!world->built) return FXKCC_INVALID_STATE;
+    *out = world->world.checksum();
+    return FXKCC_OK;
+}
+
+size_t fxkcc_world_snapshot_size(const fxkcc_world* world) {
+    return world != nullptr && world->built ? world->world.snapshot_size() : 0;
+}
+
+fxkcc_status fxkcc_world_snapshot(fxkcc_world* world, uint8_t* buffer, size_t capacity) {
+    return guarded(world, [&] {
+        if (!world->built) return fail(world, FXKCC_INVALID_STATE, "snapshot: build the world first");
+        const size_t size = world->world.snapshot_size();
+        if (buffer == nullptr || capacity < size)
+            return fail(world, FXKCC_INVALID_ARGUMENT,
+                        "snapshot: a buffer of " + std::to_string(size) + " bytes is needed");
+        world->world.snapshot(&world->snapshot);
+        std::memcpy(buffer, world->snapshot.data(), size);
+        return FXKCC_OK;
+    });
+}
+
+fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* bytes, size_t size) {
+    return guarded(world, [&] {
+        if (!world->built) return fail(world, FXKCC_INVALID_STATE, "restore: build the world first");
+        if (bytes == nullptr && size > 0) return fail(world, FXKCC_INVALID_ARGUMENT, "restore: null bytes");
+        std::string why;
+        if (!world->world.restore({bytes, size}, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        return FXKCC_OK;
+    });
 }
 
 } // extern "C"

@@ -1,9 +1,8 @@
 #include "records/tick_hash.h"
 
+#include "kcc/checksum.h"
 #include "kcc/state_bytes.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 namespace fx::harness {
 
@@ -42,21 +41,7 @@ std::string entity_labels(std::span<const EntityRef> entities) {
     return s;
 }
 
-std::array<uint8_t, kPlatformBytes> serialize_platform(uint32_t id, const Vec3& center) {
-    std::array<uint8_t, kPlatformBytes> out{};
-    uint8_t* p = out.data();
-    *p++ = kPlatformBytesVersion;
-    for (int i = 0; i < 4; ++i) *p++ = static_cast<uint8_t>(id >> (8 * i));
-    for (const Scalar s : {center.x, center.y, center.z}) {
-        const uint64_t v = static_cast<uint64_t>(s.raw());
-        for (int i = 0; i < 8; ++i) *p++ = static_cast<uint8_t>(v >> (8 * i));
-    }
-    return out;
-}
-
-uint64_t xxh3(std::span<const uint8_t> bytes) {
-    return XXH3_64bits(bytes.data(), bytes.size());
-}
+uint64_t xxh3(std::span<const uint8_t> bytes) { return kcc::xxh3_64(bytes); }
 
 std::vector<EntityRef> entity_list(std::span<const kcc::CharacterState> chars,
                                    std::span<const std::pair<uint32_t, Vec3>> platforms) {
@@ -88,16 +73,16 @@ void TickHasher::hash_into(int64_t tick, std::span<const kcc::CharacterState> ch
     for (const kcc::CharacterState& c : chars) {
         const auto bytes = kcc::serialize_state(c);
         std::copy(bytes.begin(), bytes.end(), p);
-        out->entities[k++] = XXH3_64bits(p, bytes.size());
+        out->entities[k++] = kcc::xxh3_64({p, bytes.size()});
         p += bytes.size();
     }
     for (const auto& [id, center] : platforms) {
         const auto bytes = serialize_platform(id, center);
         std::copy(bytes.begin(), bytes.end(), p);
-        out->entities[k++] = XXH3_64bits(p, bytes.size());
+        out->entities[k++] = kcc::xxh3_64({p, bytes.size()});
         p += bytes.size();
     }
-    out->world = XXH3_64bits(buffer_.data(), total);
+    out->world = kcc::xxh3_64({buffer_.data(), total});
 }
 
 } // namespace fx::harness

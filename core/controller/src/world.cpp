@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "kcc/checksum.h"
 #include "kcc/state_bytes.h"
 
 namespace fx::kcc {
@@ -112,6 +113,7 @@ bool World::build(std::string* error) {
     cell_start_.reserve(4 * states_.size() + 66);
     body_near_.reserve(states_.size());
     body_push_.assign(states_.size(), Vec3::zero());
+    checksum_bytes_.assign(states_.size() * kStateBytes + platforms_.size() * kPlatformBytes, 0);
     built_ = true;
     return true;
 }
@@ -298,6 +300,19 @@ namespace {
 constexpr uint8_t kSnapshotMagic[4] = {'F', 'X', 'K', 'S'};
 constexpr size_t kSnapshotHeader = 18;
 } // namespace
+
+uint64_t World::checksum() const {
+    uint8_t* p = checksum_bytes_.data();
+    for (const CharacterState& s : states_) {
+        const std::array<uint8_t, kStateBytes> b = serialize_state(s);
+        for (size_t k = 0; k < kStateBytes; ++k) *p++ = b[k];
+    }
+    for (const Platform& pl : platforms_) {
+        const std::array<uint8_t, kPlatformBytes> b = serialize_platform(pl.id, pl.center_at(tick_));
+        for (size_t k = 0; k < kPlatformBytes; ++k) *p++ = b[k];
+    }
+    return xxh3_64(checksum_bytes_);
+}
 
 size_t World::snapshot_size() const { return kSnapshotHeader + states_.size() * kStateBytes; }
 

@@ -97,6 +97,35 @@ int main(void) {
         CHECK(pose.x == st.position.x && pose.y == st.position.y && pose.z == st.position.z);
         CHECK(fxkcc_world_render_position(w, 0, 2 * FXKCC_ONE, &pose) == FXKCC_INVALID_ARGUMENT);
     }
+    {
+        /* Roll back 30 ticks and step again with the same inputs: the same checksums. */
+        static uint8_t snap[4096];
+        uint64_t first[30], again;
+        size_t size = fxkcc_world_snapshot_size(w);
+        CHECK(size == 18 + 2 * 142);
+        CHECK(fxkcc_world_snapshot(w, snap, 10) == FXKCC_INVALID_ARGUMENT);
+        CHECK(fxkcc_world_snapshot(w, snap, sizeof snap) == FXKCC_OK);
+        inputs[0].stick_x = 0;
+        inputs[0].stick_y = -FXKCC_ONE; /* away along -z */
+        for (t = 0; t < 30; ++t) {
+            inputs[1].jump = t == 3;
+            CHECK(fxkcc_world_step(w, inputs, 2) == FXKCC_OK);
+            CHECK(fxkcc_world_checksum(w, &first[t]) == FXKCC_OK);
+        }
+        CHECK(fxkcc_world_restore(w, snap, size) == FXKCC_OK);
+        CHECK(fxkcc_world_tick(w) == 100);
+        for (t = 0; t < 30; ++t) {
+            inputs[1].jump = t == 3;
+            CHECK(fxkcc_world_step(w, inputs, 2) == FXKCC_OK);
+            CHECK(fxkcc_world_checksum(w, &again) == FXKCC_OK);
+            CHECK(again == first[t]);
+        }
+        CHECK(first[29] != first[0]); /* they moved */
+        snap[0] = 'X';
+        CHECK(fxkcc_world_restore(w, snap, size) == FXKCC_INVALID_ARGUMENT);
+        CHECK(strstr(fxkcc_world_error(w), "FXKS") != NULL);
+        CHECK(fxkcc_world_tick(w) == 130);
+    }
     fxkcc_world_destroy(w);
     fxkcc_world_destroy(NULL);
 

@@ -119,6 +119,11 @@ int main() {
             grounded_ticks += s.grounded;
             platform_ticks += s.platform != fx::kcc::kNoId;
         }
+        uint64_t checksum = 0;
+        if (fxkcc_world_checksum(cw, &checksum) != FXKCC_OK || checksum != w.checksum()) {
+            std::fprintf(stderr, "consumer: tick %lld: the checksums differ\n", static_cast<long long>(t));
+            return 1;
+        }
     }
     fxkcc_world_destroy(cw);
     // The run went through the ground, the air and the platform.
@@ -127,9 +132,9 @@ int main() {
                      static_cast<long long>(grounded_ticks), static_cast<long long>(platform_ticks));
         return 1;
     }
-    std::printf("consumer: 400 ticks x 3 characters identical through C++ and C (behaviour %d; grounded %lld, "
-                "on the platform %lld character-ticks)\n",
-                fx::kcc::kBehaviourVersion, static_cast<long long>(grounded_ticks),
-                static_cast<long long>(platform_ticks));
+    std::printf("consumer: 400 ticks x 3 characters identical through C++ and C, checksums included (behaviour %d; "
+                "last checksum %016llx; grounded %lld, on the platform %lld character-ticks)\n",
+                fx::kcc::kBehaviourVersion, static_cast<unsigned long long>(w.checksum()),
+                static_cast<long long>(grounded_ticks), static_cast<long long>(platform_ticks));
     return 0;
 }

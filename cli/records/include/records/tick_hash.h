@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "fx/vec3.h"
+#include "kcc/checksum.h"
 #include "kcc/state.h"
 
 namespace fx::harness {
@@ -43,18 +44,15 @@ bool parse_entity_label(std::string_view text, EntityRef* out);
 /// Labels joined by single spaces: "c1 c2 p50".
 std::string entity_labels(std::span<const EntityRef> entities);
 
-/// Canonical platform bytes, version 1 (little-endian):
-///    0  u8      format version (kPlatformBytesVersion)
-///    1  u32     platform id
-///    5  i64 x3  centre x, y, z (raw Q31.32)
-///   29          end (kPlatformBytes)
-inline constexpr uint8_t kPlatformBytesVersion = 1;
-inline constexpr size_t kPlatformBytes = 29;
-std::array<uint8_t, kPlatformBytes> serialize_platform(uint32_t id, const Vec3& center);
+/// Canonical platform bytes (version 1: kcc/checksum.h, which defines them with the checksum).
+using kcc::kPlatformBytes;
+using kcc::kPlatformBytesVersion;
+using kcc::serialize_platform;
 
 /// The name of the hash algorithm in files.
 inline constexpr std::string_view kHashAlgorithm = "xxh3-64";
-/// XXH3-64 (seed 0) of the bytes.
+/// XXH3-64 (seed 0) of the bytes: kcc::xxh3_64, the library's (tests/controller/checksum_test.cpp
+/// holds it to the xxHash library's).
 uint64_t xxh3(std::span<const uint8_t> bytes);
 
 /// Per-tick hashes: `entities[i]` is the sub-hash of the i-th entity in entity order; `world` is

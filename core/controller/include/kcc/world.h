@@ -91,6 +91,11 @@ public:
     ///   14  u32      character count n
     ///   18  n x kStateBytes, ascending id
     static constexpr uint8_t kSnapshotVersion = 1;
+
+    /// The checksum of the tick just stepped (docs/embedding.md, "Checksums"): XXH3-64 of every
+    /// character's state bytes (ascending id) then every platform's bytes at this tick (ascending
+    /// id), the world hash the goldens record for that tick (kcc/checksum.h). Allocates nothing.
+    uint64_t checksum() const;
     size_t snapshot_size() const;
     /// Writes the snapshot into *out (resized to snapshot_size(): no allocation when its
     /// capacity suffices). After build().
@@ -120,6 +125,7 @@ private:
     Scalar body_widest_;                     ///< largest radius among them
     std::vector<geo::Capsule> body_near_;    ///< the bodies one character meets
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
+    mutable std::vector<uint8_t> checksum_bytes_; ///< scratch of checksum(), sized at build()
     void index_bodies();
     template <class Visit> void for_bodies_near(const geo::Aabb& q, Visit&& visit) const;
     void resolve_bodies();
