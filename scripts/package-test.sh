@@ -6,8 +6,9 @@
 # 2. check the package: the files a game needs, and no trace of the harness's or the tests'
 #    libraries (yaml-cpp, CLI11, fmt, xxHash, Catch2) in its exported targets;
 # 3. configure, build and run tests/package/consumer against it with find_package(fxkcc):
-#    the C test program (consumer_c) and the C++/C identity run (consumer_cpp), under the
-#    target's emulator for a cross target;
+#    the C test program (consumer_c, given the target's golden of stop-time-62 to match tick by
+#    tick) and the C++/C identity run (consumer_cpp), under the target's emulator for a cross
+#    target;
 # 4. (native) configure the project with the harness and the tests off and those packages
 #    made unfindable (CMAKE_DISABLE_FIND_PACKAGE_*: a find_package of one of them, REQUIRED as the
 #    harness's are, fails the configure): the controller package alone needs none of them.
@@ -19,13 +20,16 @@ TARGET=${1:-native}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fxkcc-package.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 case "$TARGET" in
-  native) BUILD=build; CONSUMER_ARGS=(); RUN=() ;;
+  native) BUILD=build; CONSUMER_ARGS=(); RUN=(); GOLDEN=$("$BUILD/cli/fxkcc" --version | awk '/^target:/ {print $2}') ;;
   aarch64-linux)
     BUILD=build-aarch64-linux
     CONSUMER_ARGS=(-DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/toolchains/aarch64-linux-gnu.cmake")
-    RUN=(qemu-aarch64) ;;
+    RUN=(qemu-aarch64); GOLDEN=aarch64-linux ;;
   *) echo "package-test: unknown target $TARGET (native, aarch64-linux)" >&2; exit 2 ;;
 esac
+# Every target's goldens are identical (compare-goldens); a target without a folder (macOS, MSVC)
+# matches the reference target's, as verify does.
+[ -d "golden/$GOLDEN" ] || GOLDEN=x86_64-linux
 [ -f "$BUILD/CMakeCache.txt" ] || { echo "package-test: $BUILD is not configured (build it first)" >&2; exit 1; }
 cmake --build "$BUILD" --target fx_c fx_controller >/dev/null
 
@@ -52,7 +56,7 @@ cmake -S tests/package/consumer -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=R
   { cat "$tmp/consumer.log" >&2; echo "package-test: configuring the consumer failed" >&2; exit 1; }
 cmake --build "$tmp/consumer" >>"$tmp/consumer.log" 2>&1 ||
   { cat "$tmp/consumer.log" >&2; echo "package-test: building the consumer failed" >&2; exit 1; }
-"${RUN[@]}" "$tmp/consumer/consumer_c"
+"${RUN[@]}" "$tmp/consumer/consumer_c" "$ROOT/golden/$GOLDEN/stop-time-62.hashes"
 "${RUN[@]}" "$tmp/consumer/consumer_cpp"
 
 if [ "$TARGET" = native ]; then

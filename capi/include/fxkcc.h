@@ -7,7 +7,8 @@
  * Numbers are fixed point: fxkcc_fixed is a Q31.32 raw value (the real value times 2^32), the
  * bits the controller computes with. Everything that goes in as fxkcc_fixed is deterministic.
  * fxkcc_fixed_from_double() and fxkcc_fixed_to_double() are the one place where floating point
- * meets the controller: a game that feeds the simulation from doubles (stick axes from a
+ * meets the controller (fxkcc_fixed_from_decimal, exact, is the other way in): a game that feeds
+ * the simulation from doubles (stick axes from a
  * gamepad, level coordinates from an editor) gets identical results on every machine only if
  * those doubles are identical on every machine. Convert once, at the boundary, and keep and
  * send the fixed values (inputs, level data) rather than recomputing them per machine.
@@ -108,6 +109,12 @@ const char* fxkcc_status_name(fxkcc_status status);
  * NaN gives 0 and values beyond the range saturate. */
 fxkcc_fixed fxkcc_fixed_from_double(double value);
 double fxkcc_fixed_to_double(fxkcc_fixed value);
+
+/* Exact decimal text to fixed point ("0.015", "-2.5e3"): the rational value rounded to the
+ * nearest raw value, ties to even, never through floating point; the scenario files' reader.
+ * The deterministic way in for level data and tuning values. FXKCC_INVALID_ARGUMENT, *out
+ * untouched, for anything else (empty, NaN, hexadecimal, trailing characters, out of range). */
+fxkcc_status fxkcc_fixed_from_decimal(const char* text, fxkcc_fixed* out);
 
 void fxkcc_settings_default(fxkcc_settings* out);
 

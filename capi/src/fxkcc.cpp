@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fx/decimal.h"
 #include "kcc/version.h"
 #include "kcc/world.h"
 
@@ -119,6 +120,18 @@ fxkcc_fixed fxkcc_fixed_from_double(double value) {
 }
 
 double fxkcc_fixed_to_double(fxkcc_fixed value) { return static_cast<double>(value) / 4294967296.0; }
+
+fxkcc_status fxkcc_fixed_from_decimal(const char* text, fxkcc_fixed* out) {
+    if (text == nullptr || out == nullptr) return FXKCC_INVALID_ARGUMENT;
+    try {
+        const fx::DecimalResult r = fx::parse_decimal(text);
+        if (!r.ok) return FXKCC_INVALID_ARGUMENT;
+        *out = r.value.raw();
+        return FXKCC_OK;
+    } catch (...) {
+        return FXKCC_OUT_OF_MEMORY; // the error text's allocation
+    }
+}
 
 void fxkcc_settings_default(fxkcc_settings* out) {
     if (out == nullptr) return;

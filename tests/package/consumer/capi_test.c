@@ -1,5 +1,6 @@
 /* The C test program of the C API (fxkcc.h): a level, two characters, a hundred ticks, and the
- * error paths. Every expected value is derived from the spec (docs/controller.md): a body rests
+ * error paths; with a golden hash file of stop-time-62 as its argument, that conformance
+ * scenario built through the C API, every tick's checksum against the golden. Every expected value is derived from the spec (docs/controller.md): a body rests
  * one skin (0.015 m) above the floor and one skin from a wall; a body at full stick reaches
  * max_speed (6.2 m/s). Exit 0 when every check holds, 1 naming the first that fails. */
 #include <fxkcc.h>
@@ -19,7 +20,70 @@ static int failures = 0;
 /* |a - b| <= tol, all in raw units */
 static int near(fxkcc_fixed a, fxkcc_fixed b, fxkcc_fixed tol) { return a - b <= tol && b - a <= tol; }
 
-int main(void) {
+static fxkcc_fixed dec(const char* text) {
+    fxkcc_fixed v = 0;
+    if (fxkcc_fixed_from_decimal(text, &v) != FXKCC_OK) {
+        fprintf(stderr, "capi_test: cannot read %s\n", text);
+        ++failures;
+    }
+    return v;
+}
+
+/* scenarios/conformance/stop-time-62.yaml built through the C API from its own numbers (a floor
+ * box, four bodies with default settings, stick segments), stepped for its 70 ticks; every
+ * tick's checksum must be the world hash its golden hash file (argument) records. */
+static void match_golden(const char* hashes_path) {
+    static const char* const spawn_x[4] = {"0", "5", "-5", "-10"};
+    static const char* const run[4][2] = {{"0", "1"}, {"0.6", "0.8"}, {"0", "0.575"}, {"0", "1"}};
+    static const char* const after[4][2] = {{"0", "0"}, {"0", "0"}, {"0", "0"}, {"0.1", "0.05"}};
+    fxkcc_world* w = NULL;
+    fxkcc_vec3 centre, half, feet;
+    fxkcc_input in[4];
+    FILE* f = fopen(hashes_path, "r");
+    char line[512];
+    int k, ticks = 0;
+    if (f == NULL) {
+        fprintf(stderr, "capi_test: cannot open %s\n", hashes_path);
+        ++failures;
+        return;
+    }
+    CHECK(fxkcc_world_create(&w) == FXKCC_OK);
+    centre.x = 0; centre.y = dec("-0.5"); centre.z = dec("10");
+    half.x = dec("30"); half.y = dec("0.5"); half.z = dec("30");
+    CHECK(fxkcc_world_add_box(w, 1, centre, half, 0, 0, 0) == FXKCC_OK);
+    for (k = 0; k < 4; ++k) {
+        feet.x = dec(spawn_x[k]); feet.y = dec("0.015"); feet.z = 0;
+        CHECK(fxkcc_world_add_character(w, (uint32_t)k + 1, feet, NULL) == FXKCC_OK);
+    }
+    CHECK(fxkcc_world_build(w) == FXKCC_OK);
+    memset(in, 0, sizeof in);
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned long long tick = 0, golden = 0;
+        uint64_t sum = 0;
+        if (line[0] < '0' || line[0] > '9') continue; /* the header */
+        if (sscanf(line, "%llu %16llx", &tick, &golden) != 2) continue;
+        for (k = 0; k < 4; ++k) {
+            const char* const* st = tick < 40 ? run[k] : after[k];
+            in[k].stick_x = dec(st[0]);
+            in[k].stick_y = dec(st[1]);
+        }
+        CHECK(fxkcc_world_step(w, in, 4) == FXKCC_OK);
+        CHECK(fxkcc_world_checksum(w, &sum) == FXKCC_OK);
+        if (sum != (uint64_t)golden) {
+            fprintf(stderr, "capi_test: tick %llu: checksum %016llx, the golden records %016llx\n", tick,
+                    (unsigned long long)sum, golden);
+            ++failures;
+            break;
+        }
+        ++ticks;
+    }
+    fclose(f);
+    CHECK(ticks == 70);
+    fxkcc_world_destroy(w);
+    if (failures == 0) printf("capi_test: stop-time-62 through the C API: %d ticks, every checksum the golden's (%s)\n", ticks, hashes_path);
+}
+
+int main(int argc, char** argv) {
     const fxkcc_fixed mm = FXKCC_ONE / 1000;
     fxkcc_world* w = NULL;
     fxkcc_settings s;
@@ -34,6 +98,13 @@ int main(void) {
     CHECK(fxkcc_fixed_from_double(1.5) == FXKCC_ONE + FXKCC_ONE / 2);
     CHECK(fxkcc_fixed_from_double(-0.25) == -FXKCC_ONE / 4);
     CHECK(fxkcc_fixed_to_double(3 * FXKCC_ONE) == 3.0);
+    CHECK(dec("0.015") == 64424509); /* round(0.015 * 2^32) */
+    CHECK(dec("-2.5e1") == -25 * FXKCC_ONE);
+    {
+        fxkcc_fixed untouched = 7;
+        CHECK(fxkcc_fixed_from_decimal("0.5x", &untouched) == FXKCC_INVALID_ARGUMENT && untouched == 7);
+        CHECK(fxkcc_fixed_from_decimal("nan", &untouched) == FXKCC_INVALID_ARGUMENT);
+    }
 
     CHECK(fxkcc_world_create(&w) == FXKCC_OK);
     /* A floor at y = 0 and a wall whose face is at x = 3. */
@@ -129,6 +200,7 @@ int main(void) {
     fxkcc_world_destroy(w);
     fxkcc_world_destroy(NULL);
 
+    if (argc > 1) match_golden(argv[1]);
     if (failures == 0) printf("capi_test: all checks passed (behaviour %d)\n", (int)fxkcc_behaviour_version());
     return failures == 0 ? 0 : 1;
 }
