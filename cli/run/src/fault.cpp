@@ -96,4 +96,14 @@ bool apply_fault(const Fault& fault, kcc::CharacterState* state, std::string* er
     return true;
 }
 
+bool apply_fault(const Fault& fault, kcc::World* world, const char* what, std::string* error) {
+    kcc::CharacterState* s = world->find(fault.character);
+    if (s == nullptr) {
+        *error = std::string("the ") + what + " names character " + std::to_string(fault.character) +
+                 ", which the scenario does not have";
+        return false;
+    }
+    return apply_fault(fault, s, error);
+}
+
 } // namespace fx::harness

@@ -108,15 +108,8 @@ bool run_scenario(const Scenario& sc, RunSink& sink, const RunOptions& options, 
             observer = options.observer != nullptr ? static_cast<kcc::TraceObserver*>(&tee) : options.trace;
         }
         world.step(inputs, observer);
-        if (options.fault != nullptr && options.fault->tick == t) {
-            kcc::CharacterState* s = world.find(options.fault->character);
-            if (s == nullptr) {
-                *error = "the fault names character " + std::to_string(options.fault->character) +
-                         ", which the scenario does not have";
-                return false;
-            }
-            if (!apply_fault(*options.fault, s, error)) return false;
-        }
+        if (options.fault != nullptr && options.fault->tick == t && !apply_fault(*options.fault, &world, "fault", error))
+            return false;
         for (size_t i = 0; i < platforms.size(); ++i) poses[i] = {platforms[i].id, platforms[i].center_at(world.tick())};
         render.clear();
         if (frame_end) {

@@ -50,15 +50,9 @@ bool sync_test(const Scenario& sc, const SyncTestOptions& options, SyncTestResul
         const int64_t from = t + 1 - options.rollback < 0 ? 0 : t + 1 - options.rollback;
         if (!world.restore(snaps[static_cast<size_t>(from) % ring], error)) return false;
         ++result->restores;
-        if (options.restore_fault != nullptr && options.restore_fault->tick == from) {
-            kcc::CharacterState* s = world.find(options.restore_fault->character);
-            if (s == nullptr) {
-                *error = "the restore fault names character " + std::to_string(options.restore_fault->character) +
-                         ", which the scenario does not have";
-                return false;
-            }
-            if (!apply_fault(*options.restore_fault, s, error)) return false;
-        }
+        if (options.restore_fault != nullptr && options.restore_fault->tick == from &&
+            !apply_fault(*options.restore_fault, &world, "restore fault", error))
+            return false;
         for (int64_t u = from; u <= t; ++u) {
             const size_t us = static_cast<size_t>(u) % ring;
             world.step(inputs[us]);

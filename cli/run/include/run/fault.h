@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kcc/state.h"
+#include "kcc/world.h"
 
 namespace fx::harness {
 
@@ -26,5 +27,8 @@ std::vector<std::string> fault_fields();
 bool parse_fault(std::string_view text, Fault* out, std::string* error);
 /// Flips the bits; false (with *error) when the field is not a scalar field.
 bool apply_fault(const Fault& fault, kcc::CharacterState* state, std::string* error);
+/// The same on the world's character; false (with *error: "the <what> names character N, which
+/// the scenario does not have") when the world has no such character.
+bool apply_fault(const Fault& fault, kcc::World* world, const char* what, std::string* error);
 
 } // namespace fx::harness
