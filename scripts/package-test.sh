@@ -8,7 +8,8 @@
 # 3. configure, build and run tests/package/consumer against it with find_package(fxkcc):
 #    the C test program (consumer_c, given the target's golden of stop-time-62 to match tick by
 #    tick) and the C++/C identity run (consumer_cpp), under the target's emulator for a cross
-#    target;
+#    target; and examples/game_loop, built the same way and run (it exits 1 when its rollback
+#    does not give the checksum of a world that had the late input on time);
 # 4. (native) configure the project with the harness and the tests off and those packages
 #    made unfindable (CMAKE_DISABLE_FIND_PACKAGE_*: a find_package of one of them, REQUIRED as the
 #    harness's are, fails the configure): the controller package alone needs none of them.
@@ -58,6 +59,11 @@ cmake --build "$tmp/consumer" >>"$tmp/consumer.log" 2>&1 ||
   { cat "$tmp/consumer.log" >&2; echo "package-test: building the consumer failed" >&2; exit 1; }
 "${RUN[@]}" "$tmp/consumer/consumer_c" "$ROOT/golden/$GOLDEN/stop-time-62.hashes"
 "${RUN[@]}" "$tmp/consumer/consumer_cpp"
+cmake -S examples/game_loop -B "$tmp/example" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" "${CONSUMER_ARGS[@]}" >"$tmp/example.log" 2>&1 &&
+  cmake --build "$tmp/example" >>"$tmp/example.log" 2>&1 ||
+  { cat "$tmp/example.log" >&2; echo "package-test: building examples/game_loop failed" >&2; exit 1; }
+"${RUN[@]}" "$tmp/example/game_loop" | tail -1
 
 if [ "$TARGET" = native ]; then
   cmake -S . -B "$tmp/alone" -G Ninja -DFX_BUILD_HARNESS=OFF -DFX_BUILD_TESTS=OFF -DFX_BUILD_BENCH=OFF \
