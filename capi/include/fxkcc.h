@@ -51,8 +51,8 @@ typedef struct fxkcc_vec3 {
 typedef enum fxkcc_status {
     FXKCC_OK = 0,
     FXKCC_INVALID_ARGUMENT = 1, /* a null pointer, a value out of range, invalid settings or shapes */
-    FXKCC_INVALID_STATE = 2,    /* adding after build, stepping before it, building twice */
-    FXKCC_NOT_FOUND = 3,        /* no character at that index */
+    FXKCC_INVALID_STATE = 2,    /* adding shapes after build, stepping or changing before it, building twice */
+    FXKCC_NOT_FOUND = 3,        /* no character at that index or with that id */
     FXKCC_OUT_OF_MEMORY = 4,
     FXKCC_INTERNAL = 5
 } fxkcc_status;
@@ -139,10 +139,21 @@ fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_v
 fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
                                       fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg, const fxkcc_waypoint* waypoints,
                                       size_t waypoint_count);
-/* A character standing at `feet`; settings null: the defaults. */
+/* A character standing at `feet`; settings null: the defaults. Before build, or between ticks
+ * after it (a character joining: it starts at rest on whatever is under its feet, and takes its
+ * place in ascending id order, so the input index of every character with a larger id moves up). */
 fxkcc_status fxkcc_world_add_character(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet,
                                        const fxkcc_settings* settings);
 fxkcc_status fxkcc_world_build(fxkcc_world* world);
+
+/* Runtime changes, between ticks after build (docs/embedding.md, "Runtime changes"):
+ * FXKCC_NOT_FOUND for an unknown id, FXKCC_INVALID_ARGUMENT for invalid settings or feet outside
+ * the working volume (the world unchanged). A character leaving (the indices of larger ids move
+ * down); new settings from the next tick on (null: the defaults); a teleport, as if the body had
+ * spawned at `feet` (at rest, facing kept, no render interpolation across it). */
+fxkcc_status fxkcc_world_remove_character(fxkcc_world* world, uint32_t id);
+fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id, const fxkcc_settings* settings);
+fxkcc_status fxkcc_world_teleport(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet);
 
 /* One tick. inputs[i] is the input of the i-th character (ascending id); characters beyond
  * `count` are idle. inputs may be null when count is 0. */

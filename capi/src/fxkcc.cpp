@@ -91,6 +91,22 @@ fx::kcc::Settings from_c(const fxkcc_settings& c) {
 
 } // namespace
 
+namespace {
+// A runtime change of an existing character (after build): NOT_FOUND for an unknown id,
+// INVALID_ARGUMENT when the world refuses the change.
+template <class F> fxkcc_status change(fxkcc_world* world, const char* what, uint32_t id, F&& f) {
+    return guarded(world, [&] {
+        if (!world->built) return fail(world, FXKCC_INVALID_STATE, std::string(what) + ": build the world first");
+        if (world->world.find(id) == nullptr)
+            return fail(world, FXKCC_NOT_FOUND, std::string(what) + ": no character " + std::to_string(id));
+        std::string why;
+        if (!f(&why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        world->inputs.resize(world->world.characters().size());
+        return FXKCC_OK;
+    });
+}
+} // namespace
+
 extern "C" {
 
 uint32_t fxkcc_version(void) {
@@ -246,12 +262,28 @@ fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec
 fxkcc_status fxkcc_world_add_character(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet,
                                        const fxkcc_settings* settings) {
     return guarded(world, [&] {
-        if (const fxkcc_status st = before_build(world, "add_character"); st != FXKCC_OK) return st;
         const fx::kcc::Settings s = settings != nullptr ? from_c(*settings) : fx::kcc::Settings{};
         std::string why;
         if (!world->world.add_character(id, V(feet), s, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        if (world->built) world->inputs.resize(world->world.characters().size()); // joined between ticks
         return FXKCC_OK;
     });
+}
+
+
+fxkcc_status fxkcc_world_remove_character(fxkcc_world* world, uint32_t id) {
+    return change(world, "remove_character", id, [&](std::string* why) { return world->world.remove_character(id, why); });
+}
+
+fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id, const fxkcc_settings* settings) {
+    return change(world, "set_settings", id, [&](std::string* why) {
+        const fx::kcc::Settings s = settings != nullptr ? from_c(*settings) : fx::kcc::Settings{};
+        return world->world.set_settings(id, s, why);
+    });
+}
+
+fxkcc_status fxkcc_world_teleport(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet) {
+    return change(world, "teleport", id, [&](std::string* why) { return world->world.teleport(id, V(feet), why); });
 }
 
 fxkcc_status fxkcc_world_build(fxkcc_world* world) {

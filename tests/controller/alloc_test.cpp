@@ -95,3 +95,33 @@ TEST_CASE("a built world steps without allocating", "[world][alloc]") {
     CHECK(ticks == 400);
     CHECK(observer.events > 0); // the traced ticks did real work
 }
+
+TEST_CASE("after characters join, leave, teleport and change settings, ticks allocate nothing", "[world][alloc]") {
+    // Colliding bodies close together (the characters' grid is used), then changes at given
+    // ticks: each change may allocate, the ticks after it may not.
+    World w;
+    busy_level(w);
+    std::string error;
+    for (uint32_t id = 1; id <= 4; ++id)
+        REQUIRE(w.add_character(id, v3(-2 + static_cast<long double>(id), rest_height(), -2), kDefaults, &error));
+    REQUIRE(w.build(&error));
+    Settings slow = kDefaults;
+    slow.max_speed = Scalar::from_int(3);
+    std::vector<Input> inputs;
+    for (int t = 0; t < 300; ++t) {
+        if (t == 40)
+            for (uint32_t id = 10; id < 22; ++id) // twelve join, in a cluster
+                REQUIRE(w.add_character(id, v3(0.9L * (id % 4), rest_height(), 0.9L * (id / 4)), kDefaults, &error));
+        if (t == 100) REQUIRE(w.remove_character(2, &error));
+        if (t == 150) REQUIRE(w.teleport(11, v3(-5, 1, -5), &error));
+        if (t == 200) REQUIRE(w.set_settings(12, slow, &error));
+        inputs.assign(w.characters().size(), stick(t % 80 < 40 ? 1 : -1, 1));
+        g_allocations = 0;
+        g_counting = true;
+        w.step(inputs);
+        g_counting = false;
+        INFO("tick " << t << ", " << w.characters().size() << " characters");
+        REQUIRE(g_allocations == 0);
+    }
+    CHECK(w.characters().size() == 15);
+}

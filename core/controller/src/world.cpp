@@ -45,11 +45,7 @@ bool World::add_platform(const Platform& platform, std::string* error) {
     return true;
 }
 
-bool World::add_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) {
-    if (built_) {
-        if (error != nullptr) *error = "add_character: world already built";
-        return false;
-    }
+bool World::check_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) const {
     std::string why;
     if (!validate(settings, &why)) {
         if (error != nullptr) *error = "character " + std::to_string(id) + ": " + why;
@@ -60,6 +56,11 @@ bool World::add_character(CharacterId id, const Vec3& feet, const Settings& sett
             *error = "character " + std::to_string(id) + ": feet outside the working volume (each coordinate less than 1048576 m)";
         return false;
     }
+    return true;
+}
+
+bool World::add_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) {
+    if (!check_character(id, feet, settings, error)) return false;
     for (const CharacterState& s : states_) {
         if (s.id == id) {
             if (error != nullptr) *error = "character " + std::to_string(id) + ": duplicate id";
@@ -70,9 +71,97 @@ bool World::add_character(CharacterId id, const Vec3& feet, const Settings& sett
     s.id = id;
     s.position = feet;
     s.previous_position = feet;
-    states_.push_back(s);
-    params_.push_back(make_params(settings));
+    if (!built_) {
+        states_.push_back(s);
+        params_.push_back(make_params(settings));
+        return true;
+    }
+    // Between ticks: in its place in id order, standing on whatever is under it, as at build().
+    const auto at = std::lower_bound(states_.begin(), states_.end(), id,
+                                     [](const CharacterState& c, CharacterId v) { return c.id < v; });
+    const size_t i = static_cast<size_t>(at - states_.begin());
+    states_.insert(at, s);
+    params_.insert(params_.begin() + static_cast<std::ptrdiff_t>(i), make_params(settings));
+    settle(i);
+    size_scratch();
     return true;
+}
+
+bool World::remove_character(CharacterId id, std::string* error) {
+    CharacterState* s = built_ ? find(id) : nullptr;
+    if (s == nullptr) {
+        if (error != nullptr)
+            *error = built_ ? "remove_character: no character " + std::to_string(id)
+                            : "remove_character: the world is not built";
+        return false;
+    }
+    const auto i = static_cast<std::ptrdiff_t>(s - states_.data());
+    states_.erase(states_.begin() + i);
+    params_.erase(params_.begin() + i);
+    size_scratch();
+    return true;
+}
+
+bool World::set_settings(CharacterId id, const Settings& settings, std::string* error) {
+    CharacterState* s = built_ ? find(id) : nullptr;
+    if (s == nullptr) {
+        if (error != nullptr)
+            *error = built_ ? "set_settings: no character " + std::to_string(id) : "set_settings: the world is not built";
+        return false;
+    }
+    if (!check_character(id, s->position, settings, error)) return false;
+    params_[static_cast<size_t>(s - states_.data())] = make_params(settings);
+    return true;
+}
+
+bool World::teleport(CharacterId id, const Vec3& feet, std::string* error) {
+    CharacterState* s = built_ ? find(id) : nullptr;
+    if (s == nullptr) {
+        if (error != nullptr)
+            *error = built_ ? "teleport: no character " + std::to_string(id) : "teleport: the world is not built";
+        return false;
+    }
+    const size_t i = static_cast<size_t>(s - states_.data());
+    if (!check_character(id, feet, params_[i].s, error)) return false;
+    // As if it had spawned there: at rest, facing as before, no interpolation across the jump.
+    CharacterState t;
+    t.id = id;
+    t.position = feet;
+    t.previous_position = feet;
+    t.facing = s->facing;
+    t.previous_facing = s->facing;
+    *s = t;
+    settle(i);
+    return true;
+}
+
+const Settings* World::settings(CharacterId id) const {
+    const auto it = std::lower_bound(states_.begin(), states_.end(), id,
+                                     [](const CharacterState& c, CharacterId v) { return c.id < v; });
+    return it != states_.end() && it->id == id ? &params_[static_cast<size_t>(it - states_.begin())].s : nullptr;
+}
+
+void World::settle(size_t i) {
+    CharacterState& st = states_[i];
+    const Ground g = probe_ground(geo::LocalScene(scene_), st.position, params_[i], false, Tracer{});
+    st.grounded = g.grounded;
+    st.ground_normal = g.normal;
+    st.ground_shape = g.shape;
+    const bool on_platform = std::any_of(platforms_.begin(), platforms_.end(),
+                                         [&](const Platform& pl) { return g.grounded && pl.id == g.shape; });
+    st.platform = on_platform ? g.shape : kNoId;
+}
+
+void World::size_scratch() {
+    body_start_.assign(states_.size(), geo::Capsule{});
+    body_box_.assign(states_.size(), geo::Aabb{});
+    body_cells_.reserve(states_.size());
+    body_scratch_.reserve(states_.size());
+    body_cell_.assign(states_.size(), 0);
+    cell_start_.reserve(4 * states_.size() + 66);
+    body_near_.reserve(states_.size());
+    body_push_.assign(states_.size(), Vec3::zero());
+    checksum_bytes_.assign(states_.size() * kStateBytes + platforms_.size() * kPlatformBytes, 0);
 }
 
 bool World::build(std::string* error) {
@@ -95,25 +184,8 @@ bool World::build(std::string* error) {
     for (const Platform& pl : platforms_) platform_shift_.push_back(PlatformShift{pl.id, Vec3::zero()});
     // A body starts on whatever ground is under its spawn (enter limit: it was not grounded
     // before), so one spawned on a moving platform is carried from the first tick.
-    for (size_t i = 0; i < states_.size(); ++i) {
-        CharacterState& st = states_[i];
-        const Ground g = probe_ground(geo::LocalScene(scene_), st.position, params_[i], false, Tracer{});
-        st.grounded = g.grounded;
-        st.ground_normal = g.normal;
-        st.ground_shape = g.shape;
-        const bool on_platform = std::any_of(platforms_.begin(), platforms_.end(),
-                                             [&](const Platform& pl) { return g.grounded && pl.id == g.shape; });
-        st.platform = on_platform ? g.shape : kNoId;
-    }
-    body_start_.assign(states_.size(), geo::Capsule{});
-    body_box_.assign(states_.size(), geo::Aabb{});
-    body_cells_.reserve(states_.size());
-    body_scratch_.reserve(states_.size());
-    body_cell_.assign(states_.size(), 0);
-    cell_start_.reserve(4 * states_.size() + 66);
-    body_near_.reserve(states_.size());
-    body_push_.assign(states_.size(), Vec3::zero());
-    checksum_bytes_.assign(states_.size() * kStateBytes + platforms_.size() * kPlatformBytes, 0);
+    for (size_t i = 0; i < states_.size(); ++i) settle(i);
+    size_scratch();
     built_ = true;
     return true;
 }

@@ -197,6 +197,60 @@ int main(int argc, char** argv) {
         CHECK(strstr(fxkcc_world_error(w), "FXKS") != NULL);
         CHECK(fxkcc_world_tick(w) == 130);
     }
+    {
+        /* Runtime changes between ticks. Character 3 joins at x = -5 (between 2 and nothing:
+         * index 2), gets a top speed of 3 m/s and runs along -x for 60 ticks: it reaches 3 m/s,
+         * not 6.2. Character 1 is teleported to (0, skin, -8): there at once, at rest, its render
+         * pose not interpolated across the jump. Character 2 leaves: 1 and 3 remain, at
+         * indices 0 and 1. */
+        fxkcc_settings slow;
+        fxkcc_vec3 pose;
+        fxkcc_input run[3];
+        fxkcc_settings_default(&slow);
+        slow.max_speed = FXKCC_FIXED(3);
+        feet.x = FXKCC_FIXED(-5);
+        feet.y = slow.skin;
+        feet.z = 0;
+        CHECK(fxkcc_world_add_character(w, 3, feet, NULL) == FXKCC_OK);
+        CHECK(fxkcc_world_add_character(w, 3, feet, NULL) == FXKCC_INVALID_ARGUMENT); /* duplicate id */
+        CHECK(fxkcc_world_character_count(w) == 3);
+        CHECK(fxkcc_world_set_settings(w, 3, &slow) == FXKCC_OK);
+        slow.radius = 0;
+        CHECK(fxkcc_world_set_settings(w, 3, &slow) == FXKCC_INVALID_ARGUMENT);
+        CHECK(strstr(fxkcc_world_error(w), "character 3: radius") != NULL);
+        CHECK(fxkcc_world_set_settings(w, 4, NULL) == FXKCC_NOT_FOUND);
+        CHECK(strcmp(fxkcc_world_error(w), "set_settings: no character 4") == 0);
+        memset(run, 0, sizeof run);
+        run[2].stick_x = -FXKCC_ONE;
+        for (t = 0; t < 60; ++t) CHECK(fxkcc_world_step(w, run, 3) == FXKCC_OK);
+        CHECK(fxkcc_world_character(w, 2, &st) == FXKCC_OK);
+        CHECK(st.id == 3 && st.grounded);
+        CHECK(near(st.velocity.x, -FXKCC_FIXED(3), 1));
+
+        feet.x = 0;
+        feet.z = FXKCC_FIXED(-8);
+        CHECK(fxkcc_world_teleport(w, 1, feet) == FXKCC_OK);
+        CHECK(fxkcc_world_character(w, 0, &st) == FXKCC_OK);
+        CHECK(st.position.x == feet.x && st.position.y == feet.y && st.position.z == feet.z);
+        CHECK(st.velocity.x == 0 && st.velocity.y == 0 && st.velocity.z == 0 && st.grounded);
+        CHECK(fxkcc_world_render_position(w, 0, 0, &pose) == FXKCC_OK);
+        CHECK(pose.x == feet.x && pose.z == feet.z);
+        feet.x = FXKCC_FIXED(2000000);
+        CHECK(fxkcc_world_teleport(w, 1, feet) == FXKCC_INVALID_ARGUMENT);
+        CHECK(strstr(fxkcc_world_error(w), "working volume") != NULL);
+
+        CHECK(fxkcc_world_remove_character(w, 2) == FXKCC_OK);
+        CHECK(fxkcc_world_remove_character(w, 2) == FXKCC_NOT_FOUND);
+        CHECK(fxkcc_world_character_count(w) == 2);
+        CHECK(fxkcc_world_character(w, 1, &st) == FXKCC_OK && st.id == 3);
+        run[0] = run[2];
+        memset(&run[1], 0, sizeof run[1]);
+        /* 1 runs now from rest: 0.9 m/s more a tick (45 m/s^2) for six ticks, then 6.2 m/s:
+         * (0.9 + 1.8 + ... + 5.4 + 9 x 6.2) x 0.02 s = 1.494 m in 15 ticks. 3 stops. */
+        for (t = 0; t < 15; ++t) CHECK(fxkcc_world_step(w, run, 2) == FXKCC_OK);
+        CHECK(fxkcc_world_character(w, 0, &st) == FXKCC_OK);
+        CHECK(near(st.position.x, -dec("1.494"), mm / 10));
+    }
     fxkcc_world_destroy(w);
     fxkcc_world_destroy(NULL);
 

@@ -1,6 +1,7 @@
 // World: static geometry, moving platforms and characters, stepped tick by tick in a fixed
-// order (platforms by id, then characters by id). Characters do not collide with each other.
-// Everything is sized when the world is built; a tick allocates nothing.
+// order (platforms by id, then characters by id). Characters join, leave, change settings and
+// teleport between ticks. Everything is sized when the world is built or changed; a tick
+// allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -60,8 +61,29 @@ public:
 
     /// Adds a platform (its box is added to the scene as a kinematic shape). Before build().
     bool add_platform(const Platform& platform, std::string* error);
-    /// Adds a character standing at `feet`. Before build(). Ids must be unique.
+    /// Adds a character standing at `feet`. Ids must be unique. Before build(), or between ticks
+    /// after it (a character joining): it is placed in ascending id order and starts at rest on
+    /// whatever ground is under its feet, exactly as one added before build(). The inputs of
+    /// step() follow characters(), so the index of every character with a larger id moves up.
     bool add_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error);
+
+    // Runtime changes, between ticks after build() (docs/embedding.md, "Runtime changes"). Each
+    // is deterministic: its result depends only on the world and the arguments. A change
+    // resizes the world's scratch (allocation at the change, never per tick). False, with
+    // *error, and the world untouched, for an unknown id or invalid arguments.
+
+    /// A character leaving. The indices of characters with larger ids move down.
+    bool remove_character(CharacterId id, std::string* error);
+    /// New settings for a character from the next tick on (validated as add_character's).
+    bool set_settings(CharacterId id, const Settings& settings, std::string* error);
+    /// Moves a character to `feet` as if it had spawned there: at rest (no velocity, run speed
+    /// or held step), on whatever ground is under it, its facing kept, and no render
+    /// interpolation across the jump (previous pose = new pose). No collision test: a game
+    /// teleports to a free spot (a body placed in a wall is pushed out by the next ticks'
+    /// depenetration, as a spawn would be).
+    bool teleport(CharacterId id, const Vec3& feet, std::string* error);
+    /// A character's settings, or null for an unknown id.
+    const Settings* settings(CharacterId id) const;
     /// Builds the scene and fixes the order of everything. Must be called once before step().
     bool build(std::string* error);
 
@@ -126,6 +148,9 @@ private:
     std::vector<geo::Capsule> body_near_;    ///< the bodies one character meets
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
     mutable std::vector<uint8_t> checksum_bytes_; ///< scratch of checksum(), sized at build()
+    bool check_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) const;
+    void settle(size_t index);  ///< ground under a spawned or teleported body (as at build())
+    void size_scratch();        ///< the per-tick scratch, sized for the current characters
     void index_bodies();
     template <class Visit> void for_bodies_near(const geo::Aabb& q, Visit&& visit) const;
     void resolve_bodies();

@@ -1,0 +1,248 @@
+// Runtime changes between ticks: characters joining and leaving, settings changes, teleports
+// (kcc/world.h). Each is compared with a world that had the result from its start.
+#include "kcc_test_util.h"
+
+#include <cmath>
+
+#include "kcc/state_bytes.h"
+
+using namespace kcctest;
+using namespace fx::kcc;
+
+namespace {
+void rt_level(World& w) {
+    add_floor(w);
+    add_aabb(w, 2, v3(4, 0, -10), v3(5, 2, 10));   // a wall at x = 4
+    add_aabb(w, 3, v3(-3, 0, 3), v3(3, 0.2L, 6)); // a 0.2 m step
+}
+/// Tick t's input of character k: a walk that turns, jumps now and then, differs per character.
+Input rt_course(int64_t t, int k) {
+    Input in;
+    in.stick_x = Scalar::ratio(((t + 7 * k) % 40) < 20 ? 1 : -1, 2);
+    in.stick_y = Scalar::ratio((k % 2) == 0 ? 1 : -1, 1);
+    in.jump = ((t + k) % 37) == 5;
+    return in;
+}
+/// The state of `id` with its tick-dependent fields compared as bytes.
+std::array<uint8_t, kStateBytes> rt_bytes(const World& w, CharacterId id) {
+    for (const CharacterState& s : w.characters())
+        if (s.id == id) return serialize_state(s);
+    FAIL("no character " << id);
+    return {};
+}
+/// Steps `w` one tick with rt_course(t, id) for each of its characters (inputs by index).
+void rt_step(World& w, int64_t t) {
+    std::vector<Input> in;
+    for (const CharacterState& s : w.characters()) in.push_back(rt_course(t, static_cast<int>(s.id)));
+    w.step(in);
+}
+} // namespace
+
+TEST_CASE("runtime: a character that joins between ticks moves as one that spawned there", "[runtime]") {
+    // Joined at each tick of a range, at several places (floor, the step, mid-air, by the wall),
+    // among characters far enough away not to meet it: every later tick equals a world that
+    // had only it from the start, its own tick counted from the join (the level is static).
+    const Vec3 spots[] = {v3(0, rest_height(), 0), v3(0, 0.2L + rest_height(), 4.5L), v3(-1, 1.5L, -2),
+                          v3(3.3L, rest_height(), -5)};
+    for (int join = 0; join < 60; join += 13) {
+        for (const Vec3& at : spots) {
+            World w;
+            rt_level(w);
+            std::string error;
+            REQUIRE(w.add_character(2, v3(-40, rest_height(), 0), kDefaults, &error));
+            REQUIRE(w.add_character(9, v3(40, rest_height(), 0), kDefaults, &error));
+            REQUIRE(w.build(&error));
+            for (int64_t t = 0; t < join; ++t) rt_step(w, t);
+            REQUIRE(w.add_character(5, at, kDefaults, &error)); // between 2 and 9: index 1
+            REQUIRE(w.characters().size() == 3);
+            REQUIRE(w.characters()[1].id == 5u);
+
+            World alone;
+            rt_level(alone);
+            REQUIRE(alone.add_character(5, at, kDefaults, &error));
+            REQUIRE(alone.build(&error));
+            REQUIRE(rt_bytes(w, 5) == rt_bytes(alone, 5)); // the same ground under it at once
+            for (int64_t k = 0; k < 80; ++k) {
+                std::vector<Input> in = {rt_course(join + k, 2), rt_course(k, 5), rt_course(join + k, 9)};
+                w.step(in);
+                alone.step(std::span<const Input>(&in[1], 1));
+                INFO("joined at tick " << join << ", " << k << " ticks later");
+                REQUIRE(rt_bytes(w, 5) == rt_bytes(alone, 5));
+            }
+        }
+    }
+}
+
+TEST_CASE("runtime: a character that leaves no longer affects the others", "[runtime]") {
+    // Two colliding bodies walk into each other; one leaves at tick `leave`. From then on the
+    // other moves exactly as in a world that never had the leaver, started from the state the
+    // survivor had when it left (the rt_level is static, so the tick count does not matter).
+    Settings slim = kDefaults; // the survivor's own settings, which it keeps
+    slim.radius = Scalar::ratio(3, 10);
+    slim.max_speed = Scalar::from_int(4);
+    for (int leave = 1; leave < 50; leave += 7) {
+        World w;
+        rt_level(w);
+        std::string error;
+        REQUIRE(w.add_character(1, v3(-1.5L, rest_height(), -5), kDefaults, &error));
+        REQUIRE(w.add_character(2, v3(1.5L, rest_height(), -5), slim, &error));
+        REQUIRE(w.build(&error));
+        auto towards = [](int64_t, int k) { return stick(k == 1 ? 1 : -1, 0); };
+        for (int64_t t = 0; t < leave; ++t) {
+            const Input in[2] = {towards(t, 1), towards(t, 2)};
+            w.step(in);
+        }
+        const std::array<uint8_t, kStateBytes> survivor = rt_bytes(w, 2);
+        REQUIRE(w.remove_character(1, &error));
+        REQUIRE(w.characters().size() == 1);
+        REQUIRE(w.characters()[0].id == 2u);
+        REQUIRE(w.find(1) == nullptr);
+        CHECK_FALSE(w.remove_character(1, &error));
+        CHECK(error == "remove_character: no character 1");
+
+        // The reference: only body 2, from the state it had when 1 left.
+        World alone;
+        rt_level(alone);
+        REQUIRE(alone.add_character(2, v3(1.5L, rest_height(), -5), slim, &error));
+        REQUIRE(alone.build(&error));
+        REQUIRE(deserialize_state(survivor, alone.find(2)));
+        // Before the leave they met (walking 3 m apart towards each other at up to 6.2 m/s,
+        // their 0.8 m bodies touch within half a second); after it, 2 walks on through where 1 was.
+        for (int64_t k = 0; k < 60; ++k) {
+            const Input in = towards(leave + k, 2);
+            w.step(std::span<const Input>(&in, 1));
+            alone.step(std::span<const Input>(&in, 1));
+            INFO("left at tick " << leave << ", " << k << " ticks later");
+            REQUIRE(rt_bytes(w, 2) == rt_bytes(alone, 2));
+        }
+        CHECK(ld(w.characters()[0].position.x) < -1.5L); // past the place 1 started from
+    }
+}
+
+TEST_CASE("runtime: joins at the same tick give the same world in any order", "[runtime]") {
+    // Nine bodies close together join at tick 10 in two different orders (they collide with
+    // one another): the same states at every later tick.
+    auto run = [](bool reversed) {
+        World w;
+        rt_level(w);
+        std::string error;
+        REQUIRE(w.add_character(100, v3(-20, rest_height(), 0), kDefaults, &error));
+        REQUIRE(w.build(&error));
+        for (int64_t t = 0; t < 10; ++t) rt_step(w, t);
+        for (int k = 0; k < 9; ++k) {
+            const int id = reversed ? 8 - k : k;
+            const Vec3 at = v3(-0.9L * (id % 3), rest_height(), -1 - 0.9L * (id / 3));
+            REQUIRE(w.add_character(static_cast<CharacterId>(id), at, kDefaults, &error));
+        }
+        std::vector<std::vector<std::array<uint8_t, kStateBytes>>> out;
+        for (int64_t t = 10; t < 110; ++t) {
+            rt_step(w, t);
+            out.emplace_back();
+            for (const CharacterState& s : w.characters()) out.back().push_back(serialize_state(s));
+        }
+        return out;
+    };
+    REQUIRE(run(false) == run(true));
+}
+
+TEST_CASE("runtime: new settings take effect on the next tick", "[runtime]") {
+    // Top speed: at full stick the ground speed settles at max_speed (KCC-SPEC, velocity).
+    // The default 6.2 m/s, then 3 m/s from tick 60, then 8 m/s from tick 120.
+    // Character 7 runs; character 3 (index 0, standing far away) keeps its own settings.
+    World w;
+    rt_level(w);
+    std::string error;
+    REQUIRE(w.add_character(7, v3(0, rest_height(), -9), kDefaults, &error));
+    REQUIRE(w.add_character(3, v3(-40, rest_height(), 0), kDefaults, &error));
+    REQUIRE(w.build(&error));
+    auto speed_after = [&](int ticks) {
+        for (int k = 0; k < ticks; ++k) {
+            const Input in[2] = {stick(1, 0), stick(-1, 0)};
+            w.step(in);
+        }
+        return hlen(w.find(7)->velocity);
+    };
+    const long double dt = 1.0L / 50;
+    CHECK(std::fabs(speed_after(60) - 6.2L) < 1e-6L);
+    Settings slow = kDefaults;
+    slow.max_speed = Scalar::from_int(3);
+    REQUIRE(w.set_settings(7, slow, &error));
+    REQUIRE(ld(w.settings(7)->max_speed) == 3.0L);
+    // The first tick brakes at ground_brake (60 m/s^2) from 6.2 toward 3 (KCC-SPEC: braking
+    // above the target), and two ticks later it is there.
+    const long double first = speed_after(1);
+    CHECK(std::fabs(first - (6.2L - 60 * dt)) < 1e-6L);
+    CHECK(std::fabs(speed_after(59) - 3.0L) < 1e-6L);
+    Settings fast = kDefaults;
+    fast.max_speed = Scalar::from_int(8);
+    REQUIRE(w.set_settings(7, fast, &error));
+    CHECK(std::fabs(speed_after(1) - (3.0L + 45 * dt)) < 1e-6L); // ground_accel 45 m/s^2
+    CHECK(std::fabs(speed_after(59) - 8.0L) < 1e-6L);
+    CHECK(std::fabs(hlen(w.find(3)->velocity) - 6.2L) < 1e-6L); // the other kept the default
+
+    // Invalid settings: refused with the reason, nothing changed.
+    Settings bad = kDefaults;
+    bad.radius = Scalar::zero();
+    CHECK_FALSE(w.set_settings(7, bad, &error));
+    CHECK(error.find("character 7: radius") == 0);
+    CHECK(ld(w.settings(7)->max_speed) == 8.0L);
+    CHECK_FALSE(w.set_settings(8, fast, &error));
+    CHECK(error == "set_settings: no character 8");
+    CHECK(w.settings(8) == nullptr);
+}
+
+TEST_CASE("runtime: a teleported character is at rest where it lands, as if it had spawned there", "[runtime]") {
+    // From every phase of a course (running, airborne, on the step), to the floor, onto the
+    // step and into the air: the state equals a fresh spawn's there but for the facing, which is
+    // kept; the render pose does not streak across the jump.
+    const Vec3 targets[] = {v3(-10, rest_height(), 2), v3(1, 0.2L + rest_height(), 5), v3(-8, 3, -3)};
+    for (int64_t when = 3; when < 90; when += 11) {
+        for (const Vec3& to : targets) {
+            Solo s(rt_level, v3(0, rest_height(), -8));
+            for (int64_t t = 0; t < when; ++t) s.tick(rt_course(t, 3));
+            const Scalar facing = s.st().facing;
+            std::string error;
+            REQUIRE(s.world.teleport(7, to, &error));
+            Solo fresh(rt_level, to);
+            CharacterState expect = fresh.st();
+            expect.facing = facing;
+            expect.previous_facing = facing;
+            INFO("teleported at tick " << when);
+            REQUIRE(serialize_state(s.st()) == serialize_state(expect));
+            CHECK(s.st().velocity == Vec3::zero());
+            for (int a = 0; a <= 4; ++a) CHECK(s.world.render_position(0, Scalar::ratio(a, 4)) == to);
+            // And it goes on from there like the fresh spawn turned the same way.
+            fresh.mut().facing = facing;
+            fresh.mut().previous_facing = facing;
+            for (int64_t k = 0; k < 40; ++k) {
+                s.tick(rt_course(k, 3));
+                fresh.tick(rt_course(k, 3));
+                REQUIRE(serialize_state(s.st()) == serialize_state(fresh.st()));
+            }
+        }
+    }
+}
+
+TEST_CASE("runtime: changes with bad arguments are refused and change nothing", "[runtime]") {
+    Solo s(rt_level, v3(0, rest_height(), 0));
+    s.settle();
+    const auto before = serialize_state(s.st());
+    std::string error;
+    CHECK_FALSE(s.world.teleport(7, v3(2000000, 0, 0), &error));
+    CHECK(error == "character 7: feet outside the working volume (each coordinate less than 1048576 m)");
+    CHECK_FALSE(s.world.teleport(3, v3(0, 1, 0), &error));
+    CHECK(error == "teleport: no character 3");
+    CHECK_FALSE(s.world.add_character(7, v3(1, 1, 1), kDefaults, &error));
+    CHECK(error == "character 7: duplicate id");
+    Settings bad = kDefaults;
+    bad.height = Scalar::ratio(1, 2); // below 2 x radius
+    CHECK_FALSE(s.world.add_character(8, v3(1, 1, 1), bad, &error));
+    CHECK(s.world.characters().size() == 1);
+    CHECK(serialize_state(s.st()) == before);
+
+    World unbuilt;
+    CHECK_FALSE(unbuilt.remove_character(1, &error));
+    CHECK(error == "remove_character: the world is not built");
+    CHECK_FALSE(unbuilt.teleport(1, v3(0, 0, 0), &error));
+    CHECK(error == "teleport: the world is not built");
+}
