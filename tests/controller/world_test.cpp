@@ -553,20 +553,27 @@ TEST_CASE("a snapshot that is not of this world is refused and changes nothing",
     b[0] = 'X';
     refused(b, "no FXKS magic");
     b = good;
-    b[4] = 2;
-    refused(b, "snapshot version 2");
+    b[4] = 1;
+    refused(b, "snapshot version 1, this library reads 2");
     b = good;
     b.pop_back();
-    refused(b, "bytes, a snapshot of this world has");
+    refused(b, "bytes, a snapshot of 4 characters has");
     b = good;
-    b[14] = 3; // three characters
-    refused(b, "snapshot of 3 characters");
+    b[14] = 3; // three characters, four records
+    refused(b, "a snapshot of 3 characters has");
+    const size_t record = kStateBytes + kSettingsBytes;
     b = good;
-    b[18 + 2 * kStateBytes + 1] = 9; // the third character's id: 9, not 3
-    refused(b, "character 9 in the snapshot where this world has 3");
+    b[18 + 2 * record + 1] = 1; // the third character's id: 1, after 2
+    refused(b, "character 1 after 2: ids not in ascending order");
     b = good;
-    b[18 + kStateBytes] = 7; // the second character's state-bytes version
+    b[18 + record] = 7; // the second character's state-bytes version
     refused(b, "unreadable state bytes");
+    b = good;
+    b[18 + record + kStateBytes + 8 * 19 + 8] = 2; // the second one's collide_characters byte
+    refused(b, "character 2: unreadable settings bytes");
+    b = good;
+    for (size_t k = 0; k < 8; ++k) b[18 + kStateBytes + k] = 0; // the first one's radius: 0
+    refused(b, "character 1: radius");
     refused(std::vector<uint8_t>(5, 0), "not a snapshot");
     World unbuilt;
     CHECK_FALSE(unbuilt.restore(good, &error));

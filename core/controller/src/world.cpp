@@ -386,7 +386,11 @@ uint64_t World::checksum() const {
     return xxh3_64(checksum_bytes_);
 }
 
-size_t World::snapshot_size() const { return kSnapshotHeader + states_.size() * kStateBytes; }
+namespace {
+constexpr size_t kSnapshotRecord = kStateBytes + kSettingsBytes;
+} // namespace
+
+size_t World::snapshot_size() const { return kSnapshotHeader + states_.size() * kSnapshotRecord; }
 
 void World::snapshot(std::vector<uint8_t>* out) const {
     out->resize(snapshot_size());
@@ -399,8 +403,11 @@ void World::snapshot(std::vector<uint8_t>* out) const {
     const uint32_t n = static_cast<uint32_t>(states_.size());
     for (int k = 0; k < 4; ++k) p[14 + k] = static_cast<uint8_t>(n >> (8 * k));
     for (size_t i = 0; i < states_.size(); ++i) {
+        uint8_t* r = p + kSnapshotHeader + i * kSnapshotRecord;
         const std::array<uint8_t, kStateBytes> b = serialize_state(states_[i]);
-        for (size_t k = 0; k < kStateBytes; ++k) p[kSnapshotHeader + i * kStateBytes + k] = b[k];
+        for (size_t k = 0; k < kStateBytes; ++k) r[k] = b[k];
+        const std::array<uint8_t, kSettingsBytes> c = serialize_settings(params_[i].s);
+        for (size_t k = 0; k < kSettingsBytes; ++k) r[kStateBytes + k] = c[k];
     }
 }
 
@@ -424,23 +431,45 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
     uint32_t n = 0;
     for (int k = 0; k < 4; ++k) n |= static_cast<uint32_t>(bytes[14 + static_cast<size_t>(k)]) << (8 * k);
     if (static_cast<int64_t>(tick) < 0) return fail("negative tick");
-    if (n != states_.size())
-        return fail("snapshot of " + std::to_string(n) + " characters, this world has " +
-                    std::to_string(states_.size()));
-    if (bytes.size() != snapshot_size())
-        return fail(std::to_string(bytes.size()) + " bytes, a snapshot of this world has " +
-                    std::to_string(snapshot_size()));
-    // Check every state first, then write: a refused snapshot leaves the world as it was.
-    for (size_t i = 0; i < states_.size(); ++i) {
+    if ((bytes.size() - kSnapshotHeader) % kSnapshotRecord != 0 ||
+        (bytes.size() - kSnapshotHeader) / kSnapshotRecord != n)
+        return fail(std::to_string(bytes.size()) + " bytes, a snapshot of " + std::to_string(n) + " characters has " +
+                    std::to_string(kSnapshotHeader + size_t{n} * kSnapshotRecord));
+    auto record = [&](size_t i) { return bytes.subspan(kSnapshotHeader + i * kSnapshotRecord, kSnapshotRecord); };
+    // Check every record first, then write: a refused snapshot leaves the world as it was.
+    for (size_t i = 0; i < n; ++i) {
         CharacterState s;
-        if (!deserialize_state(bytes.subspan(kSnapshotHeader + i * kStateBytes, kStateBytes), &s))
+        Settings settings;
+        if (!deserialize_state(record(i).first(kStateBytes), &s))
             return fail("character " + std::to_string(i) + ": unreadable state bytes");
-        if (s.id != states_[i].id)
-            return fail("character " + std::to_string(s.id) + " in the snapshot where this world has " +
-                        std::to_string(states_[i].id));
+        if (i > 0) {
+            CharacterState prev;
+            deserialize_state(record(i - 1).first(kStateBytes), &prev);
+            if (s.id <= prev.id)
+                return fail("character " + std::to_string(s.id) + " after " + std::to_string(prev.id) +
+                            ": ids not in ascending order");
+        }
+        std::string why;
+        if (!deserialize_settings(record(i).subspan(kStateBytes), &settings))
+            return fail("character " + std::to_string(s.id) + ": unreadable settings bytes");
+        if (!validate(settings, &why)) return fail("character " + std::to_string(s.id) + ": " + why);
     }
-    for (size_t i = 0; i < states_.size(); ++i)
-        deserialize_state(bytes.subspan(kSnapshotHeader + i * kStateBytes, kStateBytes), &states_[i]);
+    // The snapshot's characters, settings and all: the same set in place (no allocation),
+    // another set (characters joined or left since) with the scratch resized.
+    const bool same_count = n == states_.size();
+    states_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        Settings settings;
+        deserialize_state(record(i).first(kStateBytes), &states_[i]);
+        deserialize_settings(record(i).subspan(kStateBytes), &settings);
+        if (i < params_.size()) {
+            if (serialize_settings(params_[i].s) != serialize_settings(settings)) params_[i] = make_params(settings);
+        } else {
+            params_.push_back(make_params(settings));
+        }
+    }
+    params_.resize(n);
+    if (!same_count) size_scratch();
     tick_ = static_cast<int64_t>(tick);
     // The platforms where they stand at that tick (step() moves them on from there).
     if (!platforms_.empty()) {

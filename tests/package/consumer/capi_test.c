@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
         static uint8_t snap[4096];
         uint64_t first[30], again;
         size_t size = fxkcc_world_snapshot_size(w);
-        CHECK(size == 18 + 2 * 142);
+        CHECK(size == 18 + 2 * (142 + 169)); /* header, then each character: state bytes, settings */
         CHECK(fxkcc_world_snapshot(w, snap, 10) == FXKCC_INVALID_ARGUMENT);
         CHECK(fxkcc_world_snapshot(w, snap, sizeof snap) == FXKCC_OK);
         inputs[0].stick_x = 0;

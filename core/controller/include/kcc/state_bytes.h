@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <span>
 
+#include "kcc/settings.h"
 #include "kcc/state.h"
 
 namespace fx::kcc {
@@ -31,5 +32,14 @@ std::array<uint8_t, kStateBytes> serialize_state(const CharacterState& s);
 /// Reads bytes written by serialize_state; false (and *out untouched) on a wrong size or an
 /// unknown version.
 bool deserialize_state(std::span<const uint8_t> bytes, CharacterState* out);
+
+/// A character's settings as bytes (snapshots, version 2): every field in declaration order
+/// (kcc/settings.h), Scalars as i64 raw, ints as i32, collide_characters as u8 (0 or 1), all
+/// little-endian: 19 x 8 + 4 x 4 + 1 bytes.
+inline constexpr size_t kSettingsBytes = 169;
+std::array<uint8_t, kSettingsBytes> serialize_settings(const Settings& s);
+/// Reads bytes written by serialize_settings; false (and *out untouched) on a wrong size or a
+/// flag byte other than 0 or 1. The values are not validated here (kcc::validate does that).
+bool deserialize_settings(std::span<const uint8_t> bytes, Settings* out);
 
 } // namespace fx::kcc

@@ -101,18 +101,19 @@ public:
     Vec3 render_position(size_t index, Scalar alpha) const;
 
     /// Snapshots (docs/embedding.md, "Snapshots and rollback"): everything that decides the
-    /// next tick, as bytes that are the same on every machine: the tick count and every
-    /// character's canonical state bytes (kcc/state_bytes.h). Platforms and the scene follow
-    /// from the tick; settings and the level are the world's, fixed at build(). restore()
-    /// puts the world back exactly: stepping on from it computes the bits it computed the first
-    /// time. Layout (little-endian):
+    /// next tick, as bytes that are the same on every machine: the tick count, and every
+    /// character's canonical state bytes (kcc/state_bytes.h) and settings. Platforms and the
+    /// scene follow from the tick; the level is the world's, fixed at build(). restore() puts
+    /// the world back exactly, its character set and settings included (a rollback across a
+    /// join, a leave or a settings change): stepping on from it computes the bits it computed
+    /// the first time. Layout (little-endian):
     ///    0  4 bytes  "FXKS"
     ///    4  u8       snapshot version (kSnapshotVersion)
     ///    5  u8       state-bytes version (kStateBytesVersion)
     ///    6  i64      tick
     ///   14  u32      character count n
-    ///   18  n x kStateBytes, ascending id
-    static constexpr uint8_t kSnapshotVersion = 1;
+    ///   18  n x (kStateBytes state bytes, then kSettingsBytes settings bytes), ascending id
+    static constexpr uint8_t kSnapshotVersion = 2;
 
     /// The checksum of the tick just stepped (docs/embedding.md, "Checksums"): XXH3-64 of every
     /// character's state bytes (ascending id) then every platform's bytes at this tick (ascending
@@ -122,9 +123,11 @@ public:
     /// Writes the snapshot into *out (resized to snapshot_size(): no allocation when its
     /// capacity suffices). After build().
     void snapshot(std::vector<uint8_t>* out) const;
-    /// Restores a snapshot of this world. False, with *error, and the world untouched, when the
-    /// bytes are not one: another size, magic or version, a negative tick, other characters
-    /// (count or ids), or a state that does not read back. Allocates nothing.
+    /// Restores a snapshot of this world (taken at any tick: the characters then present, with
+    /// their settings, replace the current ones). False, with *error, and the world untouched,
+    /// when the bytes are not one: another size, magic or version, a negative tick, ids not
+    /// ascending, a state or settings that do not read back or are invalid. Allocates nothing
+    /// when the snapshot has as many characters as the world (resizes the scratch otherwise).
     bool restore(std::span<const uint8_t> bytes, std::string* error);
 
 private:
