@@ -16,9 +16,10 @@ TARGET_RUN=(node)
 target_setup() {
   local SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo
-  if ! command -v em++ >/dev/null || ! command -v node >/dev/null; then
+  # node-typescript: tsc for the check of the JavaScript module's declarations (js.types_test).
+  if ! command -v em++ >/dev/null || ! command -v node >/dev/null || ! command -v tsc >/dev/null; then
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
-      --no-install-recommends emscripten nodejs || return 1
+      --no-install-recommends emscripten nodejs node-typescript || return 1
   fi
   bash scripts/deps/yaml-cpp-source.sh cmake/toolchains/wasm32-emscripten.cmake "$WASM_DEPS"
 }
