@@ -87,14 +87,16 @@ bool World::add_character(CharacterId id, const Vec3& feet, const Settings& sett
     return true;
 }
 
-bool World::remove_character(CharacterId id, std::string* error) {
+CharacterState* World::changing(const char* what, CharacterId id, std::string* error) {
     CharacterState* s = built_ ? find(id) : nullptr;
-    if (s == nullptr) {
-        if (error != nullptr)
-            *error = built_ ? "remove_character: no character " + std::to_string(id)
-                            : "remove_character: the world is not built";
-        return false;
-    }
+    if (s == nullptr && error != nullptr)
+        *error = std::string(what) + (built_ ? ": no character " + std::to_string(id) : ": the world is not built");
+    return s;
+}
+
+bool World::remove_character(CharacterId id, std::string* error) {
+    CharacterState* s = changing("remove_character", id, error);
+    if (s == nullptr) return false;
     const auto i = static_cast<std::ptrdiff_t>(s - states_.data());
     states_.erase(states_.begin() + i);
     params_.erase(params_.begin() + i);
@@ -103,24 +105,16 @@ bool World::remove_character(CharacterId id, std::string* error) {
 }
 
 bool World::set_settings(CharacterId id, const Settings& settings, std::string* error) {
-    CharacterState* s = built_ ? find(id) : nullptr;
-    if (s == nullptr) {
-        if (error != nullptr)
-            *error = built_ ? "set_settings: no character " + std::to_string(id) : "set_settings: the world is not built";
-        return false;
-    }
+    CharacterState* s = changing("set_settings", id, error);
+    if (s == nullptr) return false;
     if (!check_character(id, s->position, settings, error)) return false;
     params_[static_cast<size_t>(s - states_.data())] = make_params(settings);
     return true;
 }
 
 bool World::teleport(CharacterId id, const Vec3& feet, std::string* error) {
-    CharacterState* s = built_ ? find(id) : nullptr;
-    if (s == nullptr) {
-        if (error != nullptr)
-            *error = built_ ? "teleport: no character " + std::to_string(id) : "teleport: the world is not built";
-        return false;
-    }
+    CharacterState* s = changing("teleport", id, error);
+    if (s == nullptr) return false;
     const size_t i = static_cast<size_t>(s - states_.data());
     if (!check_character(id, feet, params_[i].s, error)) return false;
     // As if it had spawned there: at rest, facing as before, no interpolation across the jump.

@@ -152,6 +152,8 @@ private:
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
     mutable std::vector<uint8_t> checksum_bytes_; ///< scratch of checksum(), sized at build()
     bool check_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) const;
+    /// The character a runtime change applies to, or null with *error ("<what>: no character N").
+    CharacterState* changing(const char* what, CharacterId id, std::string* error);
     void settle(size_t index);  ///< ground under a spawned or teleported body (as at build())
     void size_scratch();        ///< the per-tick scratch, sized for the current characters
     void index_bodies();
