@@ -431,18 +431,16 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
                     std::to_string(kSnapshotHeader + size_t{n} * kSnapshotRecord));
     auto record = [&](size_t i) { return bytes.subspan(kSnapshotHeader + i * kSnapshotRecord, kSnapshotRecord); };
     // Check every record first, then write: a refused snapshot leaves the world as it was.
+    CharacterId prev_id = 0;
     for (size_t i = 0; i < n; ++i) {
         CharacterState s;
         Settings settings;
         if (!deserialize_state(record(i).first(kStateBytes), &s))
             return fail("character " + std::to_string(i) + ": unreadable state bytes");
-        if (i > 0) {
-            CharacterState prev;
-            deserialize_state(record(i - 1).first(kStateBytes), &prev);
-            if (s.id <= prev.id)
-                return fail("character " + std::to_string(s.id) + " after " + std::to_string(prev.id) +
-                            ": ids not in ascending order");
-        }
+        if (i > 0 && s.id <= prev_id)
+            return fail("character " + std::to_string(s.id) + " after " + std::to_string(prev_id) +
+                        ": ids not in ascending order");
+        prev_id = s.id;
         std::string why;
         if (!deserialize_settings(record(i).subspan(kStateBytes), &settings))
             return fail("character " + std::to_string(s.id) + ": unreadable settings bytes");
