@@ -120,6 +120,20 @@ bool StaticScene::build(std::string* error) {
     return true;
 }
 
+StaticScene::ShapeView StaticScene::shape(size_t index) const {
+    const Record& r = records_[index];
+    ShapeView v;
+    v.id = r.id;
+    v.kind = r.kind;
+    v.motion = r.motion;
+    v.sphere = r.sphere;
+    v.capsule = r.capsule;
+    v.box = r.box;
+    v.plane = r.plane;
+    if (r.kind == ShapeKind::kMesh) v.mesh = &meshes_[r.mesh];
+    return v;
+}
+
 const StaticScene::Record* StaticScene::find(ShapeId id, ShapeKind kind) const {
     const auto it = std::lower_bound(records_.begin(), records_.end(), id,
                                      [](const Record& r, ShapeId v) { return r.id < v; });

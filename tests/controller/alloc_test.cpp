@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kcc/recorder.h"
 #include "kcc/trace.h"
 #include "kcc/world.h"
 #include "kcc_test_util.h"
@@ -124,4 +125,30 @@ TEST_CASE("after characters join, leave, teleport and change settings, ticks all
         REQUIRE(g_allocations == 0);
     }
     CHECK(w.characters().size() == 15);
+}
+
+TEST_CASE("with a recorder attached and reserved, ticks and snapshots allocate nothing", "[world][alloc][recorder]") {
+    World w;
+    busy_level(w);
+    std::string error;
+    for (uint32_t id = 1; id <= 8; ++id)
+        REQUIRE(w.add_character(id, v3(-8 + 2 * static_cast<long double>(id), rest_height(), -2), kDefaults, &error));
+    REQUIRE(w.build(&error));
+    Recorder rec;
+    REQUIRE(w.set_recorder(&rec, &error));
+    rec.reserve(400, 400 * 8);
+    std::vector<Input> inputs(w.characters().size());
+    std::vector<uint8_t> snap;
+    w.snapshot(&snap); // the buffer's capacity, once
+    for (int t = 0; t < 400; ++t) {
+        for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = stick(t % 80 < 40 ? 1 : -1, 1, (t + static_cast<int>(i)) % 53 == 0);
+        g_allocations = 0;
+        g_counting = true;
+        w.snapshot(&snap);
+        w.step(inputs);
+        g_counting = false;
+        INFO("tick " << t);
+        REQUIRE(g_allocations == 0);
+    }
+    CHECK(rec.ticks() == 400);
 }

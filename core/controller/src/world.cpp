@@ -4,6 +4,7 @@
 #include <array>
 
 #include "kcc/checksum.h"
+#include "kcc/recorder.h"
 #include "kcc/state_bytes.h"
 
 namespace fx::kcc {
@@ -84,6 +85,7 @@ bool World::add_character(CharacterId id, const Vec3& feet, const Settings& sett
     params_.insert(params_.begin() + static_cast<std::ptrdiff_t>(i), make_params(settings));
     settle(i);
     size_scratch();
+    if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kJoin, id, feet, settings});
     return true;
 }
 
@@ -101,6 +103,7 @@ bool World::remove_character(CharacterId id, std::string* error) {
     states_.erase(states_.begin() + i);
     params_.erase(params_.begin() + i);
     size_scratch();
+    if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kLeave, id, Vec3{}, Settings{}});
     return true;
 }
 
@@ -109,6 +112,7 @@ bool World::set_settings(CharacterId id, const Settings& settings, std::string* 
     if (s == nullptr) return false;
     if (!check_character(id, s->position, settings, error)) return false;
     params_[static_cast<size_t>(s - states_.data())] = make_params(settings);
+    if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kSettings, id, Vec3{}, settings});
     return true;
 }
 
@@ -126,6 +130,7 @@ bool World::teleport(CharacterId id, const Vec3& feet, std::string* error) {
     t.previous_facing = s->facing;
     *s = t;
     settle(i);
+    if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kTeleport, id, feet, Settings{}});
     return true;
 }
 
@@ -191,6 +196,7 @@ CharacterState* World::find(CharacterId id) {
 }
 
 void World::step(std::span<const Input> inputs, TraceObserver* observer) {
+    if (recorder_.r != nullptr) recorder_.r->on_step(tick_, states_, inputs);
     if (!platforms_.empty()) {
         for (size_t k = 0; k < platforms_.size(); ++k) {
             const Platform& pl = platforms_[k];
@@ -403,6 +409,7 @@ void World::snapshot(std::vector<uint8_t>* out) const {
         const std::array<uint8_t, kSettingsBytes> c = serialize_settings(params_[i].s);
         for (size_t k = 0; k < kSettingsBytes; ++k) r[kStateBytes + k] = c[k];
     }
+    if (recorder_.r != nullptr) recorder_.r->on_snapshot(tick_, *out);
 }
 
 bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
@@ -469,7 +476,39 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
             scene_.move_box(pl.id, geo::Box{pl.center_at(tick_), pl.half_extents, pl.rotation});
         scene_.refit();
     }
+    if (recorder_.r != nullptr) recorder_.r->on_restore(tick_, bytes);
     return true;
+}
+
+bool World::set_recorder(Recorder* recorder, std::string* error) {
+    if (recorder == nullptr) {
+        if (recorder_.r != nullptr) recorder_.r->world_ = nullptr;
+        recorder_.r = nullptr;
+        return true;
+    }
+    auto fail = [&](const std::string& why) {
+        if (error != nullptr) *error = "set_recorder: " + why;
+        return false;
+    };
+    if (!built_) return fail("build the world first");
+    if (tick_ != 0) return fail("a recording starts at tick 0, the world is at tick " + std::to_string(tick_));
+    // The recorder's first mark: the world as it is now (a snapshot taken before attaching,
+    // restored later, is known). Taken with no recorder attached, so that none sees it.
+    Recorder* const previous = recorder_.r;
+    recorder_.r = nullptr;
+    std::vector<uint8_t> bytes;
+    snapshot(&bytes);
+    recorder_.r = previous;
+    if (!recorder->begin(*this, xxh3_64(bytes), error)) return false;
+    if (previous != nullptr && previous != recorder) previous->world_ = nullptr;
+    if (recorder->world_ != nullptr && recorder->world_ != this) recorder->world_->recorder_.r = nullptr;
+    recorder->world_ = this;
+    recorder_.r = recorder;
+    return true;
+}
+
+World::RecorderLink::~RecorderLink() {
+    if (r != nullptr) r->world_ = nullptr;
 }
 
 Vec3 World::render_position(size_t index, Scalar alpha) const {

@@ -74,6 +74,22 @@ public:
 
     size_t size() const { return records_.size(); }
 
+    // ---- reading back (tools that write a scene out, kcc::Recorder) --------------------------
+    /// A shape as it was added (a kinematic one at its current pose); only the member of its
+    /// kind is meaningful, `mesh` is null for other kinds.
+    struct ShapeView {
+        ShapeId id = 0;
+        ShapeKind kind = ShapeKind::kSphere;
+        Motion motion = Motion::kStatic;
+        Sphere sphere{};
+        Capsule capsule{};
+        Box box{};
+        Plane plane{};
+        const TriangleMesh* mesh = nullptr; ///< the mesh itself (its vertices and index triples as built)
+    };
+    /// Shape `index` < size(): in ascending id after build(), in the order added before it.
+    ShapeView shape(size_t index) const;
+
 private:
     friend class LocalScene;
     struct Record {

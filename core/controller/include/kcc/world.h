@@ -18,6 +18,8 @@
 
 namespace fx::kcc {
 
+class Recorder;
+
 /// A waypoint of a platform: its box centre reached at `tick` (ticks since the world began).
 struct Waypoint {
     Vec3 center;
@@ -55,6 +57,7 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p);
 
 class World {
 public:
+
     /// Static shapes: add them to scene() before build().
     geo::StaticScene& scene() { return scene_; }
     const geo::StaticScene& scene() const { return scene_; }
@@ -93,6 +96,17 @@ public:
     void step(std::span<const Input> inputs, TraceObserver* observer = nullptr);
 
     int64_t tick() const { return tick_; }
+    /// Platforms in ascending id (after build(); in the order added before it).
+    std::span<const Platform> platforms() const { return platforms_; }
+
+    /// Attaches a recorder (kcc/recorder.h; docs/embedding.md, "Recording a session"), which
+    /// from then on sees every input and every runtime change, snapshot and restore of this
+    /// world, or detaches it (null). Attaching is refused, with *error, unless the world is built
+    /// and at tick 0, or when the recorder cannot record its level; it restarts the recorder's
+    /// recording. A recorder only observes: nothing simulated depends on it. Detach it before
+    /// destroying it (destroying either one detaches it).
+    bool set_recorder(Recorder* recorder, std::string* error = nullptr);
+    Recorder* recorder() const { return recorder_.r; }
     /// Characters in ascending id order.
     std::span<const CharacterState> characters() const { return states_; }
     CharacterState* find(CharacterId id);
@@ -161,6 +175,17 @@ private:
     void resolve_bodies();
     int64_t tick_ = 0;
     bool built_ = false;
+    /// The recorder attached, or null. Not copied or moved with the world; detached from the
+    /// recorder when the world is destroyed.
+    struct RecorderLink {
+        Recorder* r = nullptr;
+        RecorderLink() = default;
+        RecorderLink(const RecorderLink&) {}
+        RecorderLink& operator=(const RecorderLink&) { return *this; }
+        ~RecorderLink();
+    };
+    RecorderLink recorder_;
+    friend class Recorder;
 };
 
 } // namespace fx::kcc

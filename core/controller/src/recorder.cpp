@@ -1,0 +1,455 @@
+#include "kcc/recorder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "fx/decimal.h"
+#include "kcc/checksum.h"
+
+namespace fx::kcc {
+
+namespace {
+
+std::string num(Scalar v) { return to_string_shortest(v); }
+std::string vec3(const Vec3& v) { return "[" + num(v.x) + ", " + num(v.y) + ", " + num(v.z) + "]"; }
+/// The exact matrix, rows (Mat3::row), as the scenario format reads it.
+std::string mat3(const Mat3& m) { return "[" + vec3(m.row[0]) + ", " + vec3(m.row[1]) + ", " + vec3(m.row[2]) + "]"; }
+
+/// The settings keys whose values differ from `base`, in the harness writer's order
+/// (cli/scenario/src/writer.cpp, settings_yaml), as (key, value text). tick_rate_hz is left
+/// out: a scenario gives it once (`tick_rate`).
+std::vector<std::pair<std::string, std::string>> settings_diff(const Settings& s, const Settings& base) {
+    std::vector<std::pair<std::string, std::string>> out;
+    auto scalar = [&](const char* key, Scalar v, Scalar b) {
+        if (v != b) out.emplace_back(key, num(v));
+    };
+    auto integer = [&](const char* key, int v, int b) {
+        if (v != b) out.emplace_back(key, std::to_string(v));
+    };
+    scalar("radius", s.radius, base.radius);
+    scalar("height", s.height, base.height);
+    scalar("skin", s.skin, base.skin);
+    scalar("max_slope_enter_deg", s.max_slope_enter_deg, base.max_slope_enter_deg);
+    scalar("max_slope_stay_deg", s.max_slope_stay_deg, base.max_slope_stay_deg);
+    scalar("probe_distance", s.probe_distance, base.probe_distance);
+    scalar("probe_skin", s.probe_skin, base.probe_skin);
+    integer("probe_max_hits", s.probe_max_hits, base.probe_max_hits);
+    scalar("snap_distance", s.snap_distance, base.snap_distance);
+    scalar("depenetration_cap", s.depenetration_cap, base.depenetration_cap);
+    integer("max_slide_iterations", s.max_slide_iterations, base.max_slide_iterations);
+    scalar("step_height", s.step_height, base.step_height);
+    scalar("step_min_forward", s.step_min_forward, base.step_min_forward);
+    scalar("max_speed", s.max_speed, base.max_speed);
+    scalar("ground_accel", s.ground_accel, base.ground_accel);
+    scalar("ground_brake", s.ground_brake, base.ground_brake);
+    scalar("air_accel", s.air_accel, base.air_accel);
+    scalar("jump_speed", s.jump_speed, base.jump_speed);
+    scalar("gravity", s.gravity, base.gravity);
+    scalar("dead_zone", s.dead_zone, base.dead_zone);
+    scalar("turn_rate_deg", s.turn_rate_deg, base.turn_rate_deg);
+    integer("max_ticks_per_frame", s.max_ticks_per_frame, base.max_ticks_per_frame);
+    if (s.collide_characters != base.collide_characters)
+        out.emplace_back("collide_characters", s.collide_characters ? "true" : "false");
+    return out;
+}
+
+bool is_idle(const Input& in) { return in.stick_x.raw() == 0 && in.stick_y.raw() == 0 && !in.jump && in.impulse.is_zero(); }
+
+/// A normal to write for a plane whose normal is `n`: one the harness's loader (which
+/// normalises it with fx::try_normalize) turns into exactly `n`. n itself when normalising it
+/// changes nothing; else a vector within 2 raw units of it per component that normalises to n
+/// (measured: normalising a normalised vector again changes about 1.7 % of them by 1 raw
+/// unit, and this search finds a written form for about half of those). False when none does.
+bool written_normal(const Vec3& n, Vec3* out) {
+    Vec3 u;
+    if (try_normalize(n, &u) && u == n) {
+        *out = n;
+        return true;
+    }
+    for (int64_t dx = -2; dx <= 2; ++dx) {
+        for (int64_t dy = -2; dy <= 2; ++dy) {
+            for (int64_t dz = -2; dz <= 2; ++dz) {
+                const Vec3 c{Scalar::from_raw(n.x.raw() + dx), Scalar::from_raw(n.y.raw() + dy),
+                             Scalar::from_raw(n.z.raw() + dz)};
+                if (try_normalize(c, &u) && u == n) {
+                    *out = c;
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+bool scenario_name(const std::string& name) {
+    if (name.empty() || name.size() > 64) return false;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-'))) return false;
+    }
+    return true;
+}
+
+/// Largest impulse component a scenario's input may hold (docs/scenarios.md, "speed").
+constexpr int64_t kMaxImpulse = 1000;
+/// Largest scenario file the harness reads (kMaxScenarioBytes).
+constexpr size_t kMaxScenarioBytes = size_t{2} << 20;
+
+} // namespace
+
+Recorder::~Recorder() {
+    if (world_ != nullptr) world_->recorder_.r = nullptr;
+}
+
+void Recorder::reserve(size_t ticks, size_t inputs) {
+    tick_begin_.reserve(ticks);
+    marks_.reserve(ticks);
+    inputs_.reserve(inputs);
+}
+
+bool Recorder::begin(const World& world, uint64_t snapshot_hash, std::string* error) {
+    auto fail = [&](const std::string& why) {
+        if (error != nullptr) *error = "set_recorder: " + why;
+        return false;
+    };
+    const std::span<const Platform> platforms = world.platforms();
+    auto is_platform = [&](geo::ShapeId id) {
+        return std::any_of(platforms.begin(), platforms.end(), [&](const Platform& p) { return p.id == id; });
+    };
+    std::string items;
+    const geo::StaticScene& scene = world.scene();
+    for (size_t i = 0; i < scene.size(); ++i) {
+        const geo::StaticScene::ShapeView v = scene.shape(i);
+        const std::string id = std::to_string(v.id);
+        if (v.motion == geo::Motion::kKinematic) {
+            if (v.kind == geo::ShapeKind::kBox && is_platform(v.id)) continue;
+            return fail("shape " + id + ": a kinematic shape that is not a platform cannot be recorded");
+        }
+        switch (v.kind) {
+        case geo::ShapeKind::kBox:
+            items += "  - box: {id: " + id + ", center: " + vec3(v.box.center) + ", half_extents: " +
+                     vec3(v.box.half_extents);
+            if (!(v.box.rotation == Mat3{})) items += ", rotation: " + mat3(v.box.rotation);
+            items += "}\n";
+            break;
+        case geo::ShapeKind::kPlane: {
+            Vec3 n;
+            if (!written_normal(v.plane.normal, &n))
+                return fail("plane " + id + ": no written normal reads back as its normal " + vec3(v.plane.normal) +
+                            " (the loader normalises it; a normal made with fx::normalize(fx::normalize(v)) does)");
+            items += "  - plane: {id: " + id + ", normal: " + vec3(n) + ", offset: " + num(v.plane.offset) + "}\n";
+            break;
+        }
+        case geo::ShapeKind::kSphere:
+            items += "  - sphere: {id: " + id + ", center: " + vec3(v.sphere.center) + ", radius: " +
+                     num(v.sphere.radius) + "}\n";
+            break;
+        case geo::ShapeKind::kCapsule:
+            items += "  - capsule: {id: " + id + ", a: " + vec3(v.capsule.a) + ", b: " + vec3(v.capsule.b) +
+                     ", radius: " + num(v.capsule.radius) + "}\n";
+            break;
+        case geo::ShapeKind::kMesh: {
+            items += "  - mesh:\n      id: " + id + "\n      vertices: [";
+            const std::span<const Vec3> vs = v.mesh->vertices();
+            for (size_t k = 0; k < vs.size(); ++k) items += (k ? ", " : "") + vec3(vs[k]);
+            items += "]\n      triangles: [";
+            const std::span<const geo::MeshTriangle> ts = v.mesh->triangles();
+            for (size_t k = 0; k < ts.size(); ++k) {
+                items += (k ? ", [" : "[") + std::to_string(ts[k].i[0]) + ", " + std::to_string(ts[k].i[1]) + ", " +
+                         std::to_string(ts[k].i[2]) + "]";
+            }
+            items += "]\n";
+            break;
+        }
+        }
+    }
+    std::string yaml;
+    if (!items.empty()) yaml += "world:\n" + items;
+    if (!platforms.empty()) {
+        yaml += "platforms:\n";
+        for (const Platform& p : platforms) {
+            const std::string id = std::to_string(p.id);
+            if (p.waypoints.size() < 2 || p.waypoints.front().tick != 0)
+                return fail("platform " + id + ": a scenario's platform has at least 2 waypoints, the first at tick 0");
+            yaml += "  - id: " + id + "\n    half_extents: " + vec3(p.half_extents) + "\n";
+            if (!(p.rotation == Mat3{})) yaml += "    rotation: " + mat3(p.rotation) + "\n";
+            yaml += "    waypoints:\n";
+            for (const Waypoint& w : p.waypoints)
+                yaml += "      - {tick: " + std::to_string(w.tick) + ", center: " + vec3(w.center) + "}\n";
+        }
+    }
+    std::vector<Initial> initial;
+    for (const CharacterState& c : world.characters()) initial.push_back({c.id, c.position, *world.settings(c.id)});
+
+    world_yaml_ = std::move(yaml);
+    initial_ = std::move(initial);
+    changes_.clear();
+    marks_.clear();
+    marks_.push_back({0, snapshot_hash, 0});
+    inputs_.clear();
+    tick_begin_.clear();
+    invalid_.clear();
+    return true;
+}
+
+size_t Recorder::changes_at(int64_t tick) const {
+    const auto first = std::lower_bound(changes_.begin(), changes_.end(), tick,
+                                        [](const Change& c, int64_t t) { return c.tick < t; });
+    return static_cast<size_t>(changes_.end() - first);
+}
+
+void Recorder::on_change(const Change& change) { changes_.push_back(change); }
+
+void Recorder::on_step(int64_t tick, std::span<const CharacterState> characters, std::span<const Input> inputs) {
+    if (tick != ticks() && invalid_.empty())
+        invalid_ = "tick " + std::to_string(tick) + " stepped after " + std::to_string(ticks()) + " recorded ticks";
+    tick_begin_.push_back(inputs_.size());
+    for (size_t i = 0; i < characters.size(); ++i) {
+        if (i >= inputs.size()) break; // missing inputs are idle
+        Input in = inputs[i];
+        in.impulse = limit_impulse(in.impulse); // what the controller applies
+        if (!is_idle(in)) inputs_.push_back({characters[i].id, in});
+    }
+}
+
+void Recorder::on_snapshot(int64_t tick, std::span<const uint8_t> bytes) {
+    const Mark m{tick, xxh3_64(bytes), changes_at(tick)};
+    if (!marks_.empty() && marks_.back().tick == m.tick && marks_.back().hash == m.hash &&
+        marks_.back().changes == m.changes)
+        return;
+    marks_.push_back(m);
+}
+
+void Recorder::on_restore(int64_t tick, std::span<const uint8_t> bytes) {
+    const uint64_t hash = xxh3_64(bytes);
+    // The latest snapshot of these bytes (snapshots of equal bytes at one tick differ at most by
+    // changes that had no effect on the world).
+    const Mark* found = nullptr;
+    for (auto it = marks_.rbegin(); it != marks_.rend() && found == nullptr; ++it) {
+        if (it->tick == tick && it->hash == hash) found = &*it;
+    }
+    if (found == nullptr) {
+        if (invalid_.empty())
+            invalid_ = "a snapshot of tick " + std::to_string(tick) +
+                       " was restored that the recorder never saw taken (taken before it was attached, in "
+                       "another world, or in a timeline a later restore dropped)";
+        return;
+    }
+    const size_t keep_at_tick = found->changes;
+    // Changes: those of earlier ticks, and those of this tick made before the snapshot.
+    const size_t first_at_tick = changes_.size() - changes_at(tick);
+    const size_t at_tick = static_cast<size_t>(
+        std::find_if(changes_.begin() + static_cast<std::ptrdiff_t>(first_at_tick), changes_.end(),
+                     [&](const Change& c) { return c.tick > tick; }) -
+        changes_.begin()) - first_at_tick;
+    changes_.resize(first_at_tick + std::min(keep_at_tick, at_tick));
+    // Marks of later ticks, and of this tick after those changes, belong to a dropped timeline.
+    std::erase_if(marks_, [&](const Mark& m) { return m.tick > tick || (m.tick == tick && m.changes > keep_at_tick); });
+    // Inputs of this tick and later.
+    if (static_cast<size_t>(tick) < tick_begin_.size()) {
+        inputs_.resize(tick_begin_[static_cast<size_t>(tick)]);
+        tick_begin_.resize(static_cast<size_t>(tick));
+    } else if (static_cast<size_t>(tick) > tick_begin_.size() && invalid_.empty()) {
+        invalid_ = "a snapshot of tick " + std::to_string(tick) + " was restored after only " +
+                   std::to_string(tick_begin_.size()) + " ticks were recorded";
+    }
+}
+
+bool Recorder::files(const std::string& name, std::vector<RecordedFile>* out, std::string* error) const {
+    auto fail = [&](const std::string& why) {
+        if (error != nullptr) *error = "recording: " + why;
+        return false;
+    };
+    if (!scenario_name(name))
+        return fail("'" + name + "' is not a scenario name ([a-z0-9][a-z0-9._-]*, at most 64 characters)");
+    if (!invalid_.empty()) return fail(invalid_);
+    const int64_t ticks = this->ticks();
+    if (ticks == 0) return fail("nothing recorded: no tick was stepped");
+
+    // The net effect of every tick's changes in the order a replay applies them: leaves, joins,
+    // then events. A leave drops the changes made to that character earlier in the same tick,
+    // and a join and a leave at one tick cancel out.
+    struct Entry {
+        CharacterId id = 0;
+        Vec3 spawn;
+        int64_t join = 0;
+        int64_t leave = -1;
+        Settings settings;
+        bool dropped = false;
+        std::vector<std::pair<int64_t, Input>> rows; ///< non-idle inputs
+    };
+    struct Event {
+        size_t entry = 0;
+        const Change* change = nullptr;
+        bool dropped = false;
+    };
+    std::vector<Entry> entries;
+    std::vector<Event> events;
+    std::map<CharacterId, size_t> present;
+    for (const Initial& c : initial_) {
+        present[c.id] = entries.size();
+        entries.push_back({c.id, c.spawn, 0, -1, c.settings, false, {}});
+    }
+    size_t next = 0;
+    for (int64_t t = 0; t < ticks; ++t) {
+        const size_t tick_events = events.size();
+        for (; next < changes_.size() && changes_[next].tick == t; ++next) {
+            const Change& c = changes_[next];
+            const auto it = present.find(c.id);
+            if (c.kind == ChangeKind::kJoin) {
+                if (it != present.end()) return fail("internal: character " + std::to_string(c.id) + " joined twice");
+                present[c.id] = entries.size();
+                entries.push_back({c.id, c.feet, t, -1, c.settings, false, {}});
+                continue;
+            }
+            if (it == present.end())
+                return fail("internal: a change to character " + std::to_string(c.id) + ", which is not present");
+            const size_t e = it->second;
+            if (c.kind == ChangeKind::kLeave) {
+                for (size_t v = tick_events; v < events.size(); ++v) {
+                    if (events[v].entry == e) events[v].dropped = true;
+                }
+                if (entries[e].join == t) {
+                    entries[e].dropped = true;
+                } else {
+                    entries[e].leave = t;
+                }
+                present.erase(it);
+            } else {
+                events.push_back({e, &c, false});
+            }
+        }
+        const size_t end = static_cast<size_t>(t) + 1 < tick_begin_.size() ? tick_begin_[static_cast<size_t>(t) + 1]
+                                                                         : inputs_.size();
+        for (size_t i = tick_begin_[static_cast<size_t>(t)]; i < end; ++i) {
+            const TickInput& in = inputs_[i];
+            const auto it = present.find(in.id);
+            if (it == present.end())
+                return fail("internal: an input for character " + std::to_string(in.id) + ", which is not present");
+            const Scalar one = Scalar::one();
+            const Scalar most = Scalar::from_int(kMaxImpulse);
+            const std::string who = "tick " + std::to_string(t) + ", character " + std::to_string(in.id) + ": ";
+            if (in.input.stick_x < -one || in.input.stick_x > one || in.input.stick_y < -one || in.input.stick_y > one)
+                return fail(who + "stick [" + num(in.input.stick_x) + ", " + num(in.input.stick_y) +
+                            "] has a component outside [-1, 1], which a scenario cannot hold");
+            const Vec3& im = in.input.impulse;
+            if (abs(im.x) > most || abs(im.y) > most || abs(im.z) > most)
+                return fail(who + "impulse " + vec3(im) + " has a component beyond 1000 m/s, which a scenario cannot hold");
+            entries[it->second].rows.emplace_back(t, in.input);
+        }
+    }
+
+    // Characters by id, then join; one tick rate.
+    std::vector<size_t> order;
+    for (size_t e = 0; e < entries.size(); ++e) {
+        if (!entries[e].dropped) order.push_back(e);
+    }
+    if (order.empty()) return fail("no character was present while recording");
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return entries[a].id != entries[b].id ? entries[a].id < entries[b].id : entries[a].join < entries[b].join;
+    });
+    const int rate = entries[order.front()].settings.tick_rate_hz;
+    auto check_rate = [&](CharacterId id, const Settings& s) {
+        return s.tick_rate_hz == rate ? std::string()
+                                      : "character " + std::to_string(id) + ": tick_rate_hz " +
+                                            std::to_string(s.tick_rate_hz) + " differs from " + std::to_string(rate) +
+                                            " (a scenario has one tick rate)";
+    };
+    for (size_t e : order) {
+        if (const std::string why = check_rate(entries[e].id, entries[e].settings); !why.empty()) return fail(why);
+    }
+    for (const Event& v : events) {
+        if (v.dropped || v.change->kind != ChangeKind::kSettings) continue;
+        if (const std::string why = check_rate(v.change->id, v.change->settings); !why.empty()) return fail(why);
+    }
+
+    std::vector<RecordedFile> files;
+    std::string y = "format: 1\nname: " + name + "\ndescription: \"recorded by kcc::Recorder\"\ntick_rate: " +
+                    std::to_string(rate) + "\nticks: " + std::to_string(ticks) + "\n" + world_yaml_ + "characters:\n";
+    CharacterId last_id = 0;
+    int nth = 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+        const Entry& en = entries[order[k]];
+        nth = k > 0 && en.id == last_id ? nth + 1 : 1;
+        last_id = en.id;
+        y += "  - id: " + std::to_string(en.id) + "\n    spawn: " + vec3(en.spawn) + "\n";
+        if (en.join > 0) y += "    join: " + std::to_string(en.join) + "\n";
+        if (en.leave >= 0) y += "    leave: " + std::to_string(en.leave) + "\n";
+        const auto diff = settings_diff(en.settings, Settings{});
+        if (!diff.empty()) {
+            y += "    settings:\n";
+            for (const auto& [key, value] : diff) y += "      " + key + ": " + value + "\n";
+        }
+        if (en.rows.empty()) continue;
+        RecordedFile csv;
+        csv.path = name + ".c" + std::to_string(en.id) + (nth > 1 ? "." + std::to_string(nth) : "") + ".csv";
+        y += "    input: {csv: " + csv.path + "}\n";
+        const bool impulses = std::any_of(en.rows.begin(), en.rows.end(),
+                                          [](const auto& r) { return !r.second.impulse.is_zero(); });
+        csv.text = impulses ? "tick,stick_x,stick_y,jump,impulse_x,impulse_y,impulse_z\n" : "tick,stick_x,stick_y,jump\n";
+        size_t r = 0;
+        for (int64_t t = 0; t <= en.rows.back().first; ++t) {
+            csv.text += std::to_string(t);
+            if (r < en.rows.size() && en.rows[r].first == t) {
+                const Input& in = en.rows[r++].second;
+                csv.text += "," + num(in.stick_x) + "," + num(in.stick_y) + (in.jump ? ",1" : ",0");
+                if (impulses) csv.text += "," + num(in.impulse.x) + "," + num(in.impulse.y) + "," + num(in.impulse.z);
+            } else {
+                csv.text += impulses ? ",0,0,0,0,0,0" : ",0,0,0";
+            }
+            csv.text += "\n";
+        }
+        files.push_back(std::move(csv));
+    }
+    // Events: each character's settings overlaid on its current ones (only the keys that change).
+    std::vector<Settings> current(entries.size());
+    for (size_t e = 0; e < entries.size(); ++e) current[e] = entries[e].settings;
+    std::string ev;
+    for (const Event& v : events) {
+        if (v.dropped) continue;
+        const Change& c = *v.change;
+        const std::string head = "  - {tick: " + std::to_string(c.tick) + ", character: " + std::to_string(c.id) + ", ";
+        if (c.kind == ChangeKind::kTeleport) {
+            ev += head + "teleport: " + vec3(c.feet) + "}\n";
+            continue;
+        }
+        const auto diff = settings_diff(c.settings, current[v.entry]);
+        current[v.entry] = c.settings;
+        if (diff.empty()) continue;
+        ev += head + "settings: {";
+        for (size_t k = 0; k < diff.size(); ++k) ev += (k ? ", " : "") + diff[k].first + ": " + diff[k].second;
+        ev += "}}\n";
+    }
+    if (!ev.empty()) y += "events:\n" + ev;
+    if (y.size() > kMaxScenarioBytes)
+        return fail("the scenario would have " + std::to_string(y.size()) + " bytes, more than the 2 MiB a scenario may have");
+    files.insert(files.begin(), RecordedFile{name + ".yaml", std::move(y)});
+    *out = std::move(files);
+    return true;
+}
+
+bool Recorder::write(const std::string& folder, const std::string& name, std::string* error) const {
+    std::vector<RecordedFile> files;
+    if (!this->files(name, &files, error)) return false;
+    const std::string dir = folder.empty() || folder.back() == '/' ? folder : folder + "/";
+    std::vector<std::string> written;
+    for (const RecordedFile& f : files) {
+        const std::string path = dir + f.path;
+        std::FILE* file = std::fopen(path.c_str(), "wb");
+        bool ok = file != nullptr;
+        if (ok) written.push_back(path);
+        ok = ok && std::fwrite(f.text.data(), 1, f.text.size(), file) == f.text.size();
+        if (file != nullptr && std::fclose(file) != 0) ok = false;
+        if (!ok) {
+            for (const std::string& w : written) std::remove(w.c_str());
+            if (error != nullptr) *error = "recording: cannot write " + path;
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace fx::kcc
