@@ -179,6 +179,18 @@ size_t fxkcc_world_snapshot_size(const fxkcc_world* world);
 fxkcc_status fxkcc_world_snapshot(fxkcc_world* world, uint8_t* buffer, size_t capacity);
 fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* bytes, size_t size);
 
+/* Recording (docs/embedding.md, "Recording a session"): fxkcc_world_record starts recording the
+ * world (its level, characters, every input, runtime change, snapshot and restore) at tick 0
+ * after build (FXKCC_INVALID_STATE otherwise; FXKCC_INVALID_ARGUMENT for a level a scenario
+ * cannot hold); called again at tick 0, it starts over. fxkcc_world_write_recording writes what
+ * was recorded as a scenario that `fxkcc run` replays to the same checksum at every tick: the
+ * files `<name>.yaml` and `<name>.c<id>.csv` into the existing folder `folder`.
+ * FXKCC_INVALID_STATE when not recording; FXKCC_INVALID_ARGUMENT, with nothing written, for a
+ * name that is not a scenario name ([a-z0-9][a-z0-9._-]*, at most 64 characters), a recording a
+ * scenario cannot hold (see fxkcc_world_error) or a folder it cannot write to. */
+fxkcc_status fxkcc_world_record(fxkcc_world* world);
+fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder, const char* name);
+
 #ifdef __cplusplus
 }
 #endif

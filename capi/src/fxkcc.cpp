@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "fx/decimal.h"
+#include "kcc/recorder.h"
 #include "kcc/version.h"
 #include "kcc/world.h"
 
@@ -29,6 +31,7 @@ struct fxkcc_world {
     bool built = false;
     std::vector<fx::kcc::Input> inputs; // scratch of step(), sized at build
     std::vector<uint8_t> snapshot;      // scratch of fxkcc_world_snapshot
+    std::unique_ptr<fx::kcc::Recorder> recorder; // fxkcc_world_record
 };
 
 namespace {
@@ -376,6 +379,31 @@ fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* bytes, size_
         if (bytes == nullptr && size > 0) return fail(world, FXKCC_INVALID_ARGUMENT, "restore: null bytes");
         std::string why;
         if (!world->world.restore({bytes, size}, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        return FXKCC_OK;
+    });
+}
+
+fxkcc_status fxkcc_world_record(fxkcc_world* world) {
+    return guarded(world, [&] {
+        if (!world->built) return fail(world, FXKCC_INVALID_STATE, "record: build the world first");
+        if (world->world.tick() != 0)
+            return fail(world, FXKCC_INVALID_STATE,
+                        "record: a recording starts at tick 0, the world is at tick " + std::to_string(world->world.tick()));
+        auto recorder = std::make_unique<fx::kcc::Recorder>();
+        std::string why;
+        if (!world->world.set_recorder(recorder.get(), &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        world->recorder = std::move(recorder); // the one it replaces detached itself from the world
+        return FXKCC_OK;
+    });
+}
+
+fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder, const char* name) {
+    return guarded(world, [&] {
+        if (world->recorder == nullptr) return fail(world, FXKCC_INVALID_STATE, "write_recording: not recording");
+        if (folder == nullptr || name == nullptr)
+            return fail(world, FXKCC_INVALID_ARGUMENT, "write_recording: null folder or name");
+        std::string why;
+        if (!world->recorder->write(folder, name, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
         return FXKCC_OK;
     });
 }

@@ -6,6 +6,7 @@
 #include <fxkcc.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int failures = 0;
@@ -253,6 +254,68 @@ int main(int argc, char** argv) {
     }
     fxkcc_world_destroy(w);
     fxkcc_world_destroy(NULL);
+    {
+        /* Recording: refused before build, after tick 0 and without recording; a session of 20
+         * ticks with a rollback of 5 written as a scenario of 20 ticks (its files read back). */
+        const char* tmp = getenv("TMPDIR");
+        char path[1024];
+        char text[4096];
+        size_t n;
+        FILE* f;
+        static uint8_t snap[4096];
+        fxkcc_input in;
+        fxkcc_world* r = NULL;
+        memset(&in, 0, sizeof in);
+        if (tmp == NULL || tmp[0] == 0) tmp = "/tmp";
+        CHECK(fxkcc_world_create(&r) == FXKCC_OK);
+        CHECK(fxkcc_world_add_plane(r, 1, up, 0) == FXKCC_OK);
+        feet.x = 0; feet.y = FXKCC_ONE / 1000 * 15; feet.z = 0;
+        CHECK(fxkcc_world_add_character(r, 4, feet, NULL) == FXKCC_OK);
+        CHECK(fxkcc_world_record(r) == FXKCC_INVALID_STATE);
+        CHECK(strcmp(fxkcc_world_error(r), "record: build the world first") == 0);
+        CHECK(fxkcc_world_build(r) == FXKCC_OK);
+        CHECK(fxkcc_world_write_recording(r, tmp, "capi-recording") == FXKCC_INVALID_STATE);
+        CHECK(fxkcc_world_record(r) == FXKCC_OK);
+        in.stick_y = FXKCC_ONE;
+        for (t = 0; t < 15; ++t) {
+            if (t == 10) CHECK(fxkcc_world_snapshot(r, snap, sizeof snap) == FXKCC_OK);
+            in.jump = t == 12;
+            CHECK(fxkcc_world_step(r, &in, 1) == FXKCC_OK);
+        }
+        CHECK(fxkcc_world_restore(r, snap, fxkcc_world_snapshot_size(r)) == FXKCC_OK);
+        in.stick_y = -FXKCC_ONE;
+        for (t = 10; t < 20; ++t) CHECK(fxkcc_world_step(r, &in, 1) == FXKCC_OK);
+        CHECK(fxkcc_world_write_recording(r, tmp, "Bad Name") == FXKCC_INVALID_ARGUMENT);
+        CHECK(strstr(fxkcc_world_error(r), "not a scenario name") != NULL);
+        CHECK(fxkcc_world_write_recording(r, "/nonexistent-fxkcc-folder", "capi-recording") == FXKCC_INVALID_ARGUMENT);
+        CHECK(fxkcc_world_write_recording(r, tmp, "capi-recording") == FXKCC_OK);
+        snprintf(path, sizeof path, "%s/capi-recording.yaml", tmp);
+        f = fopen(path, "rb");
+        CHECK(f != NULL);
+        if (f != NULL) {
+            n = fread(text, 1, sizeof text - 1, f);
+            text[n] = 0;
+            fclose(f);
+            CHECK(strstr(text, "\nticks: 20\n") != NULL);
+            CHECK(strstr(text, "input: {csv: capi-recording.c4.csv}") != NULL);
+            remove(path);
+        }
+        snprintf(path, sizeof path, "%s/capi-recording.c4.csv", tmp);
+        f = fopen(path, "rb");
+        CHECK(f != NULL);
+        if (f != NULL) {
+            n = fread(text, 1, sizeof text - 1, f);
+            text[n] = 0;
+            fclose(f);
+            /* ticks 0..9 forward, 10..19 back: the rolled-back ticks 10..14 forward are gone */
+            CHECK(strstr(text, "\n9,0,1,0\n10,0,-1,0\n") != NULL);
+            CHECK(strstr(text, "\n19,0,-1,0\n") != NULL);
+            CHECK(strstr(text, ",1\n") == NULL); /* the jump at 12 was rolled back */
+            remove(path);
+        }
+        CHECK(fxkcc_world_record(r) == FXKCC_INVALID_STATE); /* at tick 20 */
+        fxkcc_world_destroy(r);
+    }
 
     if (argc > 1) match_golden(argv[1]);
     if (failures == 0) printf("capi_test: all checks passed (behaviour %d)\n", (int)fxkcc_behaviour_version());
