@@ -116,9 +116,9 @@ TEST_CASE("loader: a complete scenario loads exactly") {
     CHECK(b.id == 3);
     CHECK(b.center == Vec3{i(1), Scalar::half(), r(-225, 100)});
     CHECK(b.half_extents == Vec3{Scalar::half(), Scalar::half(), r(15, 1000)});
-    CHECK(b.yaw == i(90));
-    CHECK(b.pitch == Scalar{});
-    CHECK(b.roll == i(-45));
+    CHECK(b.rotation.yaw == i(90));
+    CHECK(b.rotation.pitch == Scalar{});
+    CHECK(b.rotation.roll == i(-45));
 
     REQUIRE(s.spheres.size() == 1);
     CHECK(s.spheres[0].id == 4);
@@ -143,13 +143,13 @@ TEST_CASE("loader: a complete scenario loads exactly") {
     const BoxDef& ramp = s.boxes[1];
     CHECK(ramp.id == 8);
     CHECK(ramp.half_extents == Vec3{i(1), r(1, 4), i(2)});
-    CHECK(ramp.yaw == Scalar{});
-    CHECK(ramp.pitch == i(-30));
+    CHECK(ramp.rotation.yaw == Scalar{});
+    CHECK(ramp.rotation.pitch == i(-30));
     for (int k = 0; k < 3; ++k) {
         const BoxDef& st = s.boxes[2 + static_cast<size_t>(k)];
         const Scalar run = r(3, 10), rise = r(2, 10);
         CHECK(st.id == static_cast<uint32_t>(20 + k));
-        CHECK(st.yaw == i(90));
+        CHECK(st.rotation.yaw == i(90));
         // yaw 90: the stairs climb toward +x (sincos_deg(90) is exact).
         CHECK(st.center == Vec3{i(5) + run.mul_int(k) + run.div_int(2), rise.mul_int(k + 1).div_int(2), i(0)});
         CHECK(st.half_extents == Vec3{r(3, 4), rise.mul_int(k + 1).div_int(2), run.div_int(2)});
@@ -158,7 +158,7 @@ TEST_CASE("loader: a complete scenario loads exactly") {
     REQUIRE(s.platforms.size() == 1);
     CHECK(s.platforms[0].id == 9);
     CHECK(s.platforms[0].half_extents == Vec3{i(1), r(1, 10), i(1)});
-    CHECK(s.platforms[0].yaw == i(45));
+    CHECK(s.platforms[0].rotation.yaw == i(45));
     REQUIRE(s.platforms[0].waypoints.size() == 2);
     CHECK(s.platforms[0].waypoints[1].tick == 120);
     CHECK(s.platforms[0].waypoints[1].center == Vec3{i(0), i(1), i(6)});
@@ -304,7 +304,7 @@ TEST_CASE("loader: ramp top face passes through the foot and rises at the angle"
     REQUIRE(s.boxes.size() == 1);
     const BoxDef& d = s.boxes[0];
     CHECK(d.half_extents == Vec3{i(1), r(1, 4), i(2)});
-    const fx::geo::Box box = fx::geo::Box::from_yaw_pitch_roll_degrees(d.center, d.half_extents, d.yaw, d.pitch, d.roll);
+    const fx::geo::Box box = fx::geo::Box::from_yaw_pitch_roll_degrees(d.center, d.half_extents, d.rotation.yaw, d.rotation.pitch, d.rotation.roll);
     const fx::SinCos y = fx::sincos_deg(i(30));
     const fx::SinCos a = fx::sincos_deg(i(20));
     const Vec3 up_slope{y.sin * a.cos, a.sin, y.cos * a.cos}; // along the surface, rising at 20 deg
@@ -335,7 +335,7 @@ TEST_CASE("loader: stairs are solid blocks from the ground, one run deeper per s
         CHECK(d.id == static_cast<uint32_t>(10 + k));
         CHECK(d.center == Vec3{i(0), i(1) + r(1, 8).mul_int(k + 1), r(1, 2).mul_int(k) + r(1, 4)});
         CHECK(d.half_extents == Vec3{Scalar::half(), r(1, 8).mul_int(k + 1), r(1, 4)});
-        const fx::geo::Box box = fx::geo::Box::from_yaw_pitch_roll_degrees(d.center, d.half_extents, d.yaw, d.pitch, d.roll);
+        const fx::geo::Box box = fx::geo::Box::from_yaw_pitch_roll_degrees(d.center, d.half_extents, d.rotation.yaw, d.rotation.pitch, d.rotation.roll);
         auto sep = [&](const Vec3& p) { return fx::geo::separation(fx::geo::Capsule{p, p, Scalar{}}, box); };
         const Scalar mid_z = r(1, 2).mul_int(k) + r(1, 4);
         const Scalar top = i(1) + r(1, 4).mul_int(k + 1);

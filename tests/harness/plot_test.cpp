@@ -25,9 +25,9 @@ Scenario level_scenario() {
     sc.name = "plot-test";
     sc.ticks = 12;
     sc.planes.push_back({1, Vec3::unit_y(), Scalar{}});
-    sc.boxes.push_back({2, {I(0), fxtest::r(-1, 2), I(0)}, {I(100000), fxtest::r(1, 2), I(100000)}, {}, {}, {}});
-    sc.boxes.push_back({3, {I(3), I(1), I(0)}, {fxtest::r(1, 2), I(1), I(2)}, {}, {}, {}});
-    sc.boxes.push_back({4, {I(-3), fxtest::r(1, 2), I(2)}, {fxtest::r(1, 2), fxtest::r(1, 2), fxtest::r(1, 2)}, I(45), {}, {}});
+    sc.boxes.push_back({2, {I(0), fxtest::r(-1, 2), I(0)}, {I(100000), fxtest::r(1, 2), I(100000)}, {}});
+    sc.boxes.push_back({3, {I(3), I(1), I(0)}, {fxtest::r(1, 2), I(1), I(2)}, {}});
+    sc.boxes.push_back({4, {I(-3), fxtest::r(1, 2), I(2)}, {fxtest::r(1, 2), fxtest::r(1, 2), fxtest::r(1, 2)}, {I(45), {}, {}, false, {}}});
     sc.spheres.push_back({5, {I(0), I(1), I(4)}, fxtest::r(1, 2)});
     sc.capsules.push_back({6, {I(2), I(0), I(-3)}, {I(2), I(2), I(-3)}, fxtest::r(3, 10)});
     MeshDef mesh;

@@ -50,6 +50,7 @@ std::string input_text(const Scenario& sc, int64_t tick) {
     for (const CharacterDef& c : sc.characters) cursors.emplace_back(*c.input);
     for (int64_t t = 0; t <= tick && t < sc.ticks; ++t) {
         for (size_t i = 0; i < cursors.size(); ++i) {
+            if (!sc.characters[i].present_at(t)) continue; // an entry's rows while it is present
             const kcc::Input in = cursors[i].at(t);
             s += std::to_string(t) + "," + std::to_string(sc.characters[i].id) + "," + to_string_shortest(in.stick_x) +
                  "," + to_string_shortest(in.stick_y) + "," + (in.jump ? "1" : "0") + "," +

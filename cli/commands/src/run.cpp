@@ -43,7 +43,7 @@ public:
         }
         if (recorded && hashes_stream != nullptr) {
             *hashes_stream << current.tick << ' ' << hex16(current.world);
-            for (uint64_t h : current.entities) *hashes_stream << ' ' << hex16(h);
+            for (uint64_t h : current.entities) *hashes_stream << ' ' << entity_cell(h);
             *hashes_stream << '\n';
         }
         if (csv != nullptr) {
@@ -109,6 +109,7 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
     RunOutputs sink;
     sink.run_ticks = run_ticks;
     sink.every = sc.golden_every;
+    sink.hasher = TickHasher(character_ids(sc)); // a cell per character, '-' while absent
     // Declared before the writers, so destroyed after them: the folders are empty by then.
     CreatedFolders created;
     HashFileWriter hashes;
@@ -228,7 +229,7 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
     std::ostream& summary = data_on_stdout ? err : out;
     const Style& style = data_on_stdout ? err_style : out_style;
     summary << fmt::format("{}: {} ticks, {} characters, final hash {}\n", style.strong(sc.name), sink.ticks,
-                           sc.characters.size(), hex16(sink.last_world));
+                           character_ids(sc).size(), hex16(sink.last_world));
     const int failed_expectations = report.expectation_failures(), failed_invariants = report.invariant_failures();
     const std::string failed = fmt::format("{} failed", failed_expectations);
     const std::string invariants = failed_invariants == 0 ? std::string("hold") : fmt::format("{} violated", failed_invariants);

@@ -60,7 +60,7 @@ std::string level(const Scenario& sc, const View& v) {
     std::string o = std::string("<g class=\"level\" fill=\"") + kLevelFill + "\" fill-opacity=\"0.25\" stroke=\"" +
                     kLevelStroke + "\" stroke-width=\"1\">\n";
     for (const BoxDef& b : sc.boxes) {
-        o += box_polygon(box_corners(b.center, b.half_extents, b.yaw, b.pitch, b.roll), v,
+        o += box_polygon(box_corners(b.center, b.half_extents, b.rotation.to_mat3()), v,
                          " class=\"box\" data-id=\"" + std::to_string(b.id) + "\"");
     }
     for (const SphereDef& s : sc.spheres) {
@@ -118,7 +118,7 @@ std::string level(const Scenario& sc, const View& v) {
     for (const PlatformDef& p : sc.platforms) {
         if (p.waypoints.empty()) continue;
         o += "<g class=\"platform\" data-id=\"" + std::to_string(p.id) + "\">\n";
-        o += box_polygon(box_corners(p.waypoints.front().center, p.half_extents, p.yaw, p.pitch, p.roll), v, "");
+        o += box_polygon(box_corners(p.waypoints.front().center, p.half_extents, p.rotation.to_mat3()), v, "");
         std::string path;
         for (size_t i = 0; i < p.waypoints.size(); ++i) {
             P2 a = v.uv(D3(p.waypoints[i].center)), b = v.uv(D3(p.waypoints[(i + 1) % p.waypoints.size()].center));

@@ -125,8 +125,7 @@ std::string stadium_path(P2 a, P2 b, double r, const View& v) {
 }
 
 /// The 8 corners of a rotated box, computed in fixed point exactly as the world builds it.
-std::vector<P3> box_corners(const Vec3& center, const Vec3& half, Scalar yaw, Scalar pitch, Scalar roll) {
-    const Mat3 r = Mat3::from_yaw_pitch_roll_degrees(yaw, pitch, roll);
+std::vector<P3> box_corners(const Vec3& center, const Vec3& half, const Mat3& r) {
     std::vector<P3> out;
     for (int i = 0; i < 8; ++i) {
         const Vec3 local{(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z};

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fx/mat3.h"
 #include "fx/vec3.h"
 
 namespace fx::harness::plot_detail {
@@ -94,7 +95,7 @@ std::string points_attr(const std::vector<P2>& poly, const View& v);
 std::string stadium_path(P2 a, P2 b, double r, const View& v);
 
 /// The 8 corners of a rotated box, computed in fixed point exactly as the world builds it.
-std::vector<P3> box_corners(const Vec3& center, const Vec3& half, Scalar yaw, Scalar pitch, Scalar roll);
+std::vector<P3> box_corners(const Vec3& center, const Vec3& half, const Mat3& r);
 
 /// The convex hull of a box's corners in the view, clipped; "" when it is out of view.
 std::string box_polygon(const std::vector<P3>& corners, const View& v, const std::string& attrs);

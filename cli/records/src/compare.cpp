@@ -151,8 +151,8 @@ std::string format_hash_divergence(const HashDivergence& d, const HashFile& expe
         if (it == ents.end() || *it != ref) continue;
         const auto i = static_cast<size_t>(it - ents.begin());
         if (i >= e.entities.size() || i >= a.entities.size()) continue;
-        s += "  " + ref.label() + ": expected " + hex16(e.entities[i]) + " actual " +
-             hex16(a.entities[i]) + "\n";
+        s += "  " + ref.label() + ": expected " + entity_cell(e.entities[i]) + " actual " +
+             entity_cell(a.entities[i]) + "\n";
     }
     return s;
 }

@@ -95,7 +95,11 @@ void append_tick_line(std::string* s, const TickHashes& t) {
     append_hex16(s, t.world);
     for (const uint64_t e : t.entities) {
         *s += ' ';
-        append_hex16(s, e);
+        if (e == kAbsentHash) {
+            *s += '-'; // a character absent at this tick (only characters are ever absent)
+        } else {
+            append_hex16(s, e);
+        }
     }
     *s += '\n';
 }
@@ -254,6 +258,7 @@ public:
         // Tick lines: no reserve from the header's count, so a lying header cannot make us
         // allocate more than the text holds.
         const size_t n_ent = h.entities.size();
+        const size_t n_chars = character_ids_of(h.entities).size(); // characters come first
         // Only the recorded ticks are visited (not every tick of the header's count): a header
         // claiming 9e18 ticks recorded every 9e18 must not make the reader count to 9e18.
         const int64_t last = h.ticks - 1;
@@ -268,7 +273,7 @@ public:
                             std::to_string(h.ticks) + ", found end of file");
             }
             TickHashes th;
-            if (!parse_tick_line(line, t, h.ticks, n_ent, &th)) return false;
+            if (!parse_tick_line(line, t, h.ticks, n_ent, n_chars, &th)) return false;
             f.ticks.push_back(std::move(th));
         }
         const std::string end = end_line(h.ticks);
@@ -306,7 +311,7 @@ private:
         return true;
     }
 
-    bool parse_tick_line(std::string_view line, int64_t t, int64_t ticks, size_t n_ent,
+    bool parse_tick_line(std::string_view line, int64_t t, int64_t ticks, size_t n_ent, size_t n_chars,
                          TickHashes* out) {
         size_t sp = line.find(' ');
         const std::string_view first = line.substr(0, sp);
@@ -328,8 +333,11 @@ private:
                 line.substr(begin, sp == std::string_view::npos ? std::string_view::npos
                                                                 : sp - begin);
             uint64_t v = 0;
-            if (!parse_hex16(tok, &v)) {
-                return fail("expected a hash of 16 lowercase hex digits, found " + quote(tok));
+            if (count >= 1 && count <= n_chars && tok == "-") {
+                v = kAbsentHash; // a character absent at this tick
+            } else if (!parse_hex16(tok, &v)) {
+                return fail(std::string("expected a hash of 16 lowercase hex digits") +
+                            (count >= 1 && count <= n_chars ? " or '-' (absent)" : "") + ", found " + quote(tok));
             }
             if (count == 0) {
                 out->world = v;
@@ -351,6 +359,8 @@ private:
 };
 
 } // namespace
+
+std::string entity_cell(uint64_t v) { return v == kAbsentHash ? "-" : hex16(v); }
 
 std::string hex16(uint64_t v) {
     std::string s;

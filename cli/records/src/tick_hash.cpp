@@ -41,6 +41,14 @@ std::string entity_labels(std::span<const EntityRef> entities) {
     return s;
 }
 
+std::vector<uint32_t> character_ids_of(std::span<const EntityRef> entities) {
+    std::vector<uint32_t> ids;
+    for (const EntityRef& e : entities) {
+        if (e.kind == EntityKind::kCharacter) ids.push_back(e.id);
+    }
+    return ids;
+}
+
 uint64_t xxh3(std::span<const uint8_t> bytes) { return kcc::xxh3_64(bytes); }
 
 std::vector<EntityRef> entity_list(std::span<const kcc::CharacterState> chars,
@@ -67,14 +75,23 @@ void TickHasher::hash_into(int64_t tick, std::span<const kcc::CharacterState> ch
     const size_t total = chars.size() * kcc::kStateBytes + platforms.size() * kPlatformBytes;
     buffer_.resize(total);
     out->tick = tick;
-    out->entities.resize(chars.size() + platforms.size());
+    const size_t n_chars = ids_.empty() ? chars.size() : ids_.size();
+    out->entities.resize(n_chars + platforms.size());
     uint8_t* p = buffer_.data();
-    size_t k = 0;
+    size_t k = 0, j = 0;
     for (const kcc::CharacterState& c : chars) {
+        if (!ids_.empty()) {
+            while (j < ids_.size() && ids_[j] != c.id) out->entities[j++] = kAbsentHash;
+            k = j++;
+        }
         const auto bytes = kcc::serialize_state(c);
         std::copy(bytes.begin(), bytes.end(), p);
         out->entities[k++] = kcc::xxh3_64({p, bytes.size()});
         p += bytes.size();
+    }
+    if (!ids_.empty()) {
+        while (j < ids_.size()) out->entities[j++] = kAbsentHash;
+        k = ids_.size();
     }
     for (const auto& [id, center] : platforms) {
         const auto bytes = serialize_platform(id, center);

@@ -120,13 +120,14 @@ public:
 class Checker final : public RunSink, public kcc::TraceObserver {
 public:
     Checker(const Scenario& sc, RunSink* inner, CheckReport* report) : sc_(sc), inner_(inner), report_(report) {
-        for (const CharacterDef& c : sc.characters) ids_.push_back(c.id);
+        ids_ = character_ids(sc);
         for (const PlatformDef& p : sc.platforms) platform_ids_.push_back(p.id);
         std::sort(platform_ids_.begin(), platform_ids_.end());
         for (const MeshDef& m : sc.meshes) mesh_ids_.push_back(m.id);
         std::sort(mesh_ids_.begin(), mesh_ids_.end());
         for (const CharacterDef& c : sc.characters) cursors_.emplace_back(*c.input);
         trackers_.resize(ids_.size());
+        last_seen_.assign(ids_.size(), -2);
         events_.resize(ids_.size());
         for (size_t i = 0; i < ids_.size(); ++i) trackers_[i].m.id = ids_[i];
         state_progress_.resize(sc.expect_states.size());
@@ -187,15 +188,28 @@ public:
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
                  std::string* error) override {
         ticks_ = tick + 1;
-        for (size_t i = 0; i < chars.size() && i < trackers_.size(); ++i) {
-            const kcc::Input in = cursors_[i].at(tick);
+        for (size_t i = 0; i < chars.size(); ++i) {
+            const size_t k = index_of(chars[i].id);
+            const size_t entry = entry_at(sc_, chars[i].id, tick);
+            if (k >= trackers_.size() || entry >= cursors_.size()) continue;
+            Tracker& tr = trackers_[k];
+            if (last_seen_[k] != tick - 1 || teleported(chars[i].id, tick)) {
+                // A join or a teleport: no motion from the previous tick to compare with.
+                tr.have_prev = false;
+                tr.prev_pressed = false;
+                tr.release_tick = -1;
+                tr.spell_start = -1;
+                tr.inside_ticks = 0;
+            }
+            last_seen_[k] = tick;
+            const kcc::Input in = cursors_[entry].at(tick);
             const kcc::Params& p = world_->params(i);
-            track(tick, chars[i], in, p, trackers_[i], events_[i]);
-            invariants(tick, chars[i], p, trackers_[i], chars);
-            trackers_[i].prev = chars[i];
-            trackers_[i].have_prev = true;
-            trackers_[i].prev_held = stick_held(in, p.s.dead_zone);
-            events_[i] = TickEvents{};
+            track(tick, chars[i], in, p, tr, events_[k]);
+            invariants(tick, chars[i], p, tr, chars);
+            tr.prev = chars[i];
+            tr.have_prev = true;
+            tr.prev_held = stick_held(in, p.s.dead_zone);
+            events_[k] = TickEvents{};
         }
         if (t_overflow_op != nullptr && !overflow_reported_) {
             overflow_reported_ = true;
@@ -244,6 +258,14 @@ public:
     }
 
 private:
+    bool teleported(uint32_t id, int64_t tick) const {
+        const auto first = std::lower_bound(sc_.events.begin(), sc_.events.end(), tick,
+                                            [](const EventDef& e, int64_t v) { return e.tick < v; });
+        for (auto it = first; it != sc_.events.end() && it->tick == tick; ++it) {
+            if (it->character == id && it->kind == EventDef::Kind::kTeleport) return true;
+        }
+        return false;
+    }
     size_t index_of(uint32_t id) const {
         const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
         return it != ids_.end() && *it == id ? static_cast<size_t>(it - ids_.begin()) : ids_.size();
@@ -535,6 +557,17 @@ private:
             const StateExpectation& e = sc_.expect_states[k];
             if (tick < e.from || tick > e.to) continue;
             std::string failed;
+            if (e.character != kcc::kNoId &&
+                std::none_of(chars.begin(), chars.end(), [&](const kcc::CharacterState& s) { return s.id == e.character; })) {
+                // A check of a character that has left (or not yet joined) cannot hold.
+                StateProgress& sp = state_progress_[k];
+                if (sp.failed_ticks++ == 0) {
+                    first_tick_[k] = tick;
+                    sp.first = where(e.at) + ": tick " + std::to_string(tick) + ", character " +
+                               std::to_string(e.character) + ": not present at this tick";
+                }
+                continue;
+            }
             for (const kcc::CharacterState& s : chars) {
                 if (e.character != kcc::kNoId && s.id != e.character) continue;
                 if (e.grounded >= 0 && s.grounded != (e.grounded == 1)) {
@@ -629,7 +662,8 @@ private:
     const kcc::World* world_ = nullptr;
     std::vector<uint32_t> ids_, platform_ids_, mesh_ids_;
     std::vector<InputCursor> cursors_;
-    std::vector<Tracker> trackers_;
+    std::vector<Tracker> trackers_;             ///< per character id (ids_)
+    std::vector<int64_t> last_seen_;           ///< per id: the last tick it was present
     std::vector<TickEvents> events_;
     std::vector<StateProgress> state_progress_;
     std::vector<int64_t> first_tick_;

@@ -26,13 +26,61 @@ kcc::Input InputCursor::at(int64_t tick) {
     return in;
 }
 
+Timeline::Timeline(const Scenario& sc) : sc_(&sc) {
+    cursors_.reserve(sc.characters.size());
+    for (const CharacterDef& c : sc.characters) {
+        cursors_.emplace_back(*c.input);
+        if (c.join != 0) change_ticks_.push_back(c.join);
+        if (c.leave != CharacterDef::kNever) change_ticks_.push_back(c.leave);
+    }
+    for (const EventDef& e : sc.events) change_ticks_.push_back(e.tick);
+    std::sort(change_ticks_.begin(), change_ticks_.end());
+    change_ticks_.erase(std::unique(change_ticks_.begin(), change_ticks_.end()), change_ticks_.end());
+}
+
+bool Timeline::changes_at(int64_t t) const { return std::binary_search(change_ticks_.begin(), change_ticks_.end(), t); }
+
+bool Timeline::apply(int64_t t, kcc::World* world, std::string* error) const {
+    if (t == 0 || !changes_at(t)) return true; // tick 0's joins are the world's build
+    auto at = [&](std::string* e) {
+        *e = "tick " + std::to_string(t) + ": " + *e;
+        return false;
+    };
+    for (const CharacterDef& c : sc_->characters) {
+        if (c.leave == t && !world->remove_character(c.id, error)) return at(error);
+    }
+    for (const CharacterDef& c : sc_->characters) {
+        if (c.join == t && !world->add_character(c.id, c.spawn, c.settings, error)) return at(error);
+    }
+    const auto first = std::lower_bound(sc_->events.begin(), sc_->events.end(), t,
+                                        [](const EventDef& e, int64_t v) { return e.tick < v; });
+    for (auto it = first; it != sc_->events.end() && it->tick == t; ++it) {
+        const bool ok = it->kind == EventDef::Kind::kTeleport ? world->teleport(it->character, it->feet, error)
+                                                              : world->set_settings(it->character, it->settings, error);
+        if (!ok) return at(error);
+    }
+    return true;
+}
+
+void Timeline::inputs(int64_t t, std::vector<kcc::Input>* out) {
+    if (present_tick_ < 0 || changes_at(t) || t < present_tick_) {
+        present_.clear();
+        for (size_t k = 0; k < sc_->characters.size(); ++k) {
+            if (sc_->characters[k].present_at(t)) present_.push_back(k); // (id, join) order: ascending id
+        }
+    }
+    present_tick_ = t;
+    out->resize(present_.size());
+    for (size_t i = 0; i < present_.size(); ++i) (*out)[i] = cursors_[present_[i]].at(t);
+}
+
 namespace {
 
 kcc::Platform to_platform(const PlatformDef& d) {
     kcc::Platform p;
     p.id = d.id;
     p.half_extents = d.half_extents;
-    p.rotation = Mat3::from_yaw_pitch_roll_degrees(d.yaw, d.pitch, d.roll);
+    p.rotation = d.rotation.to_mat3();
     p.waypoints = d.waypoints;
     return p;
 }
@@ -53,7 +101,7 @@ public:
 bool build_world(const Scenario& sc, kcc::World* world, std::string* error) {
     geo::StaticScene& scene = world->scene();
     for (const BoxDef& b : sc.boxes) {
-        scene.add_box(b.id, geo::Box::from_yaw_pitch_roll_degrees(b.center, b.half_extents, b.yaw, b.pitch, b.roll));
+        scene.add_box(b.id, geo::Box{b.center, b.half_extents, b.rotation.to_mat3()});
     }
     for (const PlaneDef& p : sc.planes) scene.add_plane(p.id, geo::Plane{p.normal, p.offset});
     for (const SphereDef& s : sc.spheres) scene.add_sphere(s.id, geo::Sphere{s.center, s.radius});
@@ -70,7 +118,7 @@ bool build_world(const Scenario& sc, kcc::World* world, std::string* error) {
         if (!world->add_platform(to_platform(p), error)) return false;
     }
     for (const CharacterDef& c : sc.characters) {
-        if (!world->add_character(c.id, c.spawn, c.settings, error)) return false;
+        if (c.join == 0 && !world->add_character(c.id, c.spawn, c.settings, error)) return false;
     }
     return world->build(error);
 }
@@ -86,11 +134,8 @@ bool run_scenario(const Scenario& sc, RunSink& sink, const RunOptions& options, 
               [](const kcc::Platform& a, const kcc::Platform& b) { return a.id < b.id; }); // ids unique
     std::vector<std::pair<uint32_t, Vec3>> poses(platforms.size());
 
-    std::vector<InputCursor> cursors;
-    cursors.reserve(sc.characters.size());
-    // world.characters() is in ascending id order, and so is sc.characters (the loader sorts).
-    for (const CharacterDef& c : sc.characters) cursors.emplace_back(*c.input);
-    std::vector<kcc::Input> inputs(sc.characters.size());
+    Timeline timeline(sc);
+    std::vector<kcc::Input> inputs;
     std::vector<Vec3> render;
     sink.on_start(world);
     TeeObserver tee;
@@ -99,7 +144,8 @@ bool run_scenario(const Scenario& sc, RunSink& sink, const RunOptions& options, 
     const int64_t last = options.stop_after >= 0 && options.stop_after < sc.ticks ? options.stop_after : sc.ticks - 1;
     auto step_once = [&](bool frame_end, Scalar alpha) -> bool {
         const int64_t t = world.tick();
-        for (size_t i = 0; i < cursors.size(); ++i) inputs[i] = cursors[i].at(t);
+        if (!timeline.apply(t, &world, error)) return false;
+        timeline.inputs(t, &inputs);
         const bool traced = options.trace != nullptr && t >= options.trace_from && t <= options.trace_to;
         if (traced) options.trace->begin_tick(t);
         kcc::TraceObserver* observer = options.observer;

@@ -95,7 +95,7 @@ bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario
 
 std::vector<EntityRef> entities_of(const Scenario& sc) {
     std::vector<EntityRef> out;
-    for (const CharacterDef& c : sc.characters) out.push_back({EntityKind::kCharacter, c.id});
+    for (const kcc::CharacterId id : character_ids(sc)) out.push_back({EntityKind::kCharacter, id});
     std::vector<EntityRef> plats;
     for (const PlatformDef& p : sc.platforms) plats.push_back({EntityKind::kPlatform, p.id});
     std::sort(plats.begin(), plats.end()); // ids are unique: a total order

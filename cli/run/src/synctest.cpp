@@ -19,14 +19,11 @@ bool sync_test(const Scenario& sc, const SyncTestOptions& options, SyncTestResul
     kcc::World world;
     if (!build_world(sc, &world, error)) return false;
     const size_t ring = static_cast<size_t>(options.rollback) + 1;
-    const size_t n = world.characters().size();
-    std::vector<InputCursor> cursors;
-    cursors.reserve(sc.characters.size());
-    for (const CharacterDef& c : sc.characters) cursors.emplace_back(*c.input);
-    // Per slot (tick % ring): the snapshot at the start of the tick, its inputs, and the first
-    // run's states and world hash after it.
+    Timeline timeline(sc);
+    // Per slot (tick % ring): the snapshot at the start of the tick (before its runtime changes),
+    // its inputs, and the first run's states and world hash after it.
     std::vector<std::vector<uint8_t>> snaps(ring);
-    std::vector<std::vector<kcc::Input>> inputs(ring, std::vector<kcc::Input>(n));
+    std::vector<std::vector<kcc::Input>> inputs(ring);
     std::vector<std::vector<kcc::CharacterState>> states(ring);
     std::vector<uint64_t> hashes(ring);
     TickHasher hasher;
@@ -41,7 +38,8 @@ bool sync_test(const Scenario& sc, const SyncTestOptions& options, SyncTestResul
     for (int64_t t = 0; t < sc.ticks; ++t) {
         const size_t slot = static_cast<size_t>(t) % ring;
         world.snapshot(&snaps[slot]);
-        for (size_t i = 0; i < n; ++i) inputs[slot][i] = cursors[i].at(t);
+        if (!timeline.apply(t, &world, error)) return false;
+        timeline.inputs(t, &inputs[slot]);
         world.step(inputs[slot]);
         states[slot].assign(world.characters().begin(), world.characters().end());
         hashes[slot] = world_hash(t);
@@ -55,6 +53,7 @@ bool sync_test(const Scenario& sc, const SyncTestOptions& options, SyncTestResul
             return false;
         for (int64_t u = from; u <= t; ++u) {
             const size_t us = static_cast<size_t>(u) % ring;
+            if (!timeline.apply(u, &world, error)) return false;
             world.step(inputs[us]);
             ++result->resimulated;
             const uint64_t again = world_hash(u);
@@ -63,7 +62,7 @@ bool sync_test(const Scenario& sc, const SyncTestOptions& options, SyncTestResul
             result->tick = u;
             result->restored_tick = from;
             std::string r;
-            for (size_t i = 0; i < n; ++i) {
+            for (size_t i = 0; i < states[us].size() && i < world.characters().size(); ++i) {
                 const std::vector<FieldDiff> d = diff_states(states[us][i], world.characters()[i]);
                 if (!d.empty()) r += format_field_diffs(EntityRef{EntityKind::kCharacter, states[us][i].id}, d);
             }

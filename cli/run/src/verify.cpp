@@ -23,7 +23,8 @@ namespace {
 // run's trajectory CSV into `csv` (an ExpectedText over the golden CSV) while they agree.
 class VerifySink final : public RunSink {
 public:
-    VerifySink(const HashFile& golden, TrajectoryWriter* csv) : golden_(golden), csv_(csv) {}
+    VerifySink(const HashFile& golden, TrajectoryWriter* csv)
+        : golden_(golden), csv_(csv), hasher_(character_ids_of(golden.header.entities)) {}
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
                  std::string* error) override {

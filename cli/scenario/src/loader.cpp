@@ -97,13 +97,41 @@ geo::ShapeId shape_id(Ctx& ctx, const Value& v) {
     return id;
 }
 
-void rotation(const Map& m, Scalar* yaw, Scalar* pitch, Scalar* roll) {
-    if (auto r = m.opt("rotation")) {
-        const Vec3 a = r->vec3(detail::kAngle, "a sequence of 3 angles [yaw, pitch, roll]");
-        *yaw = a.x;
-        *pitch = a.y;
-        *roll = a.z;
+void rotation(const Map& m, RotationDef* out) {
+    const std::optional<Value> r = m.opt("rotation");
+    if (!r) return;
+    const char* what = "a sequence of 3 angles [yaw, pitch, roll] or a matrix of 3 rows [[a, b, c], [d, e, f], [g, h, i]]";
+    r->require_sequence(what);
+    if (r->size() != 3 || !r->item(0).node.IsSequence()) {
+        const Vec3 a = r->vec3(detail::kAngle, what);
+        out->yaw = a.x;
+        out->pitch = a.y;
+        out->roll = a.z;
+        return;
     }
+    // The exact matrix (a recording's form, kcc::Recorder): rows, each a unit vector, at right
+    // angles to each other, right-handed; within kRotationTolerance, so that any rotation the
+    // fixed-point trigonometry makes is accepted and a shear or a mirror is not.
+    Mat3 mat;
+    for (int i = 0; i < 3; ++i) mat.row[i] = r->item(static_cast<size_t>(i)).vec3(detail::kStick, "a row of 3 numbers from -1 to 1");
+    const Scalar tol = Scalar::from_raw(int64_t{1} << (Scalar::kFracBits - kRotationToleranceBits));
+    for (int i = 0; i < 3; ++i) {
+        for (int j = i; j < 3; ++j) {
+            const Scalar d = dot(mat.row[i], mat.row[j]) - (i == j ? Scalar::one() : Scalar{});
+            if (d > tol || d < -tol) {
+                r->fail(std::string("expected a rotation matrix (rows of unit length at right angles, within 2^-") +
+                        std::to_string(kRotationToleranceBits) + "), found " +
+                        (i == j ? "row " + std::to_string(i) + " of length^2 " + to_string_shortest(d + Scalar::one())
+                                : "rows " + std::to_string(i) + " and " + std::to_string(j) + " with dot product " +
+                                      to_string_shortest(d)));
+            }
+        }
+    }
+    if (dot(mat.row[0], cross(mat.row[1], mat.row[2])) < Scalar{}) {
+        r->fail("expected a rotation matrix, found a reflection (its determinant is -1)");
+    }
+    out->is_matrix = true;
+    out->matrix = mat;
 }
 
 Scalar half(Scalar v) {
@@ -288,7 +316,7 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
     }
     const Map m(root,
                 {"format", "name", "description", "deviation", "tick_rate", "ticks", "golden_every", "world", "platforms",
-                 "characters", "frames", "expect"},
+                 "characters", "events", "frames", "expect"},
                 "a mapping of scenario keys", /*defer_unknown=*/true);
     const Value fv = m.get("format");
     int64_t format = 0;
@@ -314,6 +342,7 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
     if (auto w = m.opt("world")) load_world(ctx, *w, s);
     if (auto p = m.opt("platforms")) load_platforms(ctx, *p, s);
     load_characters(ctx, m.get("characters"), s);
+    if (auto ev = m.opt("events")) load_events(ctx, *ev, s);
     if (auto f = m.opt("frames")) load_frames(*f, s);
     if (auto d = m.opt("deviation")) s->deviation = d->text("a text (why the scenario deviates from KCC-SPEC)");
     if (auto e = m.opt("expect")) load_expect(ctx, opts, *e, s);

@@ -47,15 +47,13 @@ const std::vector<SettingField>& setting_fields() {
     return f;
 }
 
-kcc::Settings load_settings(Ctx& ctx, const Map& character) {
-    kcc::Settings st;
-    st.tick_rate_hz = ctx.tick_rate;
-    const std::optional<Value> v = character.opt("settings");
-    if (!v || v->is_null()) return st;
+/// Settings keys of `v` (a mapping) applied over `st`, then validated (kcc::validate's message
+/// at `at`, the `settings` key).
+kcc::Settings overlay_settings(Ctx& ctx, const Value& v, const Value& at, kcc::Settings st) {
     std::vector<std::string> names;
     for (const SettingField& f : setting_fields()) names.push_back(f.name);
     names.push_back("collide_characters");
-    const Map m(*v, names);
+    const Map m(v, names);
     if (auto c = m.opt("collide_characters")) st.collide_characters = c->boolean();
     for (const SettingField& f : setting_fields()) {
         const std::optional<Value> fv = m.opt(f.name);
@@ -72,10 +70,38 @@ kcc::Settings load_settings(Ctx& ctx, const Map& character) {
                                     " (set tick_rate only, or the same value in both)");
     }
     std::string error;
-    if (!kcc::validate(st, &error)) character.key_node("settings").fail(error);
+    if (!kcc::validate(st, &error)) at.fail(error);
     return st;
 }
 
+kcc::Settings load_settings(Ctx& ctx, const Map& character) {
+    kcc::Settings st;
+    st.tick_rate_hz = ctx.tick_rate;
+    const std::optional<Value> v = character.opt("settings");
+    if (!v || v->is_null()) return st;
+    return overlay_settings(ctx, *v, character.key_node("settings"), st);
+}
+
+/// The first tick outside [join, leave) where the input is not idle, or -1.
+int64_t input_outside(const InputStream& in, int64_t join, int64_t leave) {
+    auto outside = [&](int64_t t) { return t < join || (leave != CharacterDef::kNever && t >= leave); };
+    int64_t first = -1;
+    auto note = [&](int64_t t) {
+        if (first < 0 || t < first) first = t;
+    };
+    for (const StickSegment& sg : in.sticks) {
+        if (sg.x.raw() == 0 && sg.y.raw() == 0) continue;
+        if (sg.from < join) note(sg.from);
+        if (leave != CharacterDef::kNever && sg.to > leave) note(std::max(sg.from, leave));
+    }
+    for (int64_t t : in.jumps) {
+        if (outside(t)) note(t);
+    }
+    for (const ImpulseEvent& e : in.impulses) {
+        if (outside(e.tick)) note(e.tick);
+    }
+    return first;
+}
 
 SharedInput load_input(Ctx& ctx, const Map& character) {
     InputStream in;
@@ -173,21 +199,105 @@ void load_characters(Ctx& ctx, const Value& v, Scenario* s) {
     if (static_cast<int64_t>(v.size()) > kMaxCharacters) {
         v.fail("expected at most " + std::to_string(kMaxCharacters) + " characters, found " + std::to_string(v.size()));
     }
+    struct Where {
+        Value id, join;
+        size_t index;
+    };
+    std::vector<Where> where;
     for (size_t i = 0; i < v.size(); ++i) {
-        const Map m(v.item(i), {"id", "spawn", "settings", "input"});
+        const Map m(v.item(i), {"id", "spawn", "join", "leave", "settings", "input"});
         CharacterDef c;
         const Value idv = m.get("id");
         c.id = static_cast<kcc::CharacterId>(idv.integer(0, kMaxId));
-        use_id(ctx.character_ids, c.id, idv);
+        ctx.character_ids.emplace(c.id, IdUse{idv.path, idv.line}); // the first entry of the id
         c.spawn = m.get("spawn").vec3(detail::kCoordinate);
+        if (auto j = m.opt("join")) c.join = tick_in_run(ctx, *j);
+        if (auto l = m.opt("leave")) {
+            c.leave = l->integer(c.join + 1, std::max(c.join + 1, ctx.ticks - 1));
+            if (c.leave >= ctx.ticks) {
+                l->fail("expected a tick after the join (" + std::to_string(c.join) + ") and before the run's end (" +
+                        std::to_string(ctx.ticks) + " ticks), found '" + l->node.Scalar() + "'");
+            }
+        }
         c.settings = load_settings(ctx, m);
         c.input = load_input(ctx, m);
+        const int64_t out = input_outside(*c.input, c.join, c.leave);
+        if (out >= 0) {
+            (m.has("input") ? m.key_node("input") : idv)
+                .fail("input at tick " + std::to_string(out) + ", when character " + std::to_string(c.id) +
+                      " is not present (it is from tick " + std::to_string(c.join) +
+                      (c.leave == CharacterDef::kNever ? std::string(" on") : " to " + std::to_string(c.leave)) +
+                      "): input outside the presence must be idle");
+        }
+        where.push_back({idv, m.has("join") ? m.get("join") : idv, i});
         s->characters.push_back(std::move(c));
     }
-    std::stable_sort(s->characters.begin(), s->characters.end(),
-                     [](const CharacterDef& a, const CharacterDef& b) { return a.id < b.id; });
+    // Entries in (id, join) order; entries of one id must not overlap (a rejoin follows a leave).
+    std::vector<size_t> order(s->characters.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const CharacterDef &x = s->characters[a], &y = s->characters[b];
+        return x.id != y.id ? x.id < y.id : x.join < y.join;
+    });
+    for (size_t k = 1; k < order.size(); ++k) {
+        const CharacterDef &prev = s->characters[order[k - 1]], &c = s->characters[order[k]];
+        if (prev.id != c.id) continue;
+        if (prev.leave == CharacterDef::kNever || prev.leave > c.join) {
+            const Where& w = where[order[k]];
+            const Where& pw = where[order[k - 1]];
+            if (c.join == 0 && c.leave == CharacterDef::kNever && prev.join == 0 && prev.leave == CharacterDef::kNever) {
+                w.id.fail("duplicate id " + std::to_string(c.id) + " (first used at " + pw.id.path + ", line " +
+                          std::to_string(pw.id.line) + ")"); // neither joins nor leaves: a plain duplicate
+            }
+            (c.join == 0 && prev.join == 0 ? w.id : w.join)
+                .fail("character " + std::to_string(c.id) + " is already present at tick " + std::to_string(c.join) +
+                      " (characters[" + std::to_string(pw.index) + "], line " + std::to_string(pw.id.line) +
+                      ", from tick " + std::to_string(prev.join) +
+                      (prev.leave == CharacterDef::kNever ? std::string(" on") : " to " + std::to_string(prev.leave)) +
+                      "): an id may appear again only after it leaves");
+        }
+    }
+    std::vector<CharacterDef> sorted;
+    sorted.reserve(order.size());
+    for (size_t i : order) sorted.push_back(std::move(s->characters[i]));
+    s->characters = std::move(sorted);
 }
 
+void load_events(Ctx& ctx, const Value& v, Scenario* s) {
+    if (v.is_null()) return;
+    v.require_sequence("a sequence of events [{tick, character, teleport | settings}, ...]");
+    // Each entry's settings as the events so far leave them.
+    std::vector<kcc::Settings> current;
+    for (const CharacterDef& c : s->characters) current.push_back(c.settings);
+    for (size_t i = 0; i < v.size(); ++i) {
+        const Map m(v.item(i), {"tick", "character", "teleport", "settings"});
+        EventDef e;
+        e.line = m.self().line;
+        const Value tv = m.get("tick");
+        e.tick = tick_in_run(ctx, tv);
+        if (!s->events.empty() && e.tick < s->events.back().tick) {
+            tv.fail("expected a tick from " + std::to_string(s->events.back().tick) +
+                    " on (events in the order of their ticks), found '" + tv.node.Scalar() + "'");
+        }
+        const Value cv = m.get("character");
+        e.character = static_cast<kcc::CharacterId>(cv.integer(0, kMaxId));
+        const size_t k = entry_at(*s, e.character, e.tick);
+        if (k == s->characters.size()) {
+            cv.fail("character " + std::to_string(e.character) + " is not present at tick " + std::to_string(e.tick) +
+                    " (see its join and leave)");
+        }
+        const bool tp = m.has("teleport"), st = m.has("settings");
+        if (tp == st) m.fail("expected exactly one of 'teleport' and 'settings', found " + std::string(tp ? "both" : "neither"));
+        if (tp) {
+            e.kind = EventDef::Kind::kTeleport;
+            e.feet = m.get("teleport").vec3(detail::kCoordinate);
+        } else {
+            e.kind = EventDef::Kind::kSettings;
+            e.settings = current[k] = overlay_settings(ctx, m.get("settings"), m.key_node("settings"), current[k]);
+        }
+        s->events.push_back(e);
+    }
+}
 
 void load_frames(const Value& v, Scenario* s) {
     if (v.is_null()) return;

@@ -75,7 +75,10 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
           const LoadOptions& opts, bool nested, Scenario* out, LoadError* err);
 void use_id(std::map<uint32_t, IdUse>& ids, uint32_t id, const Value& at);
 geo::ShapeId shape_id(Ctx& ctx, const Value& v);
-void rotation(const Map& m, Scalar* yaw, Scalar* pitch, Scalar* roll);
+/// A matrix rotation's rows are unit and orthogonal within 2^-kRotationToleranceBits.
+constexpr int kRotationToleranceBits = 20;
+/// `rotation:` of a box or platform: [yaw, pitch, roll] degrees or the matrix (rows).
+void rotation(const Map& m, RotationDef* out);
 Scalar half(Scalar v);
 int64_t tick_in_run(const Ctx& ctx, const Value& v);
 
@@ -83,6 +86,7 @@ int64_t tick_in_run(const Ctx& ctx, const Value& v);
 void load_world(Ctx& ctx, const Value& v, Scenario* s);
 void load_platforms(Ctx& ctx, const Value& v, Scenario* s);
 void load_characters(Ctx& ctx, const Value& v, Scenario* s);
+void load_events(Ctx& ctx, const Value& v, Scenario* s);
 void load_frames(const Value& v, Scenario* s);
 void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s);
 

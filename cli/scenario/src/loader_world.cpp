@@ -18,7 +18,7 @@ void load_box(Ctx& ctx, const Value& v, Scenario* s) {
     b.id = shape_id(ctx, m.get("id"));
     b.center = m.get("center").vec3(detail::kCoordinate);
     b.half_extents = m.get("half_extents").vec3(detail::kSize);
-    rotation(m, &b.yaw, &b.pitch, &b.roll);
+    rotation(m, &b.rotation);
     s->boxes.push_back(b);
 }
 
@@ -164,9 +164,9 @@ void load_ramp(Ctx& ctx, const Value& v, Scenario* s) {
     const Vec3 n = Mat3::from_yaw_pitch_roll_degrees(yaw, -angle, Scalar{}).column(1);
     b.center = foot + dir * (half_len * a.cos) + Vec3{Scalar{}, half_len * a.sin, Scalar{}} - n * half_t;
     b.half_extents = {half(width), half_t, half_len};
-    b.yaw = yaw;
-    b.pitch = -angle;
-    b.roll = Scalar{};
+    b.rotation.yaw = yaw;
+    b.rotation.pitch = -angle;
+    b.rotation.roll = Scalar{};
     s->boxes.push_back(b);
 }
 
@@ -199,7 +199,7 @@ void load_stairs(Ctx& ctx, const Value& v, Scenario* s) {
         const Scalar along = run.mul_int(k) + half(run);
         b.center = foot + dir * along + Vec3{Scalar{}, half(h), Scalar{}};
         b.half_extents = {half(width), half(h), half(run)};
-        b.yaw = yaw;
+        b.rotation.yaw = yaw;
         s->boxes.push_back(b);
     }
 }
@@ -238,7 +238,7 @@ void load_platforms(Ctx& ctx, const Value& v, Scenario* s) {
         PlatformDef p;
         p.id = shape_id(ctx, m.get("id"));
         p.half_extents = m.get("half_extents").vec3(detail::kSize);
-        rotation(m, &p.yaw, &p.pitch, &p.roll);
+        rotation(m, &p.rotation);
         const Value ws = m.get("waypoints");
         ws.require_sequence("a sequence of waypoints [{tick, center}, ...]");
         if (ws.size() < 2) ws.fail("expected at least 2 waypoints, found " + std::to_string(ws.size()));

@@ -21,9 +21,10 @@ std::string num(Scalar v) { return to_string_shortest(v); }
 std::string vec3(const Vec3& v) { return "[" + num(v.x) + ", " + num(v.y) + ", " + num(v.z) + "]"; }
 bool is_zero(Scalar v) { return v.raw() == 0; }
 
-std::string rotation(Scalar yaw, Scalar pitch, Scalar roll) {
-    if (is_zero(yaw) && is_zero(pitch) && is_zero(roll)) return "";
-    return ", rotation: [" + num(yaw) + ", " + num(pitch) + ", " + num(roll) + "]";
+/// A rotation's value as the scenario gave it: [yaw, pitch, roll], or the matrix's rows.
+std::string rotation_value(const RotationDef& r) {
+    if (!r.is_matrix) return "[" + num(r.yaw) + ", " + num(r.pitch) + ", " + num(r.roll) + "]";
+    return "[" + vec3(r.matrix.row[0]) + ", " + vec3(r.matrix.row[1]) + ", " + vec3(r.matrix.row[2]) + "]";
 }
 
 /// ns / 10^6 as an exact decimal (the loader rounds ms * 10^6 back to the same ns).
@@ -49,14 +50,15 @@ std::string check_yaml(const Check& c) {
     return "{max: " + num(c.max) + "}";
 }
 
-void settings_yaml(const kcc::Settings& s, std::string* out) {
-    const kcc::Settings d;
-    std::string body;
+/// "key: value" of every setting of `s` that differs from `base`, in kcc::Settings order
+/// (tick_rate_hz is the scenario's tick_rate).
+std::vector<std::string> settings_diff(const kcc::Settings& s, const kcc::Settings& d) {
+    std::vector<std::string> out;
     auto scalar = [&](const char* name, Scalar v, Scalar dv) {
-        if (v != dv) body += "      " + std::string(name) + ": " + num(v) + "\n";
+        if (v != dv) out.push_back(std::string(name) + ": " + num(v));
     };
     auto integer = [&](const char* name, int v, int dv) {
-        if (v != dv) body += "      " + std::string(name) + ": " + std::to_string(v) + "\n";
+        if (v != dv) out.push_back(std::string(name) + ": " + std::to_string(v));
     };
     scalar("radius", s.radius, d.radius);
     scalar("height", s.height, d.height);
@@ -81,8 +83,15 @@ void settings_yaml(const kcc::Settings& s, std::string* out) {
     scalar("turn_rate_deg", s.turn_rate_deg, d.turn_rate_deg);
     integer("max_ticks_per_frame", s.max_ticks_per_frame, d.max_ticks_per_frame);
     if (s.collide_characters != d.collide_characters)
-        body += std::string("      collide_characters: ") + (s.collide_characters ? "true" : "false") + "\n";
-    if (!body.empty()) *out += "    settings:\n" + body;
+        out.push_back(std::string("collide_characters: ") + (s.collide_characters ? "true" : "false"));
+    return out;
+}
+
+void settings_yaml(const kcc::Settings& s, std::string* out) {
+    const std::vector<std::string> diff = settings_diff(s, kcc::Settings{});
+    if (diff.empty()) return;
+    *out += "    settings:\n";
+    for (const std::string& kv : diff) *out += "      " + kv + "\n";
 }
 
 void input_yaml(const InputStream& in, std::string* out) {
@@ -163,7 +172,7 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
         o += "world:\n";
         for (const BoxDef& b : sc.boxes) {
             o += "  - box: {id: " + std::to_string(b.id) + ", center: " + vec3(b.center) +
-                 ", half_extents: " + vec3(b.half_extents) + rotation(b.yaw, b.pitch, b.roll) + "}\n";
+                 ", half_extents: " + vec3(b.half_extents) + (b.rotation.is_default() ? "" : ", rotation: " + rotation_value(b.rotation)) + "}\n";
         }
         for (const PlaneDef& p : sc.planes) {
             o += "  - plane: {id: " + std::to_string(p.id) + ", normal: " + vec3(p.normal) + ", offset: " +
@@ -192,9 +201,7 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
         o += "platforms:\n";
         for (const PlatformDef& p : sc.platforms) {
             o += "  - id: " + std::to_string(p.id) + "\n    half_extents: " + vec3(p.half_extents) + "\n";
-            if (!is_zero(p.yaw) || !is_zero(p.pitch) || !is_zero(p.roll)) {
-                o += "    rotation: [" + num(p.yaw) + ", " + num(p.pitch) + ", " + num(p.roll) + "]\n";
-            }
+            if (!p.rotation.is_default()) o += "    rotation: " + rotation_value(p.rotation) + "\n";
             o += "    waypoints:\n";
             for (const kcc::Waypoint& w : p.waypoints) {
                 o += "      - {tick: " + std::to_string(w.tick) + ", center: " + vec3(w.center) + "}\n";
@@ -204,8 +211,28 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
     o += "characters:\n";
     for (const CharacterDef& c : sc.characters) {
         o += "  - id: " + std::to_string(c.id) + "\n    spawn: " + vec3(c.spawn) + "\n";
+        if (c.join != 0) o += "    join: " + std::to_string(c.join) + "\n";
+        if (c.leave != CharacterDef::kNever) o += "    leave: " + std::to_string(c.leave) + "\n";
         settings_yaml(c.settings, &o);
         input_yaml(*c.input, &o);
+    }
+    if (!sc.events.empty()) {
+        o += "events:\n";
+        std::vector<kcc::Settings> current; // each entry's settings as the events so far leave them
+        for (const CharacterDef& c : sc.characters) current.push_back(c.settings);
+        for (const EventDef& e : sc.events) {
+            o += "  - {tick: " + std::to_string(e.tick) + ", character: " + std::to_string(e.character);
+            if (e.kind == EventDef::Kind::kTeleport) {
+                o += ", teleport: " + vec3(e.feet) + "}\n";
+                continue;
+            }
+            const size_t k = entry_at(sc, e.character, e.tick);
+            const kcc::Settings base = k < current.size() ? current[k] : kcc::Settings{};
+            std::string kvs;
+            for (const std::string& kv : settings_diff(e.settings, base)) kvs += (kvs.empty() ? "" : ", ") + kv;
+            o += ", settings: {" + kvs + "}}\n";
+            if (k < current.size()) current[k] = e.settings;
+        }
     }
     if (!sc.frames.empty()) {
         o += "frames:\n";

@@ -137,5 +137,7 @@ bool parse_hash_file(std::string_view text, const std::string& display, HashFile
 
 /// Lowercase, 16 digits.
 std::string hex16(uint64_t v);
+/// An entity's cell in a tick line: hex16, or "-" for kAbsentHash (a character absent then).
+std::string entity_cell(uint64_t v);
 
 } // namespace fx::harness

@@ -55,8 +55,14 @@ inline constexpr std::string_view kHashAlgorithm = "xxh3-64";
 /// holds it to the xxHash library's).
 uint64_t xxh3(std::span<const uint8_t> bytes);
 
-/// Per-tick hashes: `entities[i]` is the sub-hash of the i-th entity in entity order; `world` is
-/// the hash of all entities' bytes concatenated in that order.
+/// The entity hash of a character absent at that tick (a scenario's joins and leaves): written
+/// `-` in hash files. An XXH3-64 of 142 bytes equal to it (odds 2^-64) would read as absent,
+/// and the world hash, which covers the bytes, still tells two such runs apart.
+inline constexpr uint64_t kAbsentHash = 0;
+
+/// Per-tick hashes: `entities[i]` is the sub-hash of the i-th entity in entity order
+/// (kAbsentHash for a character absent at that tick); `world` is the hash of the present
+/// entities' bytes concatenated in that order (kcc::World::checksum).
 struct TickHashes {
     int64_t tick = 0;
     uint64_t world = 0;
@@ -71,9 +77,14 @@ std::vector<EntityRef> entity_list(std::span<const kcc::CharacterState> chars,
 /// Computes TickHashes for one tick. Reuses an internal byte buffer: after the first call with a
 /// given entity count, hash_into() allocates nothing (when `out` is reused as well).
 /// Preconditions (not checked): `chars` ascending by id, `platforms` ascending by id, the same
-/// entities every tick.
+/// platforms every tick; the characters those of `character_ids` when given (else the same
+/// every tick).
 class TickHasher {
 public:
+    TickHasher() = default;
+    /// Every character the run may have (ascending): `entities` has one hash per id, those
+    /// absent from a tick's `chars` kAbsentHash.
+    explicit TickHasher(std::vector<uint32_t> character_ids) : ids_(std::move(character_ids)) {}
     TickHashes hash(int64_t tick, std::span<const kcc::CharacterState> chars,
                     std::span<const std::pair<uint32_t, Vec3>> platforms);
     void hash_into(int64_t tick, std::span<const kcc::CharacterState> chars,
@@ -81,6 +92,10 @@ public:
 
 private:
     std::vector<uint8_t> buffer_;
+    std::vector<uint32_t> ids_;
 };
+
+/// The character ids among a hash file's entities (ascending).
+std::vector<uint32_t> character_ids_of(std::span<const EntityRef> entities);
 
 } // namespace fx::harness

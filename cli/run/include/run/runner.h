@@ -69,4 +69,30 @@ private:
     size_t stick_ = 0, jump_ = 0, impulse_ = 0;
 };
 
+/// A scenario's runtime changes (docs/scenarios.md, "Joins, leaves and events") applied to its
+/// world, and its characters' inputs. At world tick t, before that tick's step: the leaves of t,
+/// the joins of t (ascending id), the events of t in list order; then the inputs of tick t for
+/// the characters present, in the world's (ascending id) order.
+class Timeline {
+public:
+    explicit Timeline(const Scenario& sc);
+    /// Applies the changes of world tick t (t == world->tick()). Stateless: a world restored to
+    /// tick t (before its changes) may apply them again. False with *error when the world
+    /// refuses one.
+    bool apply(int64_t t, kcc::World* world, std::string* error) const;
+    /// The inputs of tick t for the characters present after apply(t), ascending id (resized;
+    /// no allocation once its capacity suffices). Reads each entry's input forward: call with
+    /// non-decreasing t.
+    void inputs(int64_t t, std::vector<kcc::Input>* out);
+    /// Whether any change happens at tick t.
+    bool changes_at(int64_t t) const;
+
+private:
+    const Scenario* sc_;
+    std::vector<InputCursor> cursors_; ///< per entry of sc.characters
+    std::vector<size_t> present_;      ///< entries present at present_tick_, ascending id
+    int64_t present_tick_ = -1;
+    std::vector<int64_t> change_ticks_; ///< ascending, unique
+};
+
 } // namespace fx::harness

@@ -80,7 +80,8 @@ std::vector<EntityRef> entities_of(const Scenario& sc);
 /// Collects the hashes of a run in memory (for bless and diff).
 class CollectSink final : public RunSink {
 public:
-    explicit CollectSink(HashFile* out) : out_(out) {}
+    /// out->header.entities must be set: every character of the run.
+    explicit CollectSink(HashFile* out) : out_(out), hasher_(character_ids_of(out->header.entities)) {}
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
                  std::string* error) override;

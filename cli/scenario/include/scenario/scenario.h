@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "fx/mat3.h"
 #include "fx/vec3.h"
 #include "geo/shapes.h"
 #include "kcc/settings.h"
@@ -25,11 +26,22 @@ namespace fx::harness {
 /// Scenario file format version this build reads (the `format:` key).
 inline constexpr int kScenarioFormat = 1;
 
+/// A rotation as the scenario gave it: [yaw, pitch, roll] degrees, or the exact matrix (rows),
+/// as a recording writes it (docs/scenarios.md, "Rotations").
+struct RotationDef {
+    Scalar yaw, pitch, roll; ///< degrees (fx::Mat3::from_yaw_pitch_roll_degrees)
+    bool is_matrix = false;
+    Mat3 matrix;             ///< when is_matrix
+    Mat3 to_mat3() const { return is_matrix ? matrix : Mat3::from_yaw_pitch_roll_degrees(yaw, pitch, roll); }
+    /// [0, 0, 0] degrees: the default, which the writer leaves out.
+    bool is_default() const { return !is_matrix && yaw.raw() == 0 && pitch.raw() == 0 && roll.raw() == 0; }
+};
+
 struct BoxDef {
     geo::ShapeId id = 0;
     Vec3 center;
     Vec3 half_extents;
-    Scalar yaw, pitch, roll; ///< degrees (fx::Mat3::from_yaw_pitch_roll_degrees)
+    RotationDef rotation;
 };
 struct PlaneDef {
     geo::ShapeId id = 0;
@@ -57,7 +69,7 @@ struct MeshDef {
 struct PlatformDef {
     geo::ShapeId id = 0;
     Vec3 half_extents;
-    Scalar yaw, pitch, roll;
+    RotationDef rotation;
     std::vector<kcc::Waypoint> waypoints; ///< ticks strictly increasing, first at tick 0
 };
 
@@ -106,11 +118,31 @@ private:
     std::shared_ptr<InputStream> p_;
 };
 
+/// One character's presence in the run: from world tick `join` (added before that tick's step;
+/// 0: from the start) to world tick `leave` (removed before that tick's step; kNever: stays).
+/// The same id may have several entries with disjoint presences (a rejoin).
 struct CharacterDef {
+    static constexpr int64_t kNever = -1;
     kcc::CharacterId id = 0;
-    kcc::Settings settings; ///< spec defaults unless the scenario sets them
-    Vec3 spawn;             ///< feet position
-    SharedInput input;
+    kcc::Settings settings; ///< at its join: spec defaults unless the scenario sets them
+    Vec3 spawn;             ///< feet position at its join
+    int64_t join = 0;
+    int64_t leave = kNever;
+    SharedInput input;      ///< ticks of the run (idle outside the presence)
+    /// Present after the changes of world tick t (so in hash line t).
+    bool present_at(int64_t t) const { return join <= t && (leave == kNever || t < leave); }
+};
+
+/// A change of a present character at world tick `tick` (after that tick's leaves and joins,
+/// before its step; docs/scenarios.md, "Events").
+struct EventDef {
+    enum class Kind : uint8_t { kTeleport, kSettings };
+    int64_t tick = 0;
+    kcc::CharacterId character = 0;
+    Kind kind = Kind::kTeleport;
+    Vec3 feet;              ///< kTeleport
+    kcc::Settings settings; ///< kSettings: the character's whole settings from then on
+    int line = 0;           ///< where it was written (0: not from a file)
 };
 
 /// Display frame times for the frame clock: `count` frames of `ns` nanoseconds each.
@@ -179,7 +211,8 @@ struct Scenario {
     std::vector<CapsuleDef> capsules;
     std::vector<MeshDef> meshes;
     std::vector<PlatformDef> platforms;
-    std::vector<CharacterDef> characters; ///< ascending id
+    std::vector<CharacterDef> characters; ///< ascending (id, join)
+    std::vector<EventDef> events;         ///< ascending tick, then list order
 
     /// Empty: no frame clock (one tick per step). Otherwise frames are played in order until
     /// `ticks` ticks have run (the last segment repeats if they run out).
@@ -204,5 +237,13 @@ struct Scenario {
     /// file's bytes in the order referenced: a golden whose digest differs is stale.
     std::string digest;
 };
+
+/// Every character id of the scenario, ascending, once (the entities of its hash files).
+std::vector<kcc::CharacterId> character_ids(const Scenario& sc);
+/// The index in sc.characters of the entry of `id` present after the changes of tick t, or
+/// sc.characters.size() when it is absent.
+size_t entry_at(const Scenario& sc, kcc::CharacterId id, int64_t t);
+/// Whether any character joins after the start or leaves, or any event changes one.
+bool has_runtime_changes(const Scenario& sc);
 
 } // namespace fx::harness
