@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -276,4 +277,29 @@ TEST_CASE("events: an expectation of a character that is not present fails") {
     REQUIRE(run_checked(sc, nullptr, RunOptions{}, &report, &error));
     REQUIRE(report.failures.size() == 1);
     CHECK(report.failures[0].message.find("tick 5, character 1: not present at this tick") != std::string::npos);
+}
+
+TEST_CASE("events: a join at another tick is reported as a character present on one side only") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "fxkcc-events-divergence";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "golden");
+    SuiteOptions suite;
+    suite.golden_dir = (dir / "golden").string();
+    const Scenario golden_side = load_ok(timeline_yaml(30, 60, 80, 45, 50, 90));
+    HashFile g;
+    std::string error;
+    REQUIRE(write_goldens(suite, golden_side, &g, &error));
+    // The run: character 2 joins a tick later, then everything else as before.
+    const Scenario run_side = load_ok(timeline_yaml(31, 60, 80, 45, 50, 90));
+    HashFile r;
+    REQUIRE(run_to_hash_file(run_side, &r, &error));
+    const HashDivergence d = first_divergence(g, r);
+    REQUIRE(d.diverged);
+    CHECK(d.tick == 30);
+    REQUIRE(d.entities.size() == 1);
+    CHECK(d.entities[0].label() == "c2");
+    const std::string report = explain_divergence(run_side, d, golden_csv_path(suite, golden_side.name));
+    CHECK(report.find("c2: absent in this run, present in the golden") != std::string::npos);
+    fs::remove_all(dir);
 }

@@ -217,8 +217,8 @@ bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, st
 
 std::string trajectory_mismatch(const Scenario& sc, const std::vector<TrajectoryRow>& rows, bool with_render,
                                 const std::string& display) {
-    std::vector<uint32_t> want, have;
-    for (const CharacterDef& c : sc.characters) want.push_back(c.id);
+    const std::vector<uint32_t> want = character_ids(sc);
+    std::vector<uint32_t> have;
     std::set<uint32_t> seen;
     for (const TrajectoryRow& r : rows) seen.insert(r.state.id);
     have.assign(seen.begin(), seen.end());
@@ -250,13 +250,13 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
     std::map<uint32_t, P3> spawns;
     for (const CharacterDef& c : sc.characters) {
         if (options.character >= 0 && c.id != static_cast<uint64_t>(options.character)) continue;
+        if (!ids.empty() && ids.back() == c.id) continue; // a rejoin: drawn as one body (its first entry's)
         ids.push_back(c.id);
         bodies[c.id] = {D(c.settings.radius), D(c.settings.height)};
         spawns[c.id] = D3(c.spawn);
     }
     if (ids.empty()) {
-        std::vector<uint32_t> all;
-        for (const CharacterDef& c : sc.characters) all.push_back(c.id);
+        const std::vector<uint32_t> all = character_ids(sc);
         *err = "--character " + std::to_string(options.character) + ": not a character of scenario '" + sc.name +
                "' (characters: " + join_ids(all) + ")";
         return false;

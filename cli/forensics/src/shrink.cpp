@@ -118,6 +118,15 @@ bool sanitize(Scenario* sc, const FailureSignature& sig) {
         std::erase_if(in.jumps, [&](int64_t t) { return t > last; });
         std::erase_if(in.impulses, [&](const ImpulseEvent& e) { return e.tick > last; });
     }
+    // The timeline inside the run: no join at or after its end, a leave after it is no leave,
+    // no event of a character that is gone (a removed entry, or one whose join went).
+    std::erase_if(sc->characters, [&](const CharacterDef& c) { return c.join > last; });
+    for (CharacterDef& c : sc->characters) {
+        if (c.leave != CharacterDef::kNever && c.leave > last) c.leave = CharacterDef::kNever;
+    }
+    std::erase_if(sc->events, [&](const EventDef& e) {
+        return e.tick > last || entry_at(*sc, e.character, e.tick) == sc->characters.size();
+    });
     const bool target_expect = sig.kind == FailureSignature::Kind::kExpectation;
     bool ok = true;
     auto drop = [&](const SourceRef& at) {

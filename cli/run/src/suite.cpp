@@ -426,6 +426,13 @@ std::string explain_divergence(const Scenario& sc, const HashDivergence& d, cons
         for (const auto& r : rows) {
             if (r.tick == d.tick && r.state.id == e.id) x = &r;
         }
+        if ((a == nullptr) != (x == nullptr) && have_actual && have_csv) {
+            // A character present on one side only (a join or a leave at another tick).
+            o << "  " << e.label() << ": " << (a == nullptr ? "absent in this run, present in the golden"
+                                                              : "present in this run, absent in the golden")
+              << "\n";
+            continue;
+        }
         if (a == nullptr || x == nullptr) {
             o << "  " << e.label() << ": state hash differs";
             if (!have_csv) o << " (golden trajectory unavailable: " << csv_error << ")";
