@@ -9,7 +9,9 @@
 #    the C test program (consumer_c, given the target's golden of stop-time-62 to match tick by
 #    tick) and the C++/C identity run (consumer_cpp), under the target's emulator for a cross
 #    target; and examples/game_loop, built the same way and run (it exits 1 when its rollback
-#    does not give the checksum of a world that had the late input on time);
+#    does not give the checksum of a world that had the late input on time), recording its
+#    session, which the target's fxkcc and this machine's replay to the game's checksum at
+#    every tick;
 # 4. (native) configure the project with the harness and the tests off and those packages
 #    made unfindable (CMAKE_DISABLE_FIND_PACKAGE_*: a find_package of one of them, REQUIRED as the
 #    harness's are, fails the configure): the controller package alone needs none of them.
@@ -63,7 +65,24 @@ cmake -S examples/game_loop -B "$tmp/example" -G Ninja -DCMAKE_BUILD_TYPE=Releas
   -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" "${CONSUMER_ARGS[@]}" >"$tmp/example.log" 2>&1 &&
   cmake --build "$tmp/example" >>"$tmp/example.log" 2>&1 ||
   { cat "$tmp/example.log" >&2; echo "package-test: building examples/game_loop failed" >&2; exit 1; }
-"${RUN[@]}" "$tmp/example/game_loop" | tail -1
+mkdir "$tmp/rec"
+"${RUN[@]}" "$tmp/example/game_loop" "$tmp/rec" | tail -2
+# The recording replays: the target's own fxkcc, and this machine's (a session recorded on one
+# machine replayed on another), give the checksum the game had at every tick.
+replay() { # replay LABEL FXKCC...
+  local label=$1; shift
+  "$@" run "$tmp/rec/session.yaml" --hashes "$tmp/rec/$label.hashes" >"$tmp/rec/$label.log" 2>&1 ||
+    { cat "$tmp/rec/$label.log" >&2; echo "package-test: $label replay of the recording failed" >&2; exit 1; }
+  awk '/^[0-9]/ {print $2}' "$tmp/rec/$label.hashes" >"$tmp/rec/$label.world"
+  if ! cmp -s "$tmp/rec/$label.world" "$tmp/rec/session.checksums"; then
+    diff "$tmp/rec/session.checksums" "$tmp/rec/$label.world" | head -5 >&2
+    echo "package-test: the $label replay of the recorded session differs from the game's checksums" >&2
+    exit 1
+  fi
+  echo "package-test: $label replay of the recorded session: $(wc -l <"$tmp/rec/session.checksums") ticks, every checksum equal"
+}
+replay "$TARGET" "${RUN[@]}" "$BUILD/cli/fxkcc"
+[ "$TARGET" = native ] || replay native build/cli/fxkcc
 
 if [ "$TARGET" = native ]; then
   cmake -S . -B "$tmp/alone" -G Ninja -DFX_BUILD_HARNESS=OFF -DFX_BUILD_TESTS=OFF -DFX_BUILD_BENCH=OFF \

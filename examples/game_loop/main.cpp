@@ -5,15 +5,26 @@
 //  - a per-tick checksum, what a netcode would send with its inputs (World::checksum);
 //  - a rollback: an input that arrives late for an earlier tick is applied by restoring that
 //    tick's snapshot and stepping forward again (World::snapshot / World::restore).
+//  - runtime changes: a third player joins at tick 120 and leaves at tick 300, player 1's
+//    top speed changes at tick 150 (a sprint power-up), player 2 respawns at tick 330;
+//  - a recording (kcc::Recorder): with a folder argument, the session as its final timeline
+//    (the rollback included) is written there as a scenario, session.yaml and its input CSVs,
+//    which `fxkcc run` replays, and session.checksums, the world checksum of every tick, one per
+//    line, which the replay's hashes must equal (scripts/package-test.sh checks that).
 // At the end the rolled-back world is compared with a world that had the input on time: the
 // same checksum, or the example exits 1. Frame times are scripted (a real game reads a monotonic
 // clock); the simulation never sees them, only the number of ticks to run.
-#include <array>
+//
+//   game_loop [RECORD_FOLDER]
 #include <cstdio>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "fx/decimal.h"
+#include "fx/trig.h"
 #include "kcc/clock.h"
+#include "kcc/recorder.h"
 #include "kcc/version.h"
 #include "kcc/world.h"
 
@@ -42,24 +53,66 @@ bool build(World& w, std::string* error) {
            w.add_character(2, v3("8", "0.415", "0"), settings, error) && w.build(error);
 }
 
-// The players' inputs at tick t as the server finally knows them. Player 1 walks up the ramp and
-// jumps at tick 90; player 2 rides the platform, then walks off it.
-std::array<Input, 2> inputs_at(int64_t t) {
-    std::array<Input, 2> in{};
-    in[0].stick_y = Scalar::one();
-    in[0].jump = t == 90;
-    if (t >= 200) in[1].stick_x = -Scalar::one();
+// The players' inputs at tick t as the server finally knows them, for the players present (in
+// the world's order, ascending id). Player 1 walks up the ramp and jumps at tick 90; player 2
+// rides the platform, then walks off it; player 3 runs in a circle while it is there.
+std::vector<Input> inputs_at(const World& w, int64_t t) {
+    std::vector<Input> in(w.characters().size());
+    for (size_t i = 0; i < in.size(); ++i) {
+        switch (w.characters()[i].id) {
+        case 1:
+            in[i].stick_y = Scalar::one();
+            in[i].jump = t == 90;
+            break;
+        case 2:
+            if (t >= 200) in[i].stick_x = -Scalar::one();
+            break;
+        case 3: {
+            const fx::SinCos sc = fx::sincos_deg(Scalar::from_int(t * 3));
+            in[i].stick_x = sc.cos;
+            in[i].stick_y = sc.sin;
+            break;
+        }
+        default: break;
+        }
+    }
     return in;
+}
+
+// What happens between ticks (a game's joins, leaves, power-ups and respawns), applied the same
+// way to every world that must agree.
+bool changes_at(World& w, int64_t t, std::string* error) {
+    if (t == 120) return w.add_character(3, v3("-3", "0.015", "4"), fx::kcc::Settings{}, error);
+    if (t == 150) {
+        fx::kcc::Settings sprint;
+        sprint.max_speed = dec("8");
+        return w.set_settings(1, sprint, error);
+    }
+    if (t == 300) return w.remove_character(3, error);
+    if (t == 330) return w.teleport(2, v3("-6", "0.015", "-6"), error);
+    return true;
 }
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
     World world, on_time;
     std::string error;
     if (!build(world, &error) || !build(on_time, &error)) {
         std::fprintf(stderr, "game_loop: %s\n", error.c_str());
         return 1;
+    }
+    // The recording, when asked for: attached at tick 0, it sees every input, change, snapshot
+    // and restore of `world`. Reserved for the session (no allocation while it records).
+    const char* record_folder = argc > 1 ? argv[1] : nullptr;
+    fx::kcc::Recorder recorder;
+    std::vector<uint64_t> checksums(400); // of every tick of the final timeline
+    if (record_folder != nullptr) {
+        recorder.reserve(400, 3 * 400);
+        if (!world.set_recorder(&recorder, &error)) {
+            std::fprintf(stderr, "game_loop: %s\n", error.c_str());
+            return 1;
+        }
     }
     // Snapshots of the last 16 ticks, sized once (no allocation in the loop).
     constexpr int64_t kRing = 16;
@@ -86,15 +139,21 @@ int main() {
                 }
                 for (int64_t u = late_tick; u < arrives_at; ++u) {
                     world.snapshot(&ring[u % kRing]);
-                    world.step(inputs_at(u));
+                    world.step(inputs_at(world, u));
+                    checksums[static_cast<size_t>(u)] = world.checksum();
                 }
                 rolled_back += arrives_at - late_tick;
             }
+            if (!changes_at(world, t, &error) || !changes_at(on_time, t, &error)) {
+                std::fprintf(stderr, "game_loop: %s\n", error.c_str());
+                return 1;
+            }
             world.snapshot(&ring[t % kRing]);
-            std::array<Input, 2> in = inputs_at(t);
+            std::vector<Input> in = inputs_at(world, t);
             if (t >= late_tick && t < arrives_at) in[0].jump = false; // not known yet
             world.step(in);
-            on_time.step(inputs_at(t));
+            checksums[static_cast<size_t>(t)] = world.checksum();
+            on_time.step(inputs_at(on_time, t));
         }
         // Render: the pose between the last two ticks.
         if (frame % 40 == 0) {
@@ -114,5 +173,24 @@ int main() {
                 static_cast<long long>(clock.dropped_ticks()), static_cast<long long>(rolled_back),
                 static_cast<unsigned long long>(world.checksum()), same ? "equals" : "DIFFERS FROM",
                 fx::kcc::kBehaviourVersion);
+    if (record_folder != nullptr) {
+        // The session as a scenario, and the checksum of each of its ticks to hold a replay to.
+        if (!recorder.write(record_folder, "session", &error)) {
+            std::fprintf(stderr, "game_loop: %s\n", error.c_str());
+            return 1;
+        }
+        std::ofstream out(std::string(record_folder) + "/session.checksums", std::ios::binary);
+        for (const uint64_t c : checksums) {
+            char line[24];
+            std::snprintf(line, sizeof line, "%016llx\n", static_cast<unsigned long long>(c));
+            out << line;
+        }
+        if (!out.flush()) {
+            std::fprintf(stderr, "game_loop: cannot write %s/session.checksums\n", record_folder);
+            return 1;
+        }
+        std::printf("recorded %lld ticks into %s/session.yaml\n", static_cast<long long>(recorder.ticks()),
+                    record_folder);
+    }
     return same ? 0 : 1;
 }
