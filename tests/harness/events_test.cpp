@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fx/decimal.h"
 #include "harness_test_util.h"
 #include "kcc/world.h"
 #include "records/hash_file.h"
@@ -302,4 +303,34 @@ TEST_CASE("events: a join at another tick is reported as a character present on 
     const std::string report = explain_divergence(run_side, d, golden_csv_path(suite, golden_side.name));
     CHECK(report.find("c2: absent in this run, present in the golden") != std::string::npos);
     fs::remove_all(dir);
+}
+
+TEST_CASE("events: a plane normal given exact is used as written, and the writer keeps planes exact") {
+    const auto plane = [](const std::string& body) {
+        return kEventsHead + "world:\n  - plane: {id: 1, " + body + "}\ncharacters:\n  - {id: 1, spawn: [0, 3, 0]}\n";
+    };
+    // A normalised vector that normalising again moves (about 1.7 % of them).
+    Vec3 n;
+    for (int64_t k = 0;; ++k) {
+        n = fx::normalize(Vec3{Scalar::ratio(30000 + k, 1000000), Scalar::one(), Scalar::ratio(2, 100)});
+        if (!(fx::normalize(n) == n)) break;
+    }
+    const std::string written = "[" + fx::to_string_shortest(n.x) + ", " + fx::to_string_shortest(n.y) + ", " +
+                                fx::to_string_shortest(n.z) + "]";
+    const Scenario exact = load_ok(plane("normal: " + written + ", offset: 0, exact: true"));
+    CHECK(exact.planes[0].normal == n);
+    const Scenario renormalised = load_ok(plane("normal: " + written + ", offset: 0"));
+    CHECK(renormalised.planes[0].normal == fx::normalize(n));
+    CHECK_FALSE(renormalised.planes[0].normal == n);
+    // Written back, each reads as itself: the moved one is marked exact.
+    for (const Scenario* sc : {&exact, &renormalised}) {
+        const Scenario back = load_ok(scenario_to_yaml(*sc, {}));
+        CHECK(back.planes[0].normal == sc->planes[0].normal);
+    }
+    CHECK(scenario_to_yaml(load_ok(plane("normal: [0, 1, 0], offset: 0")), {}).find("exact") == std::string::npos);
+    CHECK(load_err(plane("normal: [0, 0.5, 0], offset: 0, exact: true")) ==
+          "scenarios/x.yaml:6:28: world[0].plane.normal: expected a unit normal (exact: true uses it as written; its "
+          "length within 2^-24 of 1), found length 0.5");
+    CHECK(load_err(plane("normal: [0, 2, 0], offset: 0, exact: true")) ==
+          "scenarios/x.yaml:6:32: world[0].plane.normal[1]: expected a number from -1 to 1, found '2'");
 }

@@ -48,11 +48,21 @@ fx::kcc::Input rr_input(uint32_t id, int64_t tick, int branch) {
     return in;
 }
 
+/// The first of normalize(0.03 + k / 10^6, 1, 0.02), k = 0, 1, ..., that fx::normalize moves
+/// when applied again (about 1.7 % of normalised vectors are such).
+Vec3 rr_floor_normal() {
+    for (int64_t k = 0;; ++k) {
+        const Vec3 n = fx::normalize(rr_v(30000 + k, 1000000, 20000, 1000000));
+        if (!(fx::normalize(n) == n)) return n;
+    }
+}
+
 void rr_level(fx::kcc::World& w) {
     std::string error;
     fx::geo::StaticScene& sc = w.scene();
-    // A gently tilted floor: a plane with a non-axis normal.
-    sc.add_plane(1, fx::geo::Plane{fx::normalize(rr_v(3, 100, 2, 100)), Scalar{}});
+    // A gently tilted floor: a plane with a non-axis normal, one that normalising again would
+    // move (the recording must write it `exact: true`).
+    sc.add_plane(1, fx::geo::Plane{rr_floor_normal(), Scalar{}});
     sc.add_box(2, fx::geo::Box::from_yaw_pitch_roll_degrees(rr_v(3, 0, 3), rr_v(8, 5, 6, 10), rr_s(37), rr_s(12), rr_s(-8)));
     sc.add_sphere(3, fx::geo::Sphere{rr_v(-3, 0, 4), rr_s(7, 10)});
     sc.add_capsule(4, fx::geo::Capsule{rr_v(5, 0, -4), rr_v(6, 1, -4), rr_s(4, 10)});
@@ -240,5 +250,15 @@ TEST_CASE("record and replay: a recorded session replays to the same checksum at
     fx::harness::Scenario no_teleport;
     REQUIRE(rr_load_text(rr_without_line(yaml, "{tick: 460, character: 5, teleport:"), dir, &no_teleport, &error));
     CHECK(rr_first_mismatch(no_teleport, s.sums) == 460);
+    // The floor's normal is written exact: normalised again by the loader, the floor moves.
+    const std::string exact_floor = "  - plane: {id: 1, normal: ";
+    REQUIRE(yaml.find(exact_floor) != std::string::npos);
+    const size_t floor_end = yaml.find('\n', yaml.find(exact_floor));
+    REQUIRE(yaml.substr(0, floor_end).rfind(", exact: true}") == floor_end - 14);
+    std::string renormalised = yaml;
+    renormalised.erase(floor_end - 13, 12); // ", exact: true}" -> "}"
+    fx::harness::Scenario moved_floor;
+    REQUIRE(rr_load_text(renormalised, dir, &moved_floor, &error));
+    CHECK(rr_first_mismatch(moved_floor, s.sums) >= 0);
     std::filesystem::remove_all(dir);
 }

@@ -23,11 +23,20 @@ void load_box(Ctx& ctx, const Value& v, Scenario* s) {
 }
 
 void load_plane(Ctx& ctx, const Value& v, Scenario* s) {
-    const Map m(v, {"id", "normal", "offset", "point"});
+    const Map m(v, {"id", "normal", "offset", "point", "exact"});
     PlaneDef p;
     p.id = shape_id(ctx, m.get("id"));
     const Value nv = m.get("normal");
-    if (!try_normalize(nv.vec3(detail::kCoordinate), &p.normal)) {
+    if (auto ex = m.opt("exact")) p.exact = ex->boolean();
+    if (p.exact) {
+        // As written (a recording's planes): it must be unit already, as the scene requires.
+        p.normal = nv.vec3(detail::kStick, "a sequence of 3 numbers from -1 to 1 [x, y, z]");
+        const Scalar len = length(p.normal);
+        if (abs(len - Scalar::one()) > Scalar::from_raw(int64_t{1} << 8)) {
+            nv.fail("expected a unit normal (exact: true uses it as written; its length within 2^-24 of 1), found "
+                    "length " + to_string_shortest(len));
+        }
+    } else if (!try_normalize(nv.vec3(detail::kCoordinate), &p.normal)) {
         nv.fail("expected a non-zero normal, found a vector shorter than 2^-24");
     }
     if (m.has("offset") && m.has("point")) m.fail("expected either 'offset' or 'point', found both");

@@ -21,6 +21,14 @@ std::string num(Scalar v) { return to_string_shortest(v); }
 std::string vec3(const Vec3& v) { return "[" + num(v.x) + ", " + num(v.y) + ", " + num(v.z) + "]"; }
 bool is_zero(Scalar v) { return v.raw() == 0; }
 
+/// Whether a plane is written `exact: true`: when it was read so, and when normalising its
+/// (already unit) normal again would move it (1.7 % of normals, docs/embedding.md), so that
+/// what is written loads back to the same plane.
+bool exact_plane(const PlaneDef& p) {
+    Vec3 again;
+    return p.exact || !try_normalize(p.normal, &again) || !(again == p.normal);
+}
+
 /// A rotation's value as the scenario gave it: [yaw, pitch, roll], or the matrix's rows.
 std::string rotation_value(const RotationDef& r) {
     if (!r.is_matrix) return "[" + num(r.yaw) + ", " + num(r.pitch) + ", " + num(r.roll) + "]";
@@ -176,7 +184,7 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
         }
         for (const PlaneDef& p : sc.planes) {
             o += "  - plane: {id: " + std::to_string(p.id) + ", normal: " + vec3(p.normal) + ", offset: " +
-                 num(p.offset) + "}\n";
+                 num(p.offset) + (exact_plane(p) ? ", exact: true" : "") + "}\n";
         }
         for (const SphereDef& s : sc.spheres) {
             o += "  - sphere: {id: " + std::to_string(s.id) + ", center: " + vec3(s.center) + ", radius: " +

@@ -57,30 +57,12 @@ std::vector<std::pair<std::string, std::string>> settings_diff(const Settings& s
 
 bool is_idle(const Input& in) { return in.stick_x.raw() == 0 && in.stick_y.raw() == 0 && !in.jump && in.impulse.is_zero(); }
 
-/// A normal to write for a plane whose normal is `n`: one the harness's loader (which
-/// normalises it with fx::try_normalize) turns into exactly `n`. n itself when normalising it
-/// changes nothing; else a vector within 2 raw units of it per component that normalises to n
-/// (measured: normalising a normalised vector again changes about 1.7 % of them by 1 raw
-/// unit, and this search finds a written form for about half of those). False when none does.
-bool written_normal(const Vec3& n, Vec3* out) {
+/// Whether a plane's normal is written `exact: true` (used as written by the loader): when the
+/// loader's normalising it again would move it (measured: about 1.7 % of normalised vectors
+/// move by 1 raw unit when normalised again; docs/embedding.md).
+bool needs_exact(const Vec3& n) {
     Vec3 u;
-    if (try_normalize(n, &u) && u == n) {
-        *out = n;
-        return true;
-    }
-    for (int64_t dx = -2; dx <= 2; ++dx) {
-        for (int64_t dy = -2; dy <= 2; ++dy) {
-            for (int64_t dz = -2; dz <= 2; ++dz) {
-                const Vec3 c{Scalar::from_raw(n.x.raw() + dx), Scalar::from_raw(n.y.raw() + dy),
-                             Scalar::from_raw(n.z.raw() + dz)};
-                if (try_normalize(c, &u) && u == n) {
-                    *out = c;
-                    return true;
-                }
-            }
-        }
-    }
-    return false;
+    return !try_normalize(n, &u) || !(u == n);
 }
 
 bool scenario_name(const std::string& name) {
@@ -135,14 +117,10 @@ bool Recorder::begin(const World& world, uint64_t snapshot_hash, std::string* er
             if (!(v.box.rotation == Mat3{})) items += ", rotation: " + mat3(v.box.rotation);
             items += "}\n";
             break;
-        case geo::ShapeKind::kPlane: {
-            Vec3 n;
-            if (!written_normal(v.plane.normal, &n))
-                return fail("plane " + id + ": no written normal reads back as its normal " + vec3(v.plane.normal) +
-                            " (the loader normalises it; a normal made with fx::normalize(fx::normalize(v)) does)");
-            items += "  - plane: {id: " + id + ", normal: " + vec3(n) + ", offset: " + num(v.plane.offset) + "}\n";
+        case geo::ShapeKind::kPlane:
+            items += "  - plane: {id: " + id + ", normal: " + vec3(v.plane.normal) + ", offset: " +
+                     num(v.plane.offset) + (needs_exact(v.plane.normal) ? ", exact: true" : "") + "}\n";
             break;
-        }
         case geo::ShapeKind::kSphere:
             items += "  - sphere: {id: " + id + ", center: " + vec3(v.sphere.center) + ", radius: " +
                      num(v.sphere.radius) + "}\n";

@@ -45,8 +45,11 @@ struct BoxDef {
 };
 struct PlaneDef {
     geo::ShapeId id = 0;
-    Vec3 normal; ///< unit (the loader normalises what the author wrote)
+    Vec3 normal; ///< unit (the loader normalises what the author wrote, unless exact)
     Scalar offset;
+    /// `exact: true`: the normal as written, already unit (a recording's form: normalising a
+    /// normalised vector again can move it by a raw unit).
+    bool exact = false;
 };
 struct SphereDef {
     geo::ShapeId id = 0;
