@@ -9,8 +9,10 @@
 //    top speed changes at tick 150 (a sprint power-up), player 2 respawns at tick 330;
 //  - a recording (kcc::Recorder): with a folder argument, the session as its final timeline
 //    (the rollback included) is written there as a scenario, session.yaml and its input CSVs,
-//    which `fxkcc run` replays, and session.checksums, the world checksum of every tick, one per
-//    line, which the replay's hashes must equal (scripts/package-test.sh checks that).
+//    with session.checksums, the world checksum the recorder saw after every tick; and
+//    game.checksums, the checksums the loop itself kept, in the same format. `fxkcc run
+//    session.yaml --checksums session.checksums` replays it (scripts/package-test.sh checks
+//    that, and that the two checksum files are the same).
 // At the end the rolled-back world is compared with a world that had the input on time: the
 // same checksum, or the example exits 1. Frame times are scripted (a real game reads a monotonic
 // clock); the simulation never sees them, only the number of ticks to run.
@@ -179,14 +181,17 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "game_loop: %s\n", error.c_str());
             return 1;
         }
-        std::ofstream out(std::string(record_folder) + "/session.checksums", std::ios::binary);
-        for (const uint64_t c : checksums) {
-            char line[24];
-            std::snprintf(line, sizeof line, "%016llx\n", static_cast<unsigned long long>(c));
+        // The loop's own checksums, in the checksum file format (docs/formats.md).
+        std::ofstream out(std::string(record_folder) + "/game.checksums", std::ios::binary);
+        out << "fxkcc-checksums 1\nhash xxh3-64\nticks " << checksums.size() << "\n";
+        for (size_t t = 0; t < checksums.size(); ++t) {
+            char line[48];
+            std::snprintf(line, sizeof line, "%zu %016llx\n", t, static_cast<unsigned long long>(checksums[t]));
             out << line;
         }
+        out << "end " << checksums.size() << "\n";
         if (!out.flush()) {
-            std::fprintf(stderr, "game_loop: cannot write %s/session.checksums\n", record_folder);
+            std::fprintf(stderr, "game_loop: cannot write %s/game.checksums\n", record_folder);
             return 1;
         }
         std::printf("recorded %lld ticks into %s/session.yaml\n", static_cast<long long>(recorder.ticks()),

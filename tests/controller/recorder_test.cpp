@@ -2,6 +2,8 @@
 // effect of a tick's changes, rollbacks (snapshot marks) and the refused cases.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include <memory>
 #include <sstream>
 #include <string>
@@ -82,6 +84,7 @@ TEST_CASE("the recorder writes the level, the characters, their inputs and the c
     std::string error;
     REQUIRE(w.set_recorder(&rec, &error));
     REQUIRE(rec.attached());
+    std::vector<uint64_t> checksums;
     for (int t = 0; t < 12; ++t) {
         if (t == 4) REQUIRE(w.add_character(7, V(-3, 0, 0), kDefaults, &error)); // a join
         if (t == 6) REQUIRE(w.teleport(1, V(1, 0, 2), &error));
@@ -96,10 +99,11 @@ TEST_CASE("the recorder writes the level, the characters, their inputs and the c
         if (t == 3) in.jump = true;
         if (t == 5) in.impulse = {S(1, 2), S(0), S(-2)};
         w.step(inputs_for(w, in));
+        checksums.push_back(w.checksum());
     }
     std::vector<RecordedFile> files;
     REQUIRE(rec.files("session", &files, &error));
-    REQUIRE(files.size() == 2); // the scenario and character 1's inputs
+    REQUIRE(files.size() == 3); // the scenario, character 1's inputs and the checksums
     REQUIRE(files[0].path == "session.yaml");
     const std::string& y = files[0].text;
     INFO(y);
@@ -131,6 +135,16 @@ TEST_CASE("the recorder writes the level, the characters, their inputs and the c
     REQUIRE(csv != nullptr);
     CHECK(csv->text == "tick,stick_x,stick_y,jump,impulse_x,impulse_y,impulse_z\n"
                        "0,0,0,0,0,0,0\n1,0,0,0,0,0,0\n2,0,1,0,0,0,0\n3,0,1,1,0,0,0\n4,0,1,0,0,0,0\n5,0,0,0,0.5,0,-2\n");
+
+    // The checksum the world had after each tick, in the checksum file format.
+    CHECK(files[2].path == "session.checksums");
+    std::string sums = "fxkcc-checksums 1\nhash xxh3-64\nticks 12\n";
+    for (int t = 0; t < 12; ++t) {
+        char line[40];
+        std::snprintf(line, sizeof line, "%d %016llx\n", t, static_cast<unsigned long long>(checksums[static_cast<size_t>(t)]));
+        sums += line;
+    }
+    CHECK(files[2].text == sums + "end 12\n");
 
     // write() puts them in a folder; a name that is not a scenario name is refused.
     CHECK_FALSE(rec.files("Session", &files, &error));

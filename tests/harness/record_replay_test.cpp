@@ -8,10 +8,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "commands/commands.h"
 #include "kcc/recorder.h"
+#include "records/checksums.h"
 #include "kcc/world.h"
 #include "run/suite.h"
 #include "scenario/loader.h"
@@ -250,6 +254,38 @@ TEST_CASE("record and replay: a recorded session replays to the same checksum at
     fx::harness::Scenario no_teleport;
     REQUIRE(rr_load_text(rr_without_line(yaml, "{tick: 460, character: 5, teleport:"), dir, &no_teleport, &error));
     CHECK(rr_first_mismatch(no_teleport, s.sums) == 460);
+    // The recorder's checksum file is the game's checksums; `fxkcc run --checksums` holds a
+    // replay to it, and fails at the first tick that differs.
+    REQUIRE(s.files.back().path == name + ".checksums");
+    std::vector<uint64_t> sums;
+    REQUIRE(fx::harness::parse_checksum_file(s.files.back().text, "c", &sums, &error));
+    CHECK(sums == s.sums);
+    {
+        fx::harness::RunCommand cmd;
+        cmd.scenario = (dir / (name + ".yaml")).string();
+        cmd.checksums_path = (dir / (name + ".checksums")).string();
+        std::ostringstream out, err;
+        CHECK(fx::harness::run_command(cmd, out, err) == 0);
+        CHECK(out.str().find("checksums: 600 ticks, every one equal to") != std::string::npos);
+        // One checksum changed: exit 1, naming the tick.
+        std::string tampered = s.files.back().text;
+        const size_t at = tampered.find("\n321 ") + 5;
+        tampered[at + 1] = tampered[at + 1] == '0' ? '1' : '0';
+        const std::string path = (dir / "tampered.checksums").string();
+        std::ofstream(path, std::ios::binary) << tampered;
+        cmd.checksums_path = path;
+        std::ostringstream out2, err2;
+        CHECK(fx::harness::run_command(cmd, out2, err2) == 1);
+        CHECK(out2.str().find("checksums: differ: tick 321: this run ") != std::string::npos);
+        CHECK(out2.str().find("(ticks 0 to 320 equal)") != std::string::npos);
+        // A checksum file that is not one: exit 2, its line and column.
+        std::ofstream(path, std::ios::binary) << "fxkcc-checksums 1\nhash xxh3-64\nticks 2\n0 abc\n";
+        cmd.checksums_path = path;
+        std::ostringstream out3, err3;
+        CHECK(fx::harness::run_command(cmd, out3, err3) == 2);
+        CHECK(err3.str() == "fxkcc run: --checksums: " + path +
+                                ":4:3: expected a checksum of 16 lowercase hex digits, found 'abc'\n");
+    }
     // The floor's normal is written exact: normalised again by the loader, the floor moves.
     const std::string exact_floor = "  - plane: {id: 1, normal: ";
     REQUIRE(yaml.find(exact_floor) != std::string::npos);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "records/atomic_file.h"
+#include "records/checksums.h"
 #include "records/trace_writer.h"
 #include "run/checks.h"
 #include "run/fault.h"
@@ -29,6 +30,9 @@ public:
     int64_t ticks = 0;
     HashFile stdout_file; // header only, for stdout formatting
     bool output_failed = false; // a write to an output file failed: exit 125, not "bad input"
+    const std::vector<uint64_t>* checksums = nullptr; // --checksums: what every tick must give
+    int64_t checksum_mismatch = -1;                   // the first tick that does not
+    uint64_t checksum_actual = 0;
 
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
@@ -36,6 +40,11 @@ public:
         hasher.hash_into(tick, chars, platforms, &current);
         last_world = current.world;
         ++ticks;
+        if (checksums != nullptr && checksum_mismatch < 0 &&
+            (tick >= static_cast<int64_t>(checksums->size()) || (*checksums)[static_cast<size_t>(tick)] != current.world)) {
+            checksum_mismatch = tick;
+            checksum_actual = current.world;
+        }
         const bool recorded = recorded_tick(tick, run_ticks, every); // the scenario's golden_every
         if (recorded && hashes != nullptr && !hashes->write(current, error)) {
             output_failed = true;
@@ -106,7 +115,13 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
             << " (" << sc.name << " runs ticks 0 to " << run_ticks - 1 << ")\n";
         return kExitBadInput;
     }
+    std::vector<uint64_t> checksums;
+    if (!cmd.checksums_path.empty() && !read_checksum_file(cmd.checksums_path, &checksums, &error)) {
+        err << "fxkcc run: --checksums: " << error << "\n";
+        return kExitBadInput;
+    }
     RunOutputs sink;
+    if (!cmd.checksums_path.empty()) sink.checksums = &checksums;
     sink.run_ticks = run_ticks;
     sink.every = sc.golden_every;
     sink.hasher = TickHasher(character_ids(sc)); // a cell per character, '-' while absent
@@ -238,7 +253,26 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
                            failed_invariants == 0 ? style.good(invariants) : style.bad(invariants));
     summary << format_failures(report, "  ");
     summary << "metrics:\n" << metrics_table(report);
-    return report.passed() ? kExitOk : kExitMismatch;
+    bool checksums_ok = true;
+    if (sink.checksums != nullptr) {
+        // A recording's checksums: the replay gives the game's world hash at every tick.
+        const auto recorded = static_cast<int64_t>(checksums.size());
+        if (sink.checksum_mismatch >= 0 && sink.checksum_mismatch < recorded) {
+            summary << fmt::format("checksums: {}: tick {}: this run {}, recorded {} (ticks 0 to {} equal)\n",
+                                   style.bad("differ"), sink.checksum_mismatch, hex16(sink.checksum_actual),
+                                   hex16(checksums[static_cast<size_t>(sink.checksum_mismatch)]),
+                                   sink.checksum_mismatch - 1);
+            checksums_ok = false;
+        } else if (sink.checksum_mismatch >= 0 || sink.ticks != recorded) {
+            summary << fmt::format("checksums: {}: this run has {} ticks, '{}' {}\n", style.bad("differ"), sink.ticks,
+                                   cmd.checksums_path, recorded);
+            checksums_ok = false;
+        } else {
+            summary << fmt::format("checksums: {} ticks, every one {} '{}'\n", recorded, style.good("equal to"),
+                                   cmd.checksums_path);
+        }
+    }
+    return report.passed() && checksums_ok ? kExitOk : kExitMismatch;
 }
 
 namespace {
@@ -256,6 +290,8 @@ public:
         app.add("--metrics-format", &cmd_.metrics_format, "csv or json (default: from the extension, .json: JSON)");
         app.add("--inject-fault", &cmd_.fault,
                        "TICK:CHARACTER:FIELD:BITS: flip the low BITS bits of FIELD of CHARACTER after TICK (tests of desync)");
+        app.add("--checksums", &cmd_.checksums_path,
+                "A recording's checksum file: every tick's world hash must equal it (exit 1 at the first that does not)");
         app.add("--stop-after", &cmd_.stop_after, "Run ticks 0..N only")
             .range(0, std::numeric_limits<int64_t>::max());
     }

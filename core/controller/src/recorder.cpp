@@ -88,6 +88,7 @@ Recorder::~Recorder() {
 
 void Recorder::reserve(size_t ticks, size_t inputs) {
     tick_begin_.reserve(ticks);
+    sums_.reserve(ticks);
     marks_.reserve(ticks);
     inputs_.reserve(inputs);
 }
@@ -193,6 +194,10 @@ void Recorder::on_step(int64_t tick, std::span<const CharacterState> characters,
     }
 }
 
+void Recorder::on_stepped(uint64_t checksum) {
+    if (sums_.size() + 1 == tick_begin_.size()) sums_.push_back(checksum);
+}
+
 void Recorder::on_snapshot(int64_t tick, std::span<const uint8_t> bytes) {
     const Mark m{tick, xxh3_64(bytes), changes_at(tick)};
     if (!marks_.empty() && marks_.back().tick == m.tick && marks_.back().hash == m.hash &&
@@ -230,6 +235,7 @@ void Recorder::on_restore(int64_t tick, std::span<const uint8_t> bytes) {
     if (static_cast<size_t>(tick) < tick_begin_.size()) {
         inputs_.resize(tick_begin_[static_cast<size_t>(tick)]);
         tick_begin_.resize(static_cast<size_t>(tick));
+        sums_.resize(std::min(sums_.size(), static_cast<size_t>(tick)));
     } else if (static_cast<size_t>(tick) > tick_begin_.size() && invalid_.empty()) {
         invalid_ = "a snapshot of tick " + std::to_string(tick) + " was restored after only " +
                    std::to_string(tick_begin_.size()) + " ticks were recorded";
@@ -405,6 +411,18 @@ bool Recorder::files(const std::string& name, std::vector<RecordedFile>* out, st
     if (y.size() > kMaxScenarioBytes)
         return fail("the scenario would have " + std::to_string(y.size()) + " bytes, more than the 2 MiB a scenario may have");
     files.insert(files.begin(), RecordedFile{name + ".yaml", std::move(y)});
+    // The checksum the world had after every tick (docs/formats.md, "Checksum file"), which a
+    // replay must give: `fxkcc run <name>.yaml --checksums <name>.checksums`.
+    std::string sums = "fxkcc-checksums 1\nhash xxh3-64\nticks " + std::to_string(sums_.size()) + "\n";
+    for (size_t t = 0; t < sums_.size(); ++t) {
+        static const char kHex[] = "0123456789abcdef";
+        char hex[17];
+        for (int k = 0; k < 16; ++k) hex[k] = kHex[(sums_[t] >> (60 - 4 * k)) & 15];
+        hex[16] = '\0';
+        sums += std::to_string(t) + " " + hex + "\n";
+    }
+    sums += "end " + std::to_string(sums_.size()) + "\n";
+    files.push_back(RecordedFile{name + ".checksums", std::move(sums)});
     *out = std::move(files);
     return true;
 }

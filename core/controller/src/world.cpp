@@ -236,6 +236,7 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
     }
     if (body_cells_.size() > 1) resolve_bodies();
     ++tick_;
+    if (recorder_.r != nullptr) recorder_.r->on_stepped(checksum());
 }
 
 namespace {

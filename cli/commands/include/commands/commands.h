@@ -24,6 +24,9 @@ struct RunCommand {
     std::string metrics_format; ///< "csv" or "json"; empty: from the extension (.json: JSON)
     std::string fault;          ///< "TICK:CHARACTER:FIELD:BITS" (run/fault.h); empty: none
     int64_t stop_after = -1;    ///< last tick to run; -1: all (hashes then cover the ticks run)
+    /// A checksum file (a recording's, records/checksums.h): every tick's world hash must equal
+    /// it (exit 1 at the first that does not); empty: none.
+    std::string checksums_path;
 };
 /// Exit 1 when an expectation or invariant fails (the outputs are still written).
 int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, const Style& out_style = {},

@@ -7,7 +7,7 @@
 //   world.build(&error);
 //   world.set_recorder(&rec, &error);        // at tick 0: captures the level and the characters
 //   ... the game steps, changes, snapshots and restores the world ...
-//   rec.write("replays", "session", &error); // replays/session.yaml, replays/session.c<id>.csv
+//   rec.write("replays", "session", &error); // replays/session.yaml, session.c<id>.csv, session.checksums
 //
 // The recorder only observes: nothing the world simulates depends on it, and a world with no
 // recorder pays one null check per call.
@@ -47,8 +47,10 @@ public:
     /// Ticks recorded: the world's tick after its last step (a restore to tick T makes it T).
     int64_t ticks() const { return static_cast<int64_t>(tick_begin_.size()); }
 
-    /// The scenario: `name`.yaml, and one input CSV per character entry with input
-    /// (`name`.c<id>.csv, `name`.c<id>.<k>.csv for the k-th entry of an id, k >= 2). False, with
+    /// The scenario: `name`.yaml (first), one input CSV per character entry with input
+    /// (`name`.c<id>.csv, `name`.c<id>.<k>.csv for the k-th entry of an id, k >= 2), and (last)
+    /// `name`.checksums, the World::checksum() of every recorded tick (docs/formats.md,
+    /// "Checksum file"; `fxkcc run --checksums` compares a replay with it). False, with
     /// *error, when the name is not a scenario name ([a-z0-9][a-z0-9._-]*, at most 64
     /// characters) or the recording cannot be written as a scenario: nothing stepped, a restore
     /// of a snapshot the recorder never saw taken, characters with different tick rates, a stick
@@ -89,6 +91,8 @@ private:
     bool begin(const World& world, uint64_t snapshot_hash, std::string* error);
     void on_change(const Change& change);
     void on_step(int64_t tick, std::span<const CharacterState> characters, std::span<const Input> inputs);
+    /// After the step: the checksum of the tick just stepped (World::checksum).
+    void on_stepped(uint64_t checksum);
     void on_snapshot(int64_t tick, std::span<const uint8_t> bytes);
     void on_restore(int64_t tick, std::span<const uint8_t> bytes);
     size_t changes_at(int64_t tick) const;
@@ -100,6 +104,7 @@ private:
     std::vector<Mark> marks_;           ///< in the order taken
     std::vector<TickInput> inputs_;     ///< non-idle inputs, by tick then character index
     std::vector<size_t> tick_begin_;    ///< tick t's inputs start at inputs_[tick_begin_[t]]
+    std::vector<uint64_t> sums_;        ///< parallel to tick_begin_: World::checksum() after tick t
     std::string invalid_;               ///< why the recording cannot be written, or empty
 };
 
