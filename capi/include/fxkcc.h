@@ -184,12 +184,20 @@ fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* bytes, size_
  * after build (FXKCC_INVALID_STATE otherwise; FXKCC_INVALID_ARGUMENT for a level a scenario
  * cannot hold); called again at tick 0, it starts over. fxkcc_world_write_recording writes what
  * was recorded as a scenario that `fxkcc run` replays to the same checksum at every tick: the
- * files `<name>.yaml` and `<name>.c<id>.csv` into the existing folder `folder`.
+ * files `<name>.yaml`, `<name>.c<id>.csv` and `<name>.checksums` into the existing folder
+ * `folder`.
  * FXKCC_INVALID_STATE when not recording; FXKCC_INVALID_ARGUMENT, with nothing written, for a
  * name that is not a scenario name ([a-z0-9][a-z0-9._-]*, at most 64 characters), a recording a
  * scenario cannot hold (see fxkcc_world_error) or a folder it cannot write to. */
 fxkcc_status fxkcc_world_record(fxkcc_world* world);
 fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder, const char* name);
+/* The same files in memory (a browser has no folder to write to): fxkcc_world_recording_files
+ * makes them and sets *count (the scenario first, the checksum file last; errors as
+ * fxkcc_world_write_recording's); fxkcc_world_recording_file gives file `index`'s path and text
+ * (NUL-terminated, owned by the world, valid until the next fxkcc_world_recording_files or the
+ * world's destruction; FXKCC_INVALID_ARGUMENT for an index >= the count). */
+fxkcc_status fxkcc_world_recording_files(fxkcc_world* world, const char* name, size_t* count);
+fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index, const char** path, const char** text);
 
 #ifdef __cplusplus
 }

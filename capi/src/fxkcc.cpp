@@ -32,6 +32,7 @@ struct fxkcc_world {
     std::vector<fx::kcc::Input> inputs; // scratch of step(), sized at build
     std::vector<uint8_t> snapshot;      // scratch of fxkcc_world_snapshot
     std::unique_ptr<fx::kcc::Recorder> recorder; // fxkcc_world_record
+    std::vector<fx::kcc::RecordedFile> recording; // fxkcc_world_recording_files
 };
 
 namespace {
@@ -404,6 +405,34 @@ fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder,
             return fail(world, FXKCC_INVALID_ARGUMENT, "write_recording: null folder or name");
         std::string why;
         if (!world->recorder->write(folder, name, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        return FXKCC_OK;
+    });
+}
+
+fxkcc_status fxkcc_world_recording_files(fxkcc_world* world, const char* name, size_t* count) {
+    return guarded(world, [&] {
+        if (world->recorder == nullptr) return fail(world, FXKCC_INVALID_STATE, "recording_files: not recording");
+        if (name == nullptr || count == nullptr)
+            return fail(world, FXKCC_INVALID_ARGUMENT, "recording_files: null name or count");
+        std::string why;
+        std::vector<fx::kcc::RecordedFile> files;
+        if (!world->recorder->files(name, &files, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        world->recording = std::move(files);
+        *count = world->recording.size();
+        return FXKCC_OK;
+    });
+}
+
+fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index, const char** path, const char** text) {
+    return guarded(world, [&] {
+        if (path == nullptr || text == nullptr)
+            return fail(world, FXKCC_INVALID_ARGUMENT, "recording_file: null path or text");
+        if (index >= world->recording.size())
+            return fail(world, FXKCC_INVALID_ARGUMENT,
+                        "recording_file: no file " + std::to_string(index) + " (the recording has " +
+                            std::to_string(world->recording.size()) + ")");
+        *path = world->recording[index].path.c_str();
+        *text = world->recording[index].text.c_str();
         return FXKCC_OK;
     });
 }

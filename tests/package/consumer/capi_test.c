@@ -313,6 +313,24 @@ int main(int argc, char** argv) {
             CHECK(strstr(text, ",1\n") == NULL); /* the jump at 12 was rolled back */
             remove(path);
         }
+        snprintf(path, sizeof path, "%s/capi-recording.checksums", tmp);
+        CHECK(remove(path) == 0); /* written too: the checksum of each of the 20 ticks */
+        {
+            /* The same files in memory: the scenario first, the checksums last. */
+            size_t count = 0;
+            const char* name = NULL;
+            const char* body = NULL;
+            CHECK(fxkcc_world_recording_files(r, "capi-recording", &count) == FXKCC_OK);
+            CHECK(count == 3);
+            CHECK(fxkcc_world_recording_file(r, 0, &name, &body) == FXKCC_OK);
+            CHECK(strcmp(name, "capi-recording.yaml") == 0 && strstr(body, "\nticks: 20\n") != NULL);
+            CHECK(fxkcc_world_recording_file(r, 2, &name, &body) == FXKCC_OK);
+            CHECK(strcmp(name, "capi-recording.checksums") == 0);
+            CHECK(strncmp(body, "fxkcc-checksums 1\nhash xxh3-64\nticks 20\n0 ", 42) == 0);
+            CHECK(fxkcc_world_recording_file(r, 3, &name, &body) == FXKCC_INVALID_ARGUMENT);
+            CHECK(strcmp(fxkcc_world_error(r), "recording_file: no file 3 (the recording has 3)") == 0);
+            CHECK(fxkcc_world_recording_files(r, "Bad Name", &count) == FXKCC_INVALID_ARGUMENT);
+        }
         CHECK(fxkcc_world_record(r) == FXKCC_INVALID_STATE); /* at tick 20 */
         fxkcc_world_destroy(r);
     }
