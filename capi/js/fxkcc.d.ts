@@ -65,6 +65,16 @@ export declare class World {
   checksum(): bigint;
   snapshot(): Uint8Array;
   restore(bytes: Uint8Array): void;
+  /** Starts recording, at tick 0 after build (docs/embedding.md, "Recording a session"). */
+  record(): void;
+  /** The recording: `name`.yaml first, its input CSVs, `name`.checksums last. */
+  recording(name: string): RecordedFile[];
+}
+
+export interface RecordedFile {
+  /** Relative to the folder the files go to, e.g. "session.yaml". */
+  path: string;
+  text: string;
 }
 
 export interface Fxkcc {

@@ -207,6 +207,34 @@ class World {
       m._free(p);
     }
   }
+
+  /** Starts recording, at tick 0 after build: the level, the characters, every input, runtime
+   *  change, snapshot and restore (docs/embedding.md, "Recording a session"). */
+  record() { this.check(this.m._fxkcc_world_record(this.w)); }
+  /** The recording as files, [{path, text}]: `name`.yaml first, its input CSVs, and
+   *  `name`.checksums last; `fxkcc run name.yaml --checksums name.checksums` replays it. */
+  recording(name) {
+    const m = this.m;
+    const text = String(name);
+    const bytes = m.lengthBytesUTF8(text) + 1;
+    const pName = m._malloc(bytes);
+    const pOut = m._malloc(12); // a size_t count, then two pointers (4 bytes each in wasm32)
+    try {
+      m.stringToUTF8(text, pName, bytes);
+      this.check(m._fxkcc_world_recording_files(this.w, pName, pOut));
+      const count = new Uint32Array(m.HEAPU8.buffer, pOut, 1)[0];
+      const files = [];
+      for (let i = 0; i < count; ++i) {
+        this.check(m._fxkcc_world_recording_file(this.w, i, pOut + 4, pOut + 8));
+        const ptrs = new Uint32Array(m.HEAPU8.buffer, pOut + 4, 2);
+        files.push({ path: m.UTF8ToString(ptrs[0]), text: m.UTF8ToString(ptrs[1]) });
+      }
+      return files;
+    } finally {
+      m._free(pName);
+      m._free(pOut);
+    }
+  }
 }
 
 module.exports = { load, ONE, FxkccError, SETTINGS };

@@ -264,9 +264,9 @@ TEST_CASE("record and replay: a recorded session replays to the same checksum at
         fx::harness::RunCommand cmd;
         cmd.scenario = (dir / (name + ".yaml")).string();
         cmd.checksums_path = (dir / (name + ".checksums")).string();
-        std::ostringstream out, err;
-        CHECK(fx::harness::run_command(cmd, out, err) == 0);
-        CHECK(out.str().find("checksums: 600 ticks, every one equal to") != std::string::npos);
+        std::ostringstream out1, err1;
+        CHECK(fx::harness::run_command(cmd, out1, err1) == 0);
+        CHECK(out1.str().find("checksums: 600 ticks, every one equal to") != std::string::npos);
         // One checksum changed: exit 1, naming the tick.
         std::string tampered = s.files.back().text;
         const size_t at = tampered.find("\n321 ") + 5;

@@ -79,6 +79,74 @@ async function main() {
   console.log(`fxkcc.js: all checks passed (behaviour ${lib.behaviourVersion})`);
 
   for (const golden of goldens) matchGolden(lib, golden);
+  recordAndReplay(lib);
+}
+
+// A session recorded through JavaScript (a join, a settings change, a teleport, a leave and a
+// rollback): the recording's checksum file is the checksums the session had, and, given the
+// wasm32 fxkcc (FXKCC_CLI, run under node), its replay gives every one of them.
+function recordAndReplay(lib) {
+  const f = (t) => lib.fixed(t);
+  const ONE = fxkcc.ONE;
+  const w = lib.createWorld();
+  w.addBox(1, [0n, f('-0.5'), 0n], [f('20'), f('0.5'), f('20')]);
+  w.addCharacter(1, [0n, f('0.015'), 0n]);
+  w.build();
+  assert.throws(() => w.recording('early'), (e) => e.status === 'invalid state');
+  w.record();
+  const sums = [];
+  let saved = null;
+  for (let t = 0; t < 90; ++t) {
+    if (t === 20) w.addCharacter(2, [f('3'), f('0.015'), 0n], { maxSpeed: f('4') });
+    if (t === 30) w.setSettings(1, { maxSpeed: f('3') });
+    if (t === 40) saved = w.snapshot();
+    if (t === 50) w.teleport(2, [f('-4'), f('0.015'), f('2')]);
+    if (t === 60) w.removeCharacter(2);
+    const inputs = [{ stickY: ONE, jump: t === 35 }, { stickX: -ONE }];
+    w.step(inputs.slice(0, w.characterCount));
+    sums[t] = w.checksum();
+    if (t === 70) { // a rollback to tick 40, and a different future from there
+      w.restore(saved);
+      for (let u = 40; u <= 70; ++u) {
+        if (u === 55) w.teleport(2, [f('5'), f('0.015'), f('-5')]);
+        w.step([{ stickX: ONE }, { stickY: -ONE }].slice(0, w.characterCount));
+        sums[u] = w.checksum();
+      }
+    }
+  }
+  const files = w.recording('js-session');
+  w.destroy();
+  assert.deepStrictEqual(files.map((x) => x.path), ['js-session.yaml', 'js-session.c1.csv', 'js-session.c2.csv',
+    'js-session.checksums']);
+  const yaml = files[0].text;
+  assert.ok(yaml.includes('\n    join: 20\n'), yaml);
+  assert.ok(yaml.includes('{tick: 55, character: 2, teleport: [5, 0.015, -5]}'), yaml);
+  assert.ok(!yaml.includes('tick: 50'), yaml); // the teleport of a timeline the rollback dropped
+  const expected = ['fxkcc-checksums 1', 'hash xxh3-64', 'ticks 90',
+    ...sums.map((v, t) => `${t} ${v.toString(16).padStart(16, '0')}`), 'end 90', ''].join('\n');
+  assert.strictEqual(files[3].text, expected);
+  console.log(`fxkcc.js: a session with a join, settings, teleports, a leave and a rollback recorded (${files.length} files)`);
+  const cli = process.env.FXKCC_CLI;
+  if (!cli) return;
+  const os = require('os');
+  const { spawnSync } = require('child_process');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fxkcc-js-recording-'));
+  try {
+    for (const file of files) fs.writeFileSync(path.join(dir, file.path), file.text);
+    const replay = (sumsFile) => spawnSync(process.execPath, [cli, 'run', path.join(dir, 'js-session.yaml'),
+      '--checksums', path.join(dir, sumsFile)], { encoding: 'utf8' });
+    const r = replay('js-session.checksums');
+    assert.strictEqual(r.status, 0, r.stdout + r.stderr);
+    assert.ok(r.stdout.includes('checksums: 90 ticks, every one equal to'), r.stdout);
+    // And it can fail: one checksum changed.
+    fs.writeFileSync(path.join(dir, 'bad.checksums'), expected.replace(/\n45 (.)/, (m, c) => `\n45 ${c === '0' ? '1' : '0'}`));
+    const bad = replay('bad.checksums');
+    assert.strictEqual(bad.status, 1, bad.stdout + bad.stderr);
+    assert.ok(bad.stdout.includes('checksums: differ: tick 45: '), bad.stdout);
+    console.log(`fxkcc.js: the recording replayed by ${path.basename(cli)}: every checksum equal; one changed is found at tick 45`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // scenarios/conformance/stop-time-62.yaml from its own numbers: a floor box, four bodies with
