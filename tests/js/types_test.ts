@@ -4,7 +4,7 @@
 declare const process: { exit(code: number): never }; // no @types/node needed
 
 import * as fxkcc from './fxkcc';
-import { Fixed, Vec3, World, CharacterState } from './fxkcc';
+import { Fixed, Vec3, World, CharacterState, RecordedFile } from './fxkcc';
 
 async function main(): Promise<void> {
   const lib: fxkcc.Fxkcc = await fxkcc.load();
@@ -45,6 +45,16 @@ async function main(): Promise<void> {
     if (!(e instanceof fxkcc.FxkccError) || e.status !== 'not found') throw e;
   }
   w.destroy();
+  const r: World = lib.createWorld();
+  r.addPlane(1, up, 0n);
+  r.addCharacter(1, [0n, f('0.015'), 0n]);
+  r.build();
+  r.record();
+  r.step([{ stickY: one }]);
+  const files: RecordedFile[] = r.recording('typed');
+  if (files.length !== 3 || files[0].path !== 'typed.yaml' || !files[2].text.startsWith('fxkcc-checksums 1'))
+    throw new Error('unexpected recording');
+  r.destroy();
   console.log('fxkcc.d.ts: every declared member used, compiled with --strict and run');
 }
 
