@@ -58,45 +58,15 @@ std::string check_yaml(const Check& c) {
     return "{max: " + num(c.max) + "}";
 }
 
-/// "key: value" of every setting of `s` that differs from `base`, in kcc::Settings order
-/// (tick_rate_hz is the scenario's tick_rate).
-std::vector<std::string> settings_diff(const kcc::Settings& s, const kcc::Settings& d) {
+/// "key: value" of every setting of `s` that differs from `base` (kcc::settings_diff).
+std::vector<std::string> settings_lines(const kcc::Settings& s, const kcc::Settings& base) {
     std::vector<std::string> out;
-    auto scalar = [&](const char* name, Scalar v, Scalar dv) {
-        if (v != dv) out.push_back(std::string(name) + ": " + num(v));
-    };
-    auto integer = [&](const char* name, int v, int dv) {
-        if (v != dv) out.push_back(std::string(name) + ": " + std::to_string(v));
-    };
-    scalar("radius", s.radius, d.radius);
-    scalar("height", s.height, d.height);
-    scalar("skin", s.skin, d.skin);
-    scalar("max_slope_enter_deg", s.max_slope_enter_deg, d.max_slope_enter_deg);
-    scalar("max_slope_stay_deg", s.max_slope_stay_deg, d.max_slope_stay_deg);
-    scalar("probe_distance", s.probe_distance, d.probe_distance);
-    scalar("probe_skin", s.probe_skin, d.probe_skin);
-    integer("probe_max_hits", s.probe_max_hits, d.probe_max_hits);
-    scalar("snap_distance", s.snap_distance, d.snap_distance);
-    scalar("depenetration_cap", s.depenetration_cap, d.depenetration_cap);
-    integer("max_slide_iterations", s.max_slide_iterations, d.max_slide_iterations);
-    scalar("step_height", s.step_height, d.step_height);
-    scalar("step_min_forward", s.step_min_forward, d.step_min_forward);
-    scalar("max_speed", s.max_speed, d.max_speed);
-    scalar("ground_accel", s.ground_accel, d.ground_accel);
-    scalar("ground_brake", s.ground_brake, d.ground_brake);
-    scalar("air_accel", s.air_accel, d.air_accel);
-    scalar("jump_speed", s.jump_speed, d.jump_speed);
-    scalar("gravity", s.gravity, d.gravity);
-    scalar("dead_zone", s.dead_zone, d.dead_zone);
-    scalar("turn_rate_deg", s.turn_rate_deg, d.turn_rate_deg);
-    integer("max_ticks_per_frame", s.max_ticks_per_frame, d.max_ticks_per_frame);
-    if (s.collide_characters != d.collide_characters)
-        out.push_back(std::string("collide_characters: ") + (s.collide_characters ? "true" : "false"));
+    for (const auto& [key, value] : kcc::settings_diff(s, base)) out.push_back(key + ": " + value);
     return out;
 }
 
 void settings_yaml(const kcc::Settings& s, std::string* out) {
-    const std::vector<std::string> diff = settings_diff(s, kcc::Settings{});
+    const std::vector<std::string> diff = settings_lines(s, kcc::Settings{});
     if (diff.empty()) return;
     *out += "    settings:\n";
     for (const std::string& kv : diff) *out += "      " + kv + "\n";
@@ -237,7 +207,7 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
             const size_t k = entry_at(sc, e.character, e.tick);
             const kcc::Settings base = k < current.size() ? current[k] : kcc::Settings{};
             std::string kvs;
-            for (const std::string& kv : settings_diff(e.settings, base)) kvs += (kvs.empty() ? "" : ", ") + kv;
+            for (const std::string& kv : settings_lines(e.settings, base)) kvs += (kvs.empty() ? "" : ", ") + kv;
             o += ", settings: {" + kvs + "}}\n";
             if (k < current.size()) current[k] = e.settings;
         }

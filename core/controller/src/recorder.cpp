@@ -17,44 +17,6 @@ std::string vec3(const Vec3& v) { return "[" + num(v.x) + ", " + num(v.y) + ", "
 /// The exact matrix, rows (Mat3::row), as the scenario format reads it.
 std::string mat3(const Mat3& m) { return "[" + vec3(m.row[0]) + ", " + vec3(m.row[1]) + ", " + vec3(m.row[2]) + "]"; }
 
-/// The settings keys whose values differ from `base`, in the harness writer's order
-/// (cli/scenario/src/writer.cpp, settings_yaml), as (key, value text). tick_rate_hz is left
-/// out: a scenario gives it once (`tick_rate`).
-std::vector<std::pair<std::string, std::string>> settings_diff(const Settings& s, const Settings& base) {
-    std::vector<std::pair<std::string, std::string>> out;
-    auto scalar = [&](const char* key, Scalar v, Scalar b) {
-        if (v != b) out.emplace_back(key, num(v));
-    };
-    auto integer = [&](const char* key, int v, int b) {
-        if (v != b) out.emplace_back(key, std::to_string(v));
-    };
-    scalar("radius", s.radius, base.radius);
-    scalar("height", s.height, base.height);
-    scalar("skin", s.skin, base.skin);
-    scalar("max_slope_enter_deg", s.max_slope_enter_deg, base.max_slope_enter_deg);
-    scalar("max_slope_stay_deg", s.max_slope_stay_deg, base.max_slope_stay_deg);
-    scalar("probe_distance", s.probe_distance, base.probe_distance);
-    scalar("probe_skin", s.probe_skin, base.probe_skin);
-    integer("probe_max_hits", s.probe_max_hits, base.probe_max_hits);
-    scalar("snap_distance", s.snap_distance, base.snap_distance);
-    scalar("depenetration_cap", s.depenetration_cap, base.depenetration_cap);
-    integer("max_slide_iterations", s.max_slide_iterations, base.max_slide_iterations);
-    scalar("step_height", s.step_height, base.step_height);
-    scalar("step_min_forward", s.step_min_forward, base.step_min_forward);
-    scalar("max_speed", s.max_speed, base.max_speed);
-    scalar("ground_accel", s.ground_accel, base.ground_accel);
-    scalar("ground_brake", s.ground_brake, base.ground_brake);
-    scalar("air_accel", s.air_accel, base.air_accel);
-    scalar("jump_speed", s.jump_speed, base.jump_speed);
-    scalar("gravity", s.gravity, base.gravity);
-    scalar("dead_zone", s.dead_zone, base.dead_zone);
-    scalar("turn_rate_deg", s.turn_rate_deg, base.turn_rate_deg);
-    integer("max_ticks_per_frame", s.max_ticks_per_frame, base.max_ticks_per_frame);
-    if (s.collide_characters != base.collide_characters)
-        out.emplace_back("collide_characters", s.collide_characters ? "true" : "false");
-    return out;
-}
-
 bool is_idle(const Input& in) { return in.stick_x.raw() == 0 && in.stick_y.raw() == 0 && !in.jump && in.impulse.is_zero(); }
 
 /// Whether a plane's normal is written `exact: true` (used as written by the loader): when the

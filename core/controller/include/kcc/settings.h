@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fx/scalar.h"
 
@@ -104,6 +106,13 @@ struct Params {
 
 /// Checks the settings' ranges; on failure writes a message naming the field and returns false.
 bool validate(const Settings& s, std::string* error);
+
+/// The settings of `s` that differ from `base`, as (scenario key, value text) in Settings order:
+/// the keys of a scenario's `settings:` (docs/scenarios.md), values as fx::to_string_shortest
+/// (which the scenario loader reads back to the same bits), integers in decimal, booleans as
+/// true / false. tick_rate_hz is left out (a scenario gives it once, as `tick_rate`). The
+/// harness's scenario writer and kcc::Recorder write settings with it.
+std::vector<std::pair<std::string, std::string>> settings_diff(const Settings& s, const Settings& base);
 /// Derives Params (validate() first).
 Params make_params(const Settings& s);
 
