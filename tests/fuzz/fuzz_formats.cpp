@@ -8,6 +8,8 @@
 //   3  Wavefront OBJ (the loader's parse_obj): indices refer to read vertices
 //   4  solver traces: the text split at the first NUL into two traces (first_trace_difference,
 //      what `fxkcc desync` reads), and each line as an --inject-fault value (parse_fault)
+//   (the first byte 255) a recording's checksum file (parse_checksum_file): what it reads
+//      writes back, in the recorder's text, to the same checksums
 // Every reader must refuse bad text with a message and never crash.
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include "records/compare.h"
 #include "forensics/desync.h"
 #include "run/fault.h"
+#include "records/checksums.h"
 #include "records/hash_file.h"
 #include "records/trajectory.h"
 #include "loader_text.h"
@@ -139,11 +142,30 @@ void traces(std::string_view text) {
     }
 }
 
+void checksums(std::string_view text) {
+    std::vector<uint64_t> sums;
+    std::string err;
+    if (!parse_checksum_file(text, "fuzz.checksums", &sums, &err)) {
+        require(!err.empty() && err.rfind("fuzz.checksums:", 0) == 0, "checksum file refused without a located message");
+        return;
+    }
+    std::string written = "fxkcc-checksums 1\nhash xxh3-64\nticks " + std::to_string(sums.size()) + "\n";
+    for (size_t t = 0; t < sums.size(); ++t) written += std::to_string(t) + " " + hex16(sums[t]) + "\n";
+    written += "end " + std::to_string(sums.size()) + "\n";
+    std::vector<uint64_t> again;
+    require(parse_checksum_file(written, "fuzz-written.checksums", &again, &err), "written checksums do not read: " + err);
+    require(again == sums, "checksums differ after a round trip");
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size == 0) return 0;
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+    if (data[0] == 255) { // (255 % 5 would be 0: the hash file reader has the other bytes)
+        checksums(text);
+        return 0;
+    }
     switch (data[0] % 5) {
     case 0: hash_file(text); break;
     case 1: trajectory(text); break;
