@@ -47,7 +47,7 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
         "snap cast {:.3f} (total {:.3f}; step attempts {:.3f}; slide sweeps stopped by another character {:.3f})\n"
         "world memory per character: {} bytes (state {}, settings {}); no allocation per tick\n"
         "time per phase (share of the solve, measured with a clock read per trace event):\n",
-        sc.name, sc.ticks, sc.characters.size(), r.character_ticks, cmd.repeat, cmd.warmup, r.median_ns, r.min_ns,
+        sc.name, sc.ticks, character_ids(sc).size(), r.character_ticks, cmd.repeat, cmd.warmup, r.median_ns, r.min_ns,
         r.max_ns, per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts),
         per(total_queries), per(q.step_attempts), per(q.body_sweeps), kStateBytes + kParamsBytes, kStateBytes, kParamsBytes);
     int64_t total = 0;

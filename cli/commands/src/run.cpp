@@ -258,10 +258,11 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         // A recording's checksums: the replay gives the game's world hash at every tick.
         const auto recorded = static_cast<int64_t>(checksums.size());
         if (sink.checksum_mismatch >= 0 && sink.checksum_mismatch < recorded) {
-            summary << fmt::format("checksums: {}: tick {}: this run {}, recorded {} (ticks 0 to {} equal)\n",
-                                   style.bad("differ"), sink.checksum_mismatch, hex16(sink.checksum_actual),
+            summary << fmt::format("checksums: {}: tick {}: this run {}, recorded {} ({})\n", style.bad("differ"),
+                                   sink.checksum_mismatch, hex16(sink.checksum_actual),
                                    hex16(checksums[static_cast<size_t>(sink.checksum_mismatch)]),
-                                   sink.checksum_mismatch - 1);
+                                   sink.checksum_mismatch == 0 ? std::string("no tick equal")
+                                                               : fmt::format("ticks 0 to {} equal", sink.checksum_mismatch - 1));
             checksums_ok = false;
         } else if (sink.checksum_mismatch >= 0 || sink.ticks != recorded) {
             summary << fmt::format("checksums: {}: this run has {} ticks, '{}' {}\n", style.bad("differ"), sink.ticks,

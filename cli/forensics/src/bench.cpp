@@ -92,7 +92,10 @@ private:
 } // namespace
 
 bool bench_scenario(const Scenario& sc, int warmup, int repeat, BenchResult* out, std::string* error) {
-    out->character_ticks = sc.ticks * static_cast<int64_t>(sc.characters.size());
+    out->character_ticks = 0; // the ticks each character entry is present
+    for (const CharacterDef& c : sc.characters) {
+        out->character_ticks += (c.leave == CharacterDef::kNever ? sc.ticks : c.leave) - c.join;
+    }
     NullSink sink;
     // Warm-up (caches, page faults), then the timed repetitions; each builds its world afresh.
     for (int i = 0; i < warmup; ++i) {

@@ -128,6 +128,7 @@ public:
         for (const CharacterDef& c : sc.characters) cursors_.emplace_back(*c.input);
         trackers_.resize(ids_.size());
         last_seen_.assign(ids_.size(), -2);
+        last_entry_.assign(ids_.size(), sc.characters.size());
         events_.resize(ids_.size());
         for (size_t i = 0; i < ids_.size(); ++i) trackers_[i].m.id = ids_[i];
         state_progress_.resize(sc.expect_states.size());
@@ -193,8 +194,10 @@ public:
             const size_t entry = entry_at(sc_, chars[i].id, tick);
             if (k >= trackers_.size() || entry >= cursors_.size()) continue;
             Tracker& tr = trackers_[k];
-            if (last_seen_[k] != tick - 1 || teleported(chars[i].id, tick)) {
-                // A join or a teleport: no motion from the previous tick to compare with.
+            if (last_seen_[k] != tick - 1 || last_entry_[k] != entry || changed(chars[i].id, tick)) {
+                // A join (a rejoin in the tick of the leave too), a teleport or new settings (a
+                // body that grew may be deeper in a wall): nothing from the previous tick to
+                // compare with.
                 tr.have_prev = false;
                 tr.prev_pressed = false;
                 tr.release_tick = -1;
@@ -202,6 +205,7 @@ public:
                 tr.inside_ticks = 0;
             }
             last_seen_[k] = tick;
+            last_entry_[k] = entry;
             const kcc::Input in = cursors_[entry].at(tick);
             const kcc::Params& p = world_->params(i);
             track(tick, chars[i], in, p, tr, events_[k]);
@@ -258,11 +262,12 @@ public:
     }
 
 private:
-    bool teleported(uint32_t id, int64_t tick) const {
+    /// Whether an event (a teleport or new settings) changed character `id` at `tick`.
+    bool changed(uint32_t id, int64_t tick) const {
         const auto first = std::lower_bound(sc_.events.begin(), sc_.events.end(), tick,
                                             [](const EventDef& e, int64_t v) { return e.tick < v; });
         for (auto it = first; it != sc_.events.end() && it->tick == tick; ++it) {
-            if (it->character == id && it->kind == EventDef::Kind::kTeleport) return true;
+            if (it->character == id) return true;
         }
         return false;
     }
@@ -664,6 +669,7 @@ private:
     std::vector<InputCursor> cursors_;
     std::vector<Tracker> trackers_;             ///< per character id (ids_)
     std::vector<int64_t> last_seen_;           ///< per id: the last tick it was present
+    std::vector<size_t> last_entry_;           ///< per id: its entry (sc.characters) then
     std::vector<TickEvents> events_;
     std::vector<StateProgress> state_progress_;
     std::vector<int64_t> first_tick_;

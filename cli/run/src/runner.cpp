@@ -41,7 +41,7 @@ Timeline::Timeline(const Scenario& sc) : sc_(&sc) {
 bool Timeline::changes_at(int64_t t) const { return std::binary_search(change_ticks_.begin(), change_ticks_.end(), t); }
 
 bool Timeline::apply(int64_t t, kcc::World* world, std::string* error) const {
-    if (t == 0 || !changes_at(t)) return true; // tick 0's joins are the world's build
+    if (!changes_at(t)) return true;
     auto at = [&](std::string* e) {
         *e = "tick " + std::to_string(t) + ": " + *e;
         return false;
@@ -49,8 +49,8 @@ bool Timeline::apply(int64_t t, kcc::World* world, std::string* error) const {
     for (const CharacterDef& c : sc_->characters) {
         if (c.leave == t && !world->remove_character(c.id, error)) return at(error);
     }
-    for (const CharacterDef& c : sc_->characters) {
-        if (c.join == t && !world->add_character(c.id, c.spawn, c.settings, error)) return at(error);
+    for (const CharacterDef& c : sc_->characters) { // tick 0's joins are the world's build
+        if (t > 0 && c.join == t && !world->add_character(c.id, c.spawn, c.settings, error)) return at(error);
     }
     const auto first = std::lower_bound(sc_->events.begin(), sc_->events.end(), t,
                                         [](const EventDef& e, int64_t v) { return e.tick < v; });

@@ -21,10 +21,4 @@ size_t entry_at(const Scenario& sc, kcc::CharacterId id, int64_t t) {
     return sc.characters.size();
 }
 
-bool has_runtime_changes(const Scenario& sc) {
-    if (!sc.events.empty()) return true;
-    return std::any_of(sc.characters.begin(), sc.characters.end(),
-                       [](const CharacterDef& c) { return c.join != 0 || c.leave != CharacterDef::kNever; });
-}
-
 } // namespace fx::harness

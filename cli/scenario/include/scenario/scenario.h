@@ -246,7 +246,5 @@ std::vector<kcc::CharacterId> character_ids(const Scenario& sc);
 /// The index in sc.characters of the entry of `id` present after the changes of tick t, or
 /// sc.characters.size() when it is absent.
 size_t entry_at(const Scenario& sc, kcc::CharacterId id, int64_t t);
-/// Whether any character joins after the start or leaves, or any event changes one.
-bool has_runtime_changes(const Scenario& sc);
 
 } // namespace fx::harness
