@@ -107,7 +107,7 @@ TEST_CASE("the recorder writes the level, the characters, their inputs and the c
     REQUIRE(files[0].path == "session.yaml");
     const std::string& y = files[0].text;
     INFO(y);
-    CHECK(y.rfind("format: 1\nname: session\ndescription: \"recorded by kcc::Recorder\"\ntick_rate: 50\nticks: 12\n", 0) == 0);
+    CHECK(y.rfind("format: 1\nname: \"session\"\ndescription: \"recorded by kcc::Recorder\"\ntick_rate: 50\nticks: 12\n", 0) == 0);
     CHECK(has_line(y, "  - plane: {id: 1, normal: [0, 1, 0], offset: 0}"));
     const Mat3 r = Mat3::from_yaw_pitch_roll_degrees(S(30), S(0), S(0));
     auto row = [](const Vec3& v) {
@@ -330,4 +330,75 @@ TEST_CASE("a stick outside [-1, 1] or different tick rates cannot be written", "
         CHECK_FALSE(rec.files("s", &files, &error));
         CHECK(error == "recording: character 5: tick_rate_hz 60 differs from 50 (a scenario has one tick rate)");
     }
+}
+
+TEST_CASE("what a scenario cannot hold is refused when recorded, with the reason", "[recorder]") {
+    std::string error;
+    std::vector<RecordedFile> files;
+    const auto refused = [&](auto&& change) {
+        World w;
+        small_world(w);
+        Recorder rec;
+        REQUIRE(w.set_recorder(&rec, &error));
+        w.step({});
+        change(w);
+        w.step({});
+        return !rec.files("s", &files, &error);
+    };
+    CHECK(refused([&](World& w) { REQUIRE(w.add_character(4000000001u, V(5, 0, 5), kDefaults, &error)); }));
+    CHECK(error == "recording: character 4000000001 (from tick 1): an id beyond 4000000000, which a scenario cannot hold");
+    CHECK(refused([&](World& w) {
+        Settings s = kDefaults;
+        s.max_speed = S(1500);
+        REQUIRE(w.set_settings(1, s, &error));
+    }));
+    CHECK(error == "recording: tick 1, character 1: max_speed 1500: a scenario holds speeds from -1000 to 1000 m/s, "
+                   "which a scenario cannot hold");
+    CHECK(refused([&](World& w) { REQUIRE(w.teleport(1, V(1040000, 0, 0), &error)); }));
+    CHECK(error == "recording: tick 1, character 1: teleport to (1040000, 0, 0): a coordinate beyond 1000000 m, "
+                   "which a scenario cannot hold");
+    CHECK(refused([&](World& w) {
+        Settings s = kDefaults;
+        s.dead_zone = S(995, 1000);
+        REQUIRE(w.add_character(9, V(6, 0, 6), s, &error));
+    }));
+    CHECK(error == "recording: character 9 (from tick 1): dead_zone 0.995: a scenario holds dead zones from 0 to 0.99, "
+                   "which a scenario cannot hold");
+    // Within the bounds: written.
+    CHECK_FALSE(refused([&](World& w) { REQUIRE(w.teleport(1, V(999999, 0, 0), &error)); }));
+    // A level with a capsule of radius 0 (the scene allows it, a scenario does not): refused at attach.
+    World w;
+    small_world(w);
+    w.scene().add_capsule(77, fx::geo::Capsule{V(20, 0, 20), V(20, 1, 20), Scalar{}});
+    REQUIRE(w.build(&error));
+    Recorder rec;
+    CHECK_FALSE(w.set_recorder(&rec, &error));
+    CHECK(error == "set_recorder: shape 77: radius 0 m: a size from 0.001 to 100000 m, which a scenario cannot hold");
+}
+
+TEST_CASE("a recorder attached again starts a new recording, its checksums included", "[recorder]") {
+    std::string error;
+    Recorder rec;
+    World a;
+    small_world(a);
+    REQUIRE(a.set_recorder(&rec, &error));
+    for (int t = 0; t < 30; ++t) a.step(inputs_for(a, stick(0, 1)));
+    World b;
+    small_world(b);
+    REQUIRE(b.set_recorder(&rec, &error));
+    std::vector<uint64_t> sums;
+    for (int t = 0; t < 10; ++t) {
+        b.step(inputs_for(b, stick(1, 0)));
+        sums.push_back(b.checksum());
+    }
+    std::vector<RecordedFile> files;
+    REQUIRE(rec.files("again", &files, &error));
+    CHECK(files.front().text.find("\nticks: 10\n") != std::string::npos);
+    std::string want = "fxkcc-checksums 1\nhash xxh3-64\nticks 10\n";
+    for (size_t t = 0; t < sums.size(); ++t) {
+        char line[40];
+        std::snprintf(line, sizeof line, "%zu %016llx\n", t, static_cast<unsigned long long>(sums[t]));
+        want += line;
+    }
+    CHECK(files.back().text == want + "end 10\n");
 }

@@ -298,3 +298,38 @@ TEST_CASE("record and replay: a recorded session replays to the same checksum at
     CHECK(rr_first_mismatch(moved_floor, s.sums) >= 0);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("record and replay: changes made at tick 0, after attaching and before the first step", "[record]") {
+    fx::kcc::World w;
+    std::string error;
+    w.scene().add_box(1, fx::geo::Box{rr_v(0, -1, 0, 2), rr_v(20, 1, 20, 2), fx::Mat3::identity()});
+    REQUIRE(w.add_character(1, rr_v(0, 15, 0, 1000), fx::kcc::Settings{}, &error));
+    REQUIRE(w.build(&error));
+    fx::kcc::Recorder rec;
+    REQUIRE(w.set_recorder(&rec, &error));
+    // A game's spawn placement and settings after build(), and a join, all before tick 0's step.
+    REQUIRE(w.teleport(1, rr_v(5000, 15, 5000, 1000), &error));
+    fx::kcc::Settings slow;
+    slow.max_speed = rr_s(2);
+    REQUIRE(w.set_settings(1, slow, &error));
+    REQUIRE(w.add_character(2, rr_v(-3000, 15, 0, 1000), slow, &error));
+    std::vector<uint64_t> sums;
+    for (int t = 0; t < 60; ++t) {
+        fx::kcc::Input in;
+        in.stick_y = rr_s(1);
+        w.step(std::vector<fx::kcc::Input>{in, in});
+        sums.push_back(w.checksum());
+    }
+    std::vector<fx::kcc::RecordedFile> files;
+    REQUIRE(rec.files("tick-zero", &files, &error));
+    INFO(files.front().text);
+    CHECK(files.front().text.find("{tick: 0, character: 1, teleport: [5, 0.015, 5]}") != std::string::npos);
+    fx::harness::Scenario sc;
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "fxkcc-record-tick-zero";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    REQUIRE(rec.write(dir.string(), "tick-zero", &error));
+    REQUIRE(rr_load_text(files.front().text, dir, &sc, &error));
+    CHECK(rr_first_mismatch(sc, sums) == -1);
+    std::filesystem::remove_all(dir);
+}

@@ -14,6 +14,7 @@
 
 #include "fx/vec3.h"
 #include "geo/shapes.h"
+#include "kcc/scenario_limits.h"
 #include "loader_yaml.h"
 #include "records/hash_file.h"
 #include "scenario/loader.h"
@@ -22,9 +23,10 @@ namespace fx::harness::detail {
 
 namespace fs = std::filesystem;
 
-constexpr int64_t kMaxId = 4000000000;
-constexpr int64_t kMaxTicks = 10000000;
-constexpr int64_t kMaxCharacters = 4096;
+// The scenario format's bounds, shared with kcc::Recorder (kcc/scenario_limits.h).
+constexpr int64_t kMaxId = kcc::limits::kMaxId;
+constexpr int64_t kMaxTicks = kcc::limits::kMaxTicks;
+constexpr int64_t kMaxCharacters = kcc::limits::kMaxCharacters;
 constexpr int64_t kMaxSteps = 200;
 
 struct IdUse {

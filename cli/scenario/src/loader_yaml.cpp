@@ -1,5 +1,7 @@
 #include "loader_yaml.h"
 
+#include "kcc/scenario_limits.h"
+
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -31,22 +33,22 @@ const char* bound_what(Scalar v, const Bound& b) {
     return b.what;
 }
 
-const Bound kCoordinate{Scalar::from_int(-1000000), Scalar::from_int(1000000), false, false,
+const Bound kCoordinate{Scalar::from_int(-kcc::limits::kMaxCoordinate), Scalar::from_int(kcc::limits::kMaxCoordinate), false, false,
                         "a coordinate from -1000000 to 1000000 metres"};
-const Bound kSize{Scalar::ratio(1, 1000), Scalar::from_int(100000), false, false,
+const Bound kSize{Scalar::ratio(kcc::limits::kMinSizeMillimetres, 1000), Scalar::from_int(kcc::limits::kMaxSize), false, false,
                   "a size from 0.001 to 100000 metres", "a positive number of metres"};
 const Bound kLength{Scalar::from_int(-kcc::kMaxSettingLengthMetres), Scalar::from_int(kcc::kMaxSettingLengthMetres),
                     false, false, "a length from -1000 to 1000 metres"};
-const Bound kAngle{Scalar::from_int(-3600), Scalar::from_int(3600), false, false,
+const Bound kAngle{Scalar::from_int(-kcc::limits::kMaxAngle), Scalar::from_int(kcc::limits::kMaxAngle), false, false,
                    "an angle from -3600 to 3600 degrees"};
-const Bound kSpeed{Scalar::from_int(-1000), Scalar::from_int(1000), false, false,
+const Bound kSpeed{Scalar::from_int(-kcc::limits::kMaxSpeed), Scalar::from_int(kcc::limits::kMaxSpeed), false, false,
                    "a speed from -1000 to 1000 m/s"};
-const Bound kAccel{Scalar::from_int(-10000), Scalar::from_int(10000), false, false,
+const Bound kAccel{Scalar::from_int(-kcc::limits::kMaxAccel), Scalar::from_int(kcc::limits::kMaxAccel), false, false,
                    "an acceleration from -10000 to 10000 m/s^2"};
-const Bound kTurnRate{Scalar::from_int(-36000), Scalar::from_int(36000), false, false,
+const Bound kTurnRate{Scalar::from_int(-kcc::limits::kMaxTurnRate), Scalar::from_int(kcc::limits::kMaxTurnRate), false, false,
                       "a turn rate from -36000 to 36000 deg/s"};
 const Bound kStick{-Scalar::one(), Scalar::one(), false, false, "a number from -1 to 1"};
-const Bound kDeadZone{Scalar{}, Scalar::ratio(99, 100), false, false, "a number from 0 to 0.99"};
+const Bound kDeadZone{Scalar{}, Scalar::ratio(kcc::limits::kMaxDeadZonePercent, 100), false, false, "a number from 0 to 0.99"};
 const Bound kRampAngle{Scalar{}, Scalar::from_int(90), true, true,
                        "an angle greater than 0 and less than 90 degrees"};
 const Bound kFrameMs{Scalar{}, Scalar::from_int(60000), true, false,

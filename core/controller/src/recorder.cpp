@@ -1,5 +1,7 @@
 #include "kcc/recorder.h"
 
+#include "kcc/scenario_limits.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -66,9 +68,53 @@ bool Recorder::begin(const World& world, uint64_t snapshot_hash, std::string* er
     };
     std::string items;
     const geo::StaticScene& scene = world.scene();
+    // What the scenario format cannot hold is refused now, with the reason, rather than by the
+    // loader when the recording is replayed (kcc/scenario_limits.h).
+    auto check = [&](const std::string& what, const std::string& why) { return why.empty() ? "" : what + ": " + why; };
+    auto rotation_error = [](const Mat3& r) -> std::string {
+        const Scalar tol = Scalar::from_raw(int64_t{1} << (Scalar::kFracBits - 20));
+        for (int i = 0; i < 3; ++i) {
+            for (int j = i; j < 3; ++j) {
+                const Scalar d = dot(r.row[i], r.row[j]) - (i == j ? Scalar::one() : Scalar{});
+                if (d > tol || d < -tol) return "its rotation is not a rotation within 2^-20 (a scenario holds no other)";
+            }
+        }
+        if (dot(r.row[0], cross(r.row[1], r.row[2])) < Scalar{}) return "its rotation is a reflection";
+        return "";
+    };
     for (size_t i = 0; i < scene.size(); ++i) {
         const geo::StaticScene::ShapeView v = scene.shape(i);
         const std::string id = std::to_string(v.id);
+        std::string why;
+        if (static_cast<int64_t>(v.id) > limits::kMaxId) why = "an id beyond 4000000000";
+        switch (v.kind) {
+        case geo::ShapeKind::kBox:
+            if (why.empty()) why = limits::coordinate_error("centre", v.box.center);
+            for (const Scalar h : {v.box.half_extents.x, v.box.half_extents.y, v.box.half_extents.z}) {
+                if (why.empty()) why = limits::size_error("half extent", h);
+            }
+            if (why.empty()) why = rotation_error(v.box.rotation);
+            break;
+        case geo::ShapeKind::kPlane:
+            if (why.empty() && limits::coordinate_error("offset", Vec3{v.plane.offset, Scalar{}, Scalar{}}) != "")
+                why = "offset " + num(v.plane.offset) + " m: beyond 1000000 m";
+            break;
+        case geo::ShapeKind::kSphere:
+            if (why.empty()) why = limits::coordinate_error("centre", v.sphere.center);
+            if (why.empty()) why = limits::size_error("radius", v.sphere.radius);
+            break;
+        case geo::ShapeKind::kCapsule:
+            if (why.empty()) why = limits::coordinate_error("end a", v.capsule.a);
+            if (why.empty()) why = limits::coordinate_error("end b", v.capsule.b);
+            if (why.empty()) why = limits::size_error("radius", v.capsule.radius);
+            break;
+        case geo::ShapeKind::kMesh:
+            for (const Vec3& p : v.mesh->vertices()) {
+                if (why.empty()) why = limits::coordinate_error("vertex", p);
+            }
+            break;
+        }
+        if (!why.empty()) return fail(check("shape " + id, why) + ", which a scenario cannot hold");
         if (v.motion == geo::Motion::kKinematic) {
             if (v.kind == geo::ShapeKind::kBox && is_platform(v.id)) continue;
             return fail("shape " + id + ": a kinematic shape that is not a platform cannot be recorded");
@@ -115,6 +161,16 @@ bool Recorder::begin(const World& world, uint64_t snapshot_hash, std::string* er
             const std::string id = std::to_string(p.id);
             if (p.waypoints.size() < 2 || p.waypoints.front().tick != 0)
                 return fail("platform " + id + ": a scenario's platform has at least 2 waypoints, the first at tick 0");
+            std::string why = static_cast<int64_t>(p.id) > limits::kMaxId ? "an id beyond 4000000000" : "";
+            for (const Scalar h : {p.half_extents.x, p.half_extents.y, p.half_extents.z}) {
+                if (why.empty()) why = limits::size_error("half extent", h);
+            }
+            if (why.empty()) why = rotation_error(p.rotation);
+            for (const Waypoint& w : p.waypoints) {
+                if (why.empty()) why = limits::coordinate_error("waypoint", w.center);
+                if (why.empty() && w.tick > limits::kMaxTicks) why = "a waypoint tick beyond 10000000";
+            }
+            if (!why.empty()) return fail("platform " + id + ": " + why + ", which a scenario cannot hold");
             yaml += "  - id: " + id + "\n    half_extents: " + vec3(p.half_extents) + "\n";
             if (!(p.rotation == Mat3{})) yaml += "    rotation: " + mat3(p.rotation) + "\n";
             yaml += "    waypoints:\n";
@@ -126,12 +182,14 @@ bool Recorder::begin(const World& world, uint64_t snapshot_hash, std::string* er
     for (const CharacterState& c : world.characters()) initial.push_back({c.id, c.position, *world.settings(c.id)});
 
     world_yaml_ = std::move(yaml);
+    platforms_.assign(platforms.begin(), platforms.end());
     initial_ = std::move(initial);
     changes_.clear();
     marks_.clear();
     marks_.push_back({0, snapshot_hash, 0});
     inputs_.clear();
     tick_begin_.clear();
+    sums_.clear();
     invalid_.clear();
     return true;
 }
@@ -294,6 +352,29 @@ bool Recorder::files(const std::string& name, std::vector<RecordedFile>* out, st
         if (!entries[e].dropped) order.push_back(e);
     }
     if (order.empty()) return fail("no character was present while recording");
+    // The scenario format's bounds (kcc/scenario_limits.h): refused here, with the reason,
+    // rather than by the loader at the replay.
+    if (ticks > limits::kMaxTicks)
+        return fail(std::to_string(ticks) + " ticks recorded: a scenario holds at most 10000000");
+    if (static_cast<int64_t>(order.size()) > limits::kMaxCharacters)
+        return fail(std::to_string(order.size()) + " character entries (a rejoin is another): a scenario holds at most 4096");
+    for (size_t e : order) {
+        const Entry& en = entries[e];
+        const std::string who = "character " + std::to_string(en.id) + " (from tick " + std::to_string(en.join) + "): ";
+        if (static_cast<int64_t>(en.id) > limits::kMaxId) return fail(who + "an id beyond 4000000000, which a scenario cannot hold");
+        if (const std::string why = limits::coordinate_error("spawn", en.spawn); !why.empty())
+            return fail(who + why + ", which a scenario cannot hold");
+        if (const std::string why = limits::settings_error(en.settings); !why.empty())
+            return fail(who + why + ", which a scenario cannot hold");
+    }
+    for (const Event& v : events) {
+        if (v.dropped) continue;
+        const Change& c = *v.change;
+        const std::string who = "tick " + std::to_string(c.tick) + ", character " + std::to_string(c.id) + ": ";
+        const std::string why = c.kind == ChangeKind::kTeleport ? limits::coordinate_error("teleport to", c.feet)
+                                                                : limits::settings_error(c.settings);
+        if (!why.empty()) return fail(who + why + ", which a scenario cannot hold");
+    }
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return entries[a].id != entries[b].id ? entries[a].id < entries[b].id : entries[a].join < entries[b].join;
     });
@@ -312,8 +393,19 @@ bool Recorder::files(const std::string& name, std::vector<RecordedFile>* out, st
         if (const std::string why = check_rate(v.change->id, v.change->settings); !why.empty()) return fail(why);
     }
 
+    for (const Platform& p : platforms_) { // at most 1000 m/s between waypoints, as the loader requires
+        for (size_t k = 1; k < p.waypoints.size(); ++k) {
+            const int64_t dt = p.waypoints[k].tick - p.waypoints[k - 1].tick;
+            if (dt < 4000 * static_cast<int64_t>(rate) &&
+                distance(p.waypoints[k - 1].center, p.waypoints[k].center) > Scalar::ratio(1000 * dt, rate))
+                return fail("platform " + std::to_string(p.id) + ": faster than 1000 m/s from waypoint " +
+                            std::to_string(k - 1) + " at " + std::to_string(rate) + " Hz, which a scenario cannot hold");
+        }
+    }
+
     std::vector<RecordedFile> files;
-    std::string y = "format: 1\nname: " + name + "\ndescription: \"recorded by kcc::Recorder\"\ntick_rate: " +
+    // The name quoted: a name such as `null` or `true` is a YAML keyword unquoted.
+    std::string y = "format: 1\nname: \"" + name + "\"\ndescription: \"recorded by kcc::Recorder\"\ntick_rate: " +
                     std::to_string(rate) + "\nticks: " + std::to_string(ticks) + "\n" + world_yaml_ + "characters:\n";
     CharacterId last_id = 0;
     int nth = 0;
@@ -393,18 +485,31 @@ bool Recorder::write(const std::string& folder, const std::string& name, std::st
     std::vector<RecordedFile> files;
     if (!this->files(name, &files, error)) return false;
     const std::string dir = folder.empty() || folder.back() == '/' ? folder : folder + "/";
-    std::vector<std::string> written;
+    // Every file to "<path>.partial" first, then each renamed over its name: a failed write
+    // leaves neither half a recording nor a damaged earlier one of the same name.
+    std::vector<std::string> partial;
+    auto undo = [&](const std::string& path) {
+        for (const std::string& p : partial) std::remove(p.c_str());
+        if (error != nullptr) *error = "recording: cannot write " + path;
+        return false;
+    };
     for (const RecordedFile& f : files) {
-        const std::string path = dir + f.path;
+        const std::string path = dir + f.path + ".partial";
         std::FILE* file = std::fopen(path.c_str(), "wb");
-        bool ok = file != nullptr;
-        if (ok) written.push_back(path);
-        ok = ok && std::fwrite(f.text.data(), 1, f.text.size(), file) == f.text.size();
-        if (file != nullptr && std::fclose(file) != 0) ok = false;
-        if (!ok) {
-            for (const std::string& w : written) std::remove(w.c_str());
-            if (error != nullptr) *error = "recording: cannot write " + path;
-            return false;
+        if (file == nullptr) return undo(dir + f.path);
+        partial.push_back(path);
+        bool ok = std::fwrite(f.text.data(), 1, f.text.size(), file) == f.text.size();
+        if (std::fclose(file) != 0) ok = false;
+        if (!ok) return undo(dir + f.path);
+    }
+    for (size_t k = 0; k < files.size(); ++k) {
+        const std::string path = dir + files[k].path;
+#ifdef _WIN32
+        std::remove(path.c_str()); // rename does not replace an existing file there
+#endif
+        if (std::rename(partial[k].c_str(), path.c_str()) != 0) {
+            partial.erase(partial.begin(), partial.begin() + static_cast<std::ptrdiff_t>(k));
+            return undo(path);
         }
     }
     return true;

@@ -1,5 +1,7 @@
 #include "kcc/settings.h"
 
+#include "kcc/scenario_limits.h"
+
 #include "fx/decimal.h"
 #include "fx/trig.h"
 
@@ -101,5 +103,70 @@ std::vector<std::pair<std::string, std::string>> settings_diff(const Settings& s
         out.emplace_back("collide_characters", s.collide_characters ? "true" : "false");
     return out;
 }
+
+namespace limits {
+
+std::string coordinate_error(const char* what, const Vec3& v) {
+    const Scalar m = Scalar::from_int(kMaxCoordinate);
+    for (const Scalar c : {v.x, v.y, v.z}) {
+        if (c > m || c < -m) {
+            return std::string(what) + " (" + to_string_shortest(v.x) + ", " + to_string_shortest(v.y) + ", " +
+                   to_string_shortest(v.z) + "): a coordinate beyond " + std::to_string(kMaxCoordinate) + " m";
+        }
+    }
+    return "";
+}
+
+std::string size_error(const char* what, Scalar v) {
+    if (v < Scalar::ratio(kMinSizeMillimetres, 1000) || v > Scalar::from_int(kMaxSize)) {
+        return std::string(what) + " " + to_string_shortest(v) + " m: a size from 0.001 to " + std::to_string(kMaxSize) +
+               " m";
+    }
+    return "";
+}
+
+std::string settings_error(const Settings& s) {
+    auto beyond = [](Scalar v, int64_t bound) { return v > Scalar::from_int(bound) || v < -Scalar::from_int(bound); };
+    auto say = [](const char* key, Scalar v, const std::string& range) {
+        return std::string(key) + " " + to_string_shortest(v) + ": a scenario holds " + range;
+    };
+    const struct {
+        const char* key;
+        Scalar v;
+        int64_t bound;
+        const char* range;
+    } bounded[] = {
+        {"radius", s.radius, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"height", s.height, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"skin", s.skin, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"probe_distance", s.probe_distance, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"probe_skin", s.probe_skin, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"snap_distance", s.snap_distance, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"depenetration_cap", s.depenetration_cap, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"step_height", s.step_height, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"step_min_forward", s.step_min_forward, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"max_slope_enter_deg", s.max_slope_enter_deg, kMaxAngle, "angles from -3600 to 3600 degrees"},
+        {"max_slope_stay_deg", s.max_slope_stay_deg, kMaxAngle, "angles from -3600 to 3600 degrees"},
+        {"max_speed", s.max_speed, kMaxSpeed, "speeds from -1000 to 1000 m/s"},
+        {"jump_speed", s.jump_speed, kMaxSpeed, "speeds from -1000 to 1000 m/s"},
+        {"ground_accel", s.ground_accel, kMaxAccel, "accelerations from -10000 to 10000 m/s^2"},
+        {"ground_brake", s.ground_brake, kMaxAccel, "accelerations from -10000 to 10000 m/s^2"},
+        {"air_accel", s.air_accel, kMaxAccel, "accelerations from -10000 to 10000 m/s^2"},
+        {"gravity", s.gravity, kMaxAccel, "accelerations from -10000 to 10000 m/s^2"},
+        {"turn_rate_deg", s.turn_rate_deg, kMaxTurnRate, "turn rates from -36000 to 36000 deg/s"},
+    };
+    for (const auto& b : bounded) {
+        if (beyond(b.v, b.bound)) return say(b.key, b.v, b.range);
+    }
+    if (s.dead_zone < Scalar{} || s.dead_zone > Scalar::ratio(kMaxDeadZonePercent, 100))
+        return say("dead_zone", s.dead_zone, "dead zones from 0 to 0.99");
+    if (s.max_ticks_per_frame < 1 || s.max_ticks_per_frame > kMaxTicksPerFrame)
+        return "max_ticks_per_frame " + std::to_string(s.max_ticks_per_frame) + ": a scenario holds 1 to 1000";
+    if (s.tick_rate_hz < 1 || s.tick_rate_hz > 1000)
+        return "tick_rate_hz " + std::to_string(s.tick_rate_hz) + ": a scenario holds 1 to 1000 Hz";
+    return "";
+}
+
+} // namespace limits
 
 } // namespace fx::kcc

@@ -56,7 +56,9 @@ public:
     /// of a snapshot the recorder never saw taken, characters with different tick rates, a stick
     /// component outside [-1, 1], an impulse component beyond 1,000 m/s.
     bool files(const std::string& name, std::vector<RecordedFile>* out, std::string* error) const;
-    /// Writes files(name) into the existing folder `folder`. On an error nothing is left written.
+    /// Writes files(name) into the existing folder `folder`: each as "<path>.partial", then
+    /// renamed over its name, so that on an error nothing is left written and an earlier
+    /// recording of the same name stays as it was.
     bool write(const std::string& folder, const std::string& name, std::string* error) const;
 
 private:
@@ -99,6 +101,7 @@ private:
 
     World* world_ = nullptr;
     std::string world_yaml_;            ///< the `world:` and `platforms:` sections
+    std::vector<Platform> platforms_;   ///< the world's, at attach (their speeds are checked at write)
     std::vector<Initial> initial_;      ///< characters present at attach, ascending id
     std::vector<Change> changes_;       ///< in the order made (ticks non-decreasing)
     std::vector<Mark> marks_;           ///< in the order taken
