@@ -5,7 +5,8 @@
 //  - a per-tick checksum, what a netcode would send with its inputs (World::checksum);
 //  - a rollback: an input that arrives late for an earlier tick is applied by restoring that
 //    tick's snapshot and stepping forward again (World::snapshot / World::restore).
-//  - runtime changes: a third player joins at tick 120 and leaves at tick 300, player 1's
+//  - runtime changes: a third player joins at tick 93 (inside the rollback's window, so the
+//    re-simulation applies it again) and leaves at tick 300, player 1's
 //    top speed changes at tick 150 (a sprint power-up), player 2 respawns at tick 330;
 //  - a recording (kcc::Recorder): with a folder argument, the session as its final timeline
 //    (the rollback included) is written there as a scenario, session.yaml and its input CSVs,
@@ -84,7 +85,7 @@ std::vector<Input> inputs_at(const World& w, int64_t t) {
 // What happens between ticks (a game's joins, leaves, power-ups and respawns), applied the same
 // way to every world that must agree.
 bool changes_at(World& w, int64_t t, std::string* error) {
-    if (t == 120) return w.add_character(3, v3("-3", "0.015", "4"), fx::kcc::Settings{}, error);
+    if (t == 93) return w.add_character(3, v3("-3", "0.015", "4"), fx::kcc::Settings{}, error);
     if (t == 150) {
         fx::kcc::Settings sprint;
         sprint.max_speed = dec("8");
@@ -134,12 +135,18 @@ int main(int argc, char** argv) {
         for (int k = 0; k < ticks && world.tick() < 400; ++k) {
             const int64_t t = world.tick();
             if (t == arrives_at) {
-                // Roll back: restore the start of the late tick, step again with what is known now.
+                // Roll back: restore the start of the late tick (its snapshot was taken after that
+                // tick's changes), step again with what is known now, applying the changes of the
+                // ticks after it again as they come (a join or a respawn in the window).
                 if (!world.restore(ring[late_tick % kRing], &error)) {
                     std::fprintf(stderr, "game_loop: %s\n", error.c_str());
                     return 1;
                 }
                 for (int64_t u = late_tick; u < arrives_at; ++u) {
+                    if (u > late_tick && !changes_at(world, u, &error)) {
+                        std::fprintf(stderr, "game_loop: %s\n", error.c_str());
+                        return 1;
+                    }
                     world.snapshot(&ring[u % kRing]);
                     world.step(inputs_at(world, u));
                     checksums[static_cast<size_t>(u)] = world.checksum();

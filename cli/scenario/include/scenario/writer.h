@@ -28,6 +28,10 @@ struct ScenarioWriteOptions {
     /// Drop same_as expectations instead of writing them (their other scenario may not be
     /// reachable from where the output goes).
     bool drop_same_as = false;
+    /// The digest's text (simulated_digest): a plane is marked `exact: true` only when it was
+    /// read so, not also when normalising its normal again would move it, so that the digests
+    /// of scenarios written before `exact` existed do not change.
+    bool digest_form = false;
 };
 
 /// The scenario as YAML text (format 1) that load_scenario reads back to an equivalent scenario.
