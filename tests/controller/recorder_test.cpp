@@ -374,6 +374,16 @@ TEST_CASE("what a scenario cannot hold is refused when recorded, with the reason
     Recorder rec;
     CHECK_FALSE(w.set_recorder(&rec, &error));
     CHECK(error == "set_recorder: shape 77: radius 0 m: a size from 0.001 to 100000 m, which a scenario cannot hold");
+    // A mesh with a triangle twice (the scene takes it, the loader does not).
+    World m;
+    small_world(m);
+    fx::geo::TriangleMesh twice;
+    REQUIRE(fx::geo::TriangleMesh::build({V(30, 0, 30), V(31, 0, 30), V(30, 0, 31)}, {0, 2, 1, 1, 0, 2}, &twice, &error));
+    m.scene().add_mesh(78, std::move(twice));
+    REQUIRE(m.build(&error));
+    CHECK_FALSE(m.set_recorder(&rec, &error));
+    CHECK(error == "set_recorder: shape 78: triangle 1 repeats triangle 0 (the same three corners): remove the copy, "
+                   "which a scenario cannot hold");
 }
 
 TEST_CASE("a recorder attached again starts a new recording, its checksums included", "[recorder]") {

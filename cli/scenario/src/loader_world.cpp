@@ -69,44 +69,6 @@ void load_capsule(Ctx& ctx, const Value& v, Scenario* s) {
     s->capsules.push_back(d);
 }
 
-/// "" when no two triangles have the same three corners (in any order, whichever vertex
-/// entries hold them); else which repeats which. A copy adds no surface, only cost to every
-/// query that reaches it (100,000 stacked copies made a 50-tick run take 25 s), and it makes the
-/// shared edges count as shared by more than two triangles (docs/geometry.md).
-std::string repeated_triangle(const std::vector<Vec3>& vertices, const std::vector<uint32_t>& indices) {
-    // Each vertex entry -> the first entry with the same coordinates.
-    std::vector<uint32_t> order(vertices.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto key = [&](uint32_t i) { return std::tuple(vertices[i].x.raw(), vertices[i].y.raw(), vertices[i].z.raw(), i); };
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-    std::vector<uint32_t> same(vertices.size());
-    for (size_t k = 0; k < order.size(); ++k) {
-        const bool repeat = k > 0 && vertices[order[k]] == vertices[order[k - 1]];
-        same[order[k]] = repeat ? same[order[k - 1]] : order[k];
-    }
-    struct Corners {
-        std::array<uint32_t, 3> v;
-        uint32_t triangle;
-    };
-    std::vector<Corners> tris;
-    tris.reserve(indices.size() / 3);
-    for (size_t t = 0; t + 2 < indices.size(); t += 3) {
-        if (indices[t] >= same.size() || indices[t + 1] >= same.size() || indices[t + 2] >= same.size()) continue;
-        std::array<uint32_t, 3> c{same[indices[t]], same[indices[t + 1]], same[indices[t + 2]]};
-        std::sort(c.begin(), c.end());
-        tris.push_back({c, static_cast<uint32_t>(t / 3)});
-    }
-    std::sort(tris.begin(), tris.end(),
-              [](const Corners& a, const Corners& b) { return std::tie(a.v, a.triangle) < std::tie(b.v, b.triangle); });
-    for (size_t k = 1; k < tris.size(); ++k) {
-        if (tris[k].v == tris[k - 1].v) {
-            return "triangle " + std::to_string(tris[k].triangle) + " repeats triangle " +
-                   std::to_string(tris[k - 1].triangle) + " (the same three corners): remove the copy";
-        }
-    }
-    return "";
-}
-
 void load_mesh(Ctx& ctx, const Value& v, Scenario* s) {
     const Map m(v, {"id", "vertices", "triangles", "obj"});
     MeshDef d;
@@ -143,7 +105,7 @@ void load_mesh(Ctx& ctx, const Value& v, Scenario* s) {
         }
     }
     if (!ctx.allow_repeated_triangles) {
-        if (std::string why = repeated_triangle(d.vertices, d.indices); !why.empty()) {
+        if (std::string why = geo::repeated_triangle(d.vertices, d.indices); !why.empty()) {
             m.get(m.has("obj") ? "obj" : "triangles").fail(why); // at the OBJ reference or the list
         }
     }

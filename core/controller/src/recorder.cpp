@@ -108,11 +108,15 @@ bool Recorder::begin(const World& world, uint64_t snapshot_hash, std::string* er
             if (why.empty()) why = limits::coordinate_error("end b", v.capsule.b);
             if (why.empty()) why = limits::size_error("radius", v.capsule.radius);
             break;
-        case geo::ShapeKind::kMesh:
+        case geo::ShapeKind::kMesh: {
             for (const Vec3& p : v.mesh->vertices()) {
                 if (why.empty()) why = limits::coordinate_error("vertex", p);
             }
+            std::vector<uint32_t> indices;
+            for (const geo::MeshTriangle& t : v.mesh->triangles()) indices.insert(indices.end(), {t.i[0], t.i[1], t.i[2]});
+            if (why.empty()) why = geo::repeated_triangle(v.mesh->vertices(), indices);
             break;
+        }
         }
         if (!why.empty()) return fail(check("shape " + id, why) + ", which a scenario cannot hold");
         if (v.motion == geo::Motion::kKinematic) {

@@ -154,4 +154,10 @@ private:
     Bvh bvh_; // over triangles, keyed by triangle index
 };
 
+/// "" when no two triangles have the same three corners (in any order, whichever vertex entries
+/// hold them); else "triangle 5 repeats triangle 2 (the same three corners): remove the copy".
+/// TriangleMesh::build accepts such a copy; the scenario loader refuses it (it adds no surface,
+/// only cost to every query that reaches it), and so does kcc::Recorder for a level it records.
+std::string repeated_triangle(std::span<const Vec3> vertices, std::span<const uint32_t> indices);
+
 } // namespace fx::geo
