@@ -110,25 +110,15 @@ void rotation(const Map& m, RotationDef* out) {
         return;
     }
     // The exact matrix (a recording's form, kcc::Recorder): rows, each a unit vector, at right
-    // angles to each other, right-handed; within kRotationTolerance, so that any rotation the
-    // fixed-point trigonometry makes is accepted and a shear or a mirror is not.
+    // angles to each other, right-handed; within 2^-20 (kcc::limits::rotation_error), so that
+    // any rotation the fixed-point trigonometry makes is accepted and a shear or a mirror is not.
     Mat3 mat;
     for (int i = 0; i < 3; ++i) mat.row[i] = r->item(static_cast<size_t>(i)).vec3(detail::kStick, "a row of 3 numbers from -1 to 1");
-    const Scalar tol = Scalar::from_raw(int64_t{1} << (Scalar::kFracBits - kRotationToleranceBits));
-    for (int i = 0; i < 3; ++i) {
-        for (int j = i; j < 3; ++j) {
-            const Scalar d = dot(mat.row[i], mat.row[j]) - (i == j ? Scalar::one() : Scalar{});
-            if (d > tol || d < -tol) {
-                r->fail(std::string("expected a rotation matrix (rows of unit length at right angles, within 2^-") +
-                        std::to_string(kRotationToleranceBits) + "), found " +
-                        (i == j ? "row " + std::to_string(i) + " of length^2 " + to_string_shortest(d + Scalar::one())
-                                : "rows " + std::to_string(i) + " and " + std::to_string(j) + " with dot product " +
-                                      to_string_shortest(d)));
-            }
-        }
-    }
-    if (dot(mat.row[0], cross(mat.row[1], mat.row[2])) < Scalar{}) {
-        r->fail("expected a rotation matrix, found a reflection (its determinant is -1)");
+    if (const std::string why = kcc::limits::rotation_error(mat); !why.empty()) {
+        r->fail(why.rfind("a reflection", 0) == 0
+                    ? "expected a rotation matrix, found " + why
+                    : "expected a rotation matrix (rows of unit length at right angles, within 2^-" +
+                          std::to_string(kcc::limits::kRotationToleranceBits) + "), found " + why);
     }
     out->is_matrix = true;
     out->matrix = mat;
@@ -148,15 +138,6 @@ namespace {
 
 using namespace detail;
 
-bool valid_name(const std::string& n) {
-    if (n.empty() || n.size() > 64) return false;
-    for (size_t i = 0; i < n.size(); ++i) {
-        const char c = n[i];
-        const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-'))) return false;
-    }
-    return true;
-}
 
 /// YAML is Unicode text: the first byte that is not part of a UTF-8 character, and the first
 /// control character other than tab, line feed and carriage return, are refused with their line
@@ -332,7 +313,7 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
     const Value nv = m.get("name");
     const char* name_what = "a name of 1 to 64 characters [a-z0-9][a-z0-9._-]*";
     s->name = nv.text(name_what);
-    if (!valid_name(s->name)) nv.fail(std::string("expected ") + name_what + ", found " + detail::shown(s->name));
+    if (!kcc::limits::valid_scenario_name(s->name)) nv.fail(std::string("expected ") + name_what + ", found " + detail::shown(s->name));
     s->description = m.get("description").text("a description (a string)");
     if (auto tr = m.opt("tick_rate")) s->tick_rate_hz = static_cast<int>(tr->integer(1, 1000));
     ctx.tick_rate = s->tick_rate_hz;

@@ -77,8 +77,6 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
           const LoadOptions& opts, bool nested, Scenario* out, LoadError* err);
 void use_id(std::map<uint32_t, IdUse>& ids, uint32_t id, const Value& at);
 geo::ShapeId shape_id(Ctx& ctx, const Value& v);
-/// A matrix rotation's rows are unit and orthogonal within 2^-kRotationToleranceBits.
-constexpr int kRotationToleranceBits = 20;
 /// `rotation:` of a box or platform: [yaw, pitch, roll] degrees or the matrix (rows).
 void rotation(const Map& m, RotationDef* out);
 Scalar half(Scalar v);

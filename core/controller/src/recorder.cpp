@@ -29,20 +29,8 @@ bool needs_exact(const Vec3& n) {
     return !try_normalize(n, &u) || !(u == n);
 }
 
-bool scenario_name(const std::string& name) {
-    if (name.empty() || name.size() > 64) return false;
-    for (size_t i = 0; i < name.size(); ++i) {
-        const char c = name[i];
-        const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-'))) return false;
-    }
-    return true;
-}
-
 /// Largest impulse component a scenario's input may hold (docs/scenarios.md, "speed").
-constexpr int64_t kMaxImpulse = 1000;
-/// Largest scenario file the harness reads (kMaxScenarioBytes).
-constexpr size_t kMaxScenarioBytes = size_t{2} << 20;
+constexpr int64_t kMaxImpulse = limits::kMaxSpeed;
 
 } // namespace
 
@@ -71,16 +59,9 @@ bool Recorder::begin(const World& world, uint64_t snapshot_hash, std::string* er
     // What the scenario format cannot hold is refused now, with the reason, rather than by the
     // loader when the recording is replayed (kcc/scenario_limits.h).
     auto check = [&](const std::string& what, const std::string& why) { return why.empty() ? "" : what + ": " + why; };
-    auto rotation_error = [](const Mat3& r) -> std::string {
-        const Scalar tol = Scalar::from_raw(int64_t{1} << (Scalar::kFracBits - 20));
-        for (int i = 0; i < 3; ++i) {
-            for (int j = i; j < 3; ++j) {
-                const Scalar d = dot(r.row[i], r.row[j]) - (i == j ? Scalar::one() : Scalar{});
-                if (d > tol || d < -tol) return "its rotation is not a rotation within 2^-20 (a scenario holds no other)";
-            }
-        }
-        if (dot(r.row[0], cross(r.row[1], r.row[2])) < Scalar{}) return "its rotation is a reflection";
-        return "";
+    auto rotation_error = [](const Mat3& r) {
+        const std::string why = limits::rotation_error(r);
+        return why.empty() ? why : "its rotation is not one a scenario holds: " + why;
     };
     for (size_t i = 0; i < scene.size(); ++i) {
         const geo::StaticScene::ShapeView v = scene.shape(i);
@@ -271,7 +252,7 @@ bool Recorder::files(const std::string& name, std::vector<RecordedFile>* out, st
         if (error != nullptr) *error = "recording: " + why;
         return false;
     };
-    if (!scenario_name(name))
+    if (!limits::valid_scenario_name(name))
         return fail("'" + name + "' is not a scenario name ([a-z0-9][a-z0-9._-]*, at most 64 characters)");
     if (!invalid_.empty()) return fail(invalid_);
     const int64_t ticks = this->ticks();
@@ -466,7 +447,7 @@ bool Recorder::files(const std::string& name, std::vector<RecordedFile>* out, st
         ev += "}}\n";
     }
     if (!ev.empty()) y += "events:\n" + ev;
-    if (y.size() > kMaxScenarioBytes)
+    if (y.size() > limits::kMaxScenarioBytes)
         return fail("the scenario would have " + std::to_string(y.size()) + " bytes, more than the 2 MiB a scenario may have");
     files.insert(files.begin(), RecordedFile{name + ".yaml", std::move(y)});
     // The checksum the world had after every tick (docs/formats.md, "Checksum file"), which a

@@ -117,6 +117,32 @@ std::string coordinate_error(const char* what, const Vec3& v) {
     return "";
 }
 
+bool valid_scenario_name(std::string_view name) {
+    if (name.empty() || name.size() > 64) return false;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-'))) return false;
+    }
+    return true;
+}
+
+std::string rotation_error(const Mat3& r) {
+    const Scalar tol = Scalar::from_raw(int64_t{1} << (Scalar::kFracBits - kRotationToleranceBits));
+    for (int i = 0; i < 3; ++i) {
+        for (int j = i; j < 3; ++j) {
+            const Scalar d = dot(r.row[i], r.row[j]) - (i == j ? Scalar::one() : Scalar{});
+            if (d > tol || d < -tol) {
+                return i == j ? "row " + std::to_string(i) + " of length^2 " + to_string_shortest(d + Scalar::one())
+                              : "rows " + std::to_string(i) + " and " + std::to_string(j) + " with dot product " +
+                                    to_string_shortest(d);
+            }
+        }
+    }
+    if (dot(r.row[0], cross(r.row[1], r.row[2])) < Scalar{}) return "a reflection (its determinant is -1)";
+    return "";
+}
+
 std::string size_error(const char* what, Scalar v) {
     if (v < Scalar::ratio(kMinSizeMillimetres, 1000) || v > Scalar::from_int(kMaxSize)) {
         return std::string(what) + " " + to_string_shortest(v) + " m: a size from 0.001 to " + std::to_string(kMaxSize) +

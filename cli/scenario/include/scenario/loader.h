@@ -13,6 +13,8 @@
 // messages is in docs/scenarios.md.
 #pragma once
 
+#include "kcc/scenario_limits.h"
+
 #include <cstdint>
 #include <string>
 
@@ -24,7 +26,7 @@ namespace fx::harness {
 /// same_as expectation) of more than kMaxScenarioBytes is refused by its size before it is
 /// parsed: yaml-cpp needs about 470 bytes of memory and 2.5 us per node, so a file of the
 /// smallest nodes costs at most about 0.5 GB and 3 s.
-inline constexpr uint64_t kMaxScenarioBytes = uint64_t{2} << 20; // 2 MiB
+inline constexpr uint64_t kMaxScenarioBytes = kcc::limits::kMaxScenarioBytes; // 2 MiB
 /// Referenced OBJ meshes and input CSVs (read by the loader's own parsers): 256 MiB, enough for a
 /// CSV of 10,000,000 ticks.
 inline constexpr uint64_t kMaxReferencedBytes = uint64_t{256} << 20;

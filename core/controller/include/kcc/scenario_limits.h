@@ -5,6 +5,9 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+
+#include "fx/mat3.h"
 
 #include "fx/vec3.h"
 #include "kcc/settings.h"
@@ -23,6 +26,16 @@ inline constexpr int64_t kMaxAccel = 10000;        ///< m/s^2 (gravity, accelera
 inline constexpr int64_t kMaxTurnRate = 36000;     ///< deg/s
 inline constexpr int64_t kMaxDeadZonePercent = 99; ///< dead_zone in [0, 0.99]
 inline constexpr int64_t kMaxTicksPerFrame = 1000; ///< max_ticks_per_frame
+inline constexpr uint64_t kMaxScenarioBytes = uint64_t{2} << 20; ///< a scenario file: 2 MiB
+/// A rotation matrix's rows are unit and at right angles within 2^-kRotationToleranceBits.
+inline constexpr int kRotationToleranceBits = 20;
+
+/// A scenario's name (it names golden files): 1 to 64 characters, [a-z0-9][a-z0-9._-]*.
+bool valid_scenario_name(std::string_view name);
+/// "" when r is a rotation a scenario can hold (rows of unit length at right angles within
+/// 2^-kRotationToleranceBits, right-handed), else what is not: "row 1 of length^2 0.81",
+/// "rows 0 and 1 with dot product 0.5", "a reflection (its determinant is -1)".
+std::string rotation_error(const Mat3& r);
 
 /// "" when every component is within kMaxCoordinate, else "<what> (x, y, z): a coordinate
 /// beyond 1000000 m".
