@@ -132,10 +132,13 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
 
 Vec3 ground_plane_motion(const Vec3& horizontal, const Vec3& n) {
     const Vec3 h{horizontal.x, Scalar{}, horizontal.z};
-    const Scalar len = length(h);
-    if (len.raw() == 0 || n.y.raw() <= 0) return h;
+    if ((h.x.raw() == 0 && h.z.raw() == 0) || n.y.raw() <= 0) return h;
     // Point on the plane straight above/below h: y such that dot((h.x, y, h.z), n) = 0.
     const Vec3 d{h.x, -((n.x * h.x + n.z * h.z) / n.y), h.z};
+    // Level ground (or a motion along the slope's level line): d is h, and h * |h| / |h| is h
+    // exactly (mul_div rounds an exact quotient), so the two lengths are not taken.
+    if (d.y.raw() == 0) return h;
+    const Scalar len = length(h);
     const Scalar dl = length(d);
     return {mul_div(d.x, len, dl), mul_div(d.y, len, dl), mul_div(d.z, len, dl)};
 }

@@ -46,7 +46,6 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
     const Vec3 dir = stick_to_direction(in.stick_x, in.stick_y, s.dead_zone);
     const Scalar dir_len = length(dir);
     Vec3 h{velocity.x, Scalar{}, velocity.z};
-    const Scalar actual = length(h);
     Scalar vy = velocity.y;
     if (grounded) {
         // KCC-SPEC: the velocity changes direction at once; its speed moves toward
@@ -57,6 +56,7 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
         // (1.35 m/s instead of 3.7 at 53 degrees). Released, the body brakes from the speed it
         // really has.
         if (dir.is_zero() || dir_len.raw() == 0) {
+            const Scalar actual = length(h);
             const Scalar speed = max(actual - s.ground_brake * p.dt, Scalar{});
             h = actual.raw() == 0 ? Vec3::zero() : with_length(h, actual, speed);
             out.run_speed = speed;
@@ -76,6 +76,7 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
     } else {
         // Air: momentum kept, no braking; input may not raise the speed above the ground maximum
         // (nor above the speed the body already had, e.g. from a knock-back).
+        const Scalar actual = length(h);
         h += dir * (s.air_accel * p.dt);
         h = clamp_length(h, max(s.max_speed, actual));
         vy -= s.gravity * p.dt;

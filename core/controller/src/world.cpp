@@ -251,12 +251,19 @@ constexpr int64_t kMaxCellsVisited = 64;
 
 void World::index_bodies() {
     body_cells_.clear();
+    cell_start_.clear();
     body_widest_ = Scalar{};
+    // Only the colliding bodies are indexed (body_start_ and body_box_ are read for them alone),
+    // and none when fewer than two collide: nobody to meet, no query looks.
+    const auto collides = [&](size_t i) { return params_[i].s.collide_characters && !states_[i].halted; };
+    size_t colliding = 0;
+    for (size_t i = 0; i < states_.size() && colliding < 2; ++i) colliding += collides(i) ? 1 : 0;
+    if (colliding < 2) return;
     int64_t x0 = INT64_MAX, x1 = INT64_MIN, z0 = INT64_MAX, z1 = INT64_MIN;
     for (size_t i = 0; i < states_.size(); ++i) {
+        if (!collides(i)) continue;
         body_start_[i] = capsule_at(states_[i].position, params_[i]);
         body_box_[i] = body_start_[i].bounds();
-        if (!params_[i].s.collide_characters || states_[i].halted) continue;
         const Vec3& c = states_[i].position;
         const int64_t cx = cell_of(c.x), cz = cell_of(c.z);
         x0 = std::min(x0, cx), x1 = std::max(x1, cx), z0 = std::min(z0, cz), z1 = std::max(z1, cz);
@@ -269,8 +276,6 @@ void World::index_bodies() {
     // order (stable in index) and lets a query find a cell's bodies directly; else a sort.
     const int64_t n = static_cast<int64_t>(body_cells_.size());
     const int64_t limit = 4 * n + 64;
-    cell_start_.clear();
-    if (n <= 1) return; // nobody to meet: no query looks
     const int64_t w = x1 - x0 + 1, h = z1 - z0 + 1;
     if (w > limit || h > limit || w * h > limit) {
         std::sort(body_cells_.begin(), body_cells_.end());
