@@ -2,6 +2,8 @@
 // advancement). Shared by the per-shape API below, meshes and the scene.
 #include "narrow.h"
 
+#include <type_traits>
+
 #include "fx/sqrt.h"
 #include "wide_ops.h"
 
@@ -69,8 +71,8 @@ void fill_contact(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const C
 } // namespace
 
 template <class Core>
-bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, Scalar margin,
-                  Contact* out) {
+bool overlap_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, Scalar margin,
+                          Contact* out) {
     const Closest cl = closest(a, b, core);
     const Scalar sep = cl.dist - (r + core_radius(core));
     if (!(sep < margin)) return false;
@@ -87,8 +89,8 @@ bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const C
 // Based on: Mirtich, "Timewarp rigid body simulation" (1996, conservative advancement), and
 // Ericson RTCD 5.5.6 (interval halving / CA for moving convex objects).
 template <class Core>
-bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
-               const Core& core, Hit* out) {
+bool cast_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+                       const Core& core, Hit* out) {
     const Scalar R = r + core_radius(core);
     Closest cl = closest(a, b, core);
     Scalar sep = cl.dist - R;
@@ -133,6 +135,108 @@ bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3
     out->start_overlap = false;
     out->depth = Scalar{};
     return true;
+}
+
+// An upright segment (a below b) against a box turned about y at most (BoxCore::yaw_only): in
+// the box's frame the segment stays upright and its y coordinates are exact, so the gap along
+// each axis the motion does not change is known before any closest-point routine runs. Where
+// that decides the answer, it is given here with the general path's bits (each case below
+// says why); everything else returns kUndecided and takes the general path.
+//   - Overlap: the distance the general routine finds is at least the gap along x or z (a
+//     component of every piece's gap vector) and the y gap of a segment wholly above or below
+//     (its piece is the end point, exactly). At least the margin beyond the radius: no contact.
+//   - A level motion over (or under) the box, the axis over its top face (bottom face): the
+//     closest feature is that face, whose normal is (0, +-1, 0); the general path's first step
+//     finds dot(dir, n) = 0 and reports no hit (the gap never closes).
+//   - A vertical motion with the segment's lower end inside the box's y range (a margin
+//     inside): the closest points are level with each other (the first piece, t = 0), so the
+//     normal has y = 0 and again dot(dir, n) = 0: no hit, when the body is not already touching.
+//   - Downward onto the top face, the axis over it: the general path steps once by the gap less
+//     kCastTargetSeparation (dot(dir, n) = -1, exact) and stops there; written down.
+namespace {
+
+enum class Decided { kNo, kHit, kUndecided };
+
+struct UprightInBox {
+    Vec3 A;         ///< the segment's lower end in the box's frame
+    Scalar top_y;   ///< its upper end's y there (exact)
+    Scalar gx, gz;  ///< the axis's gap outside the box along x and z (0 within its extent)
+};
+
+bool upright_in_box(const Vec3& a, const Vec3& b, const BoxCore& box, UprightInBox* u) {
+    if (!box.yaw_only || a.x != b.x || a.z != b.z || !(a.y < b.y)) return false;
+    u->A = box.to_box(a);
+    u->top_y = u->A.y + (b.y - a.y);
+    u->gx = u->A.x - clamp(u->A.x, -box.h.x, box.h.x);
+    u->gz = u->A.z - clamp(u->A.z, -box.h.z, box.h.z);
+    return true;
+}
+
+/// The segment's gap outside the box's y range (0 when they share a height).
+Scalar gap_y(const UprightInBox& u, const BoxCore& box) {
+    if (u.A.y > box.h.y) return u.A.y - box.h.y;
+    if (u.top_y < -box.h.y) return -box.h.y - u.top_y;
+    return Scalar{};
+}
+
+Decided overlap_upright_box(const Vec3& a, const Vec3& b, Scalar r, const BoxCore& box, Scalar margin) {
+    UprightInBox u;
+    if (!upright_in_box(a, b, box, &u)) return Decided::kUndecided;
+    const Scalar g = max(max(abs(u.gx), abs(u.gz)), gap_y(u, box));
+    return g - r >= margin ? Decided::kNo : Decided::kUndecided;
+}
+
+Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+                         const BoxCore& box, Hit* out) {
+    const bool vertical = dir.x.raw() == 0 && dir.z.raw() == 0 && dir.y.raw() != 0;
+    if (!vertical && dir.y.raw() != 0) return Decided::kUndecided;
+    UprightInBox u;
+    if (!upright_in_box(a, b, box, &u)) return Decided::kUndecided;
+    const Scalar hy = box.h.y;
+    const bool over_top = u.gx.raw() == 0 && u.gz.raw() == 0;
+    const Scalar touch = r + kContactTolerance; // closer than this: a start contact (general path)
+    if (!vertical) {
+        if (over_top && (u.A.y - hy > touch || -hy - u.top_y > touch)) return Decided::kNo;
+        return Decided::kUndecided;
+    }
+    if (u.A.y > -hy + kContactTolerance && u.A.y < hy - kContactTolerance) {
+        return abs(u.gx) > touch || abs(u.gz) > touch ? Decided::kNo : Decided::kUndecided;
+    }
+    if (dir.y.raw() < 0 && over_top && u.A.y > hy) {
+        const Scalar sep = (u.A.y - hy) - r;
+        if (sep <= kContactTolerance) return Decided::kUndecided;
+        const Scalar gap = sep - kCastTargetSeparation;
+        if (max_distance.raw() <= 0 || gap > max_distance) return Decided::kNo;
+        out->distance = gap;
+        out->normal = Vec3::unit_y();
+        out->point = box.c + box.rotate(Vec3{u.A.x, hy, u.A.z}) + o;
+        out->feature = Feature{0, FeatureKind::kFace, 3};
+        out->start_overlap = false;
+        out->depth = Scalar{};
+        return Decided::kHit;
+    }
+    return Decided::kUndecided;
+}
+
+} // namespace
+
+template <class Core>
+bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, Scalar margin,
+                  Contact* out) {
+    if constexpr (std::is_same_v<Core, BoxCore>) {
+        if (overlap_upright_box(a, b, r, core, margin) == Decided::kNo) return false;
+    }
+    return overlap_core_general(o, a, b, r, core, margin, out);
+}
+
+template <class Core>
+bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+               const Core& core, Hit* out) {
+    if constexpr (std::is_same_v<Core, BoxCore>) {
+        const Decided d = cast_upright_box(o, a, b, r, dir, max_distance, core, out);
+        if (d != Decided::kUndecided) return d == Decided::kHit;
+    }
+    return cast_core_general(o, a, b, r, dir, max_distance, core, out);
 }
 
 // Two upright capsules (both core segments vertical, as every character's is): the cast has a
@@ -284,6 +388,8 @@ bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec
     return true;
 }
 
+template bool overlap_core_general(const Vec3&, const Vec3&, const Vec3&, Scalar, const BoxCore&, Scalar, Contact*);
+template bool cast_core_general(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const BoxCore&, Hit*);
 template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const PointCore&, Scalar, Contact*);
 template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const SegCore&, Scalar, Contact*);
 template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const BoxCore&, Scalar, Contact*);

@@ -4,6 +4,9 @@
 // drawn so that segment ends and the box's faces coincide often (the boundary cases).
 #include <catch2/catch.hpp>
 
+#include <utility>
+
+#include "../../geometry/src/narrow.h"
 #include "../../geometry/src/obstacle_cores.h"
 #include "test_support.h"
 
@@ -120,4 +123,107 @@ TEST_CASE("closest: a straight drop onto a box's top face gives closest()'s bits
         on_face += first.feature == Feature{0, FeatureKind::kFace, 3} && fresh.feature == first.feature;
     }
     CHECK(on_face > 20000); // the written-down case is well exercised
+}
+
+namespace {
+
+void require_same_hit(bool fast_hit, const Hit& fast, bool general_hit, const Hit& general) {
+    REQUIRE(fast_hit == general_hit);
+    if (!fast_hit) return;
+    REQUIRE(fast.distance == general.distance);
+    REQUIRE(fast.normal == general.normal);
+    REQUIRE(fast.point == general.point);
+    REQUIRE(fast.feature == general.feature);
+    REQUIRE(fast.start_overlap == general.start_overlap);
+    REQUIRE(fast.depth == general.depth);
+}
+
+} // namespace
+
+TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give the general paths' bits",
+          "[narrow][box]") {
+    // cast_core and overlap_core decide some upright capsules against boxes turned about y without
+    // the closest-point routine (narrow.cpp: level motions over a top face, vertical motions beside
+    // a side, drops onto a top face, overlaps ruled out by one axis's gap). Every answer must be the
+    // general path's, bit for bit, with ends and axes often exactly on the faces' planes and
+    // gaps near the radius, the contact tolerance and the cast's reach.
+    fxtest::Rng rng(0xca57);
+    long casts = 0, drops_hit = 0, level_misses = 0, vertical_misses = 0, overlaps_ruled_out = 0, contacts = 0;
+    const int64_t one = Scalar::kOneRaw;
+    for (int i = 0; i < 300000; ++i) {
+        Box shape;
+        shape.center = {coord(rng, 3), coord(rng, 2), coord(rng, 3)};
+        shape.half_extents = {Scalar::from_raw(rng.range(1 << 16, 3 * one)), Scalar::from_raw(rng.range(1 << 16, 2 * one)),
+                              Scalar::from_raw(rng.range(1 << 16, 3 * one))};
+        switch (rng.next() % 4) {
+        case 0: shape.rotation = Mat3::rotation_y(Scalar::from_raw(rng.range(-180 * one, 180 * one))); break;
+        case 1: shape.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(1, 40))); break; // not yaw: general
+        default: break;
+        }
+        const BoxCore box = make_core(shape, Vec3{});
+        const Scalar r = Scalar::from_raw(rng.range(0, one / 2));
+        // The segment's lower end: anywhere, or placed a chosen gap (near r, r + tolerance, ...)
+        // beyond a face, or on a face's plane, so that every boundary of the shortcuts is met.
+        Vec3 a{coord(rng, 5), coord(rng, 4), coord(rng, 5)};
+        const Scalar near_r = r + Scalar::from_raw(rng.range(-3, 3) * (rng.next() % 2 == 0 ? 1 : kContactTolerance.raw()));
+        switch (rng.next() % 7) {
+        case 0: a.y = box.c.y + box.h.y + near_r; break;                         // over the top
+        case 6: a.y = box.c.y + box.h.y + r + Scalar::from_raw(rng.range(0, one)); // above it
+            a.z = box.c.z + Scalar::from_raw(rng.range(-box.h.z.raw() / 2, box.h.z.raw() / 2));
+            break;
+        case 1: a.y = box.c.y + box.h.y + (rng.next() % 2 == 0 ? Scalar{} : kContactTolerance); break;
+        case 2: if (box.aligned) a.x = box.c.x + box.h.x + near_r; break;      // beside x+
+        case 3: if (box.aligned) a.z = box.c.z - box.h.z - near_r; break;      // beside z-
+        default: break;
+        }
+        if (rng.next() % 2 == 0) a.x = box.c.x + Scalar::from_raw(rng.range(-box.h.x.raw(), box.h.x.raw()));
+        Vec3 b = a + Vec3{Scalar{}, Scalar::from_raw(rng.range(0, 2 * one)), Scalar{}};
+        if (rng.next() % 16 == 0) b.x += Scalar::from_raw(rng.range(-1000, 1000)); // slanted: general
+        if (rng.next() % 16 == 0) std::swap(a, b);                                // upper end first
+        Vec3 dir;
+        switch (rng.next() % 5) {
+        case 0: dir = Vec3{Scalar{}, -Scalar::one(), Scalar{}}; break;
+        case 1: dir = Vec3{Scalar{}, Scalar::one(), Scalar{}}; break;
+        case 2: dir = normalize(Vec3{coord(rng, 2), Scalar{}, coord(rng, 2)}); break;
+        case 3: dir = normalize(Vec3{Scalar::one(), Scalar{}, Scalar{}}); break;
+        default: dir = normalize(Vec3{coord(rng, 2), coord(rng, 2), coord(rng, 2)}); break;
+        }
+        const Scalar reach = Scalar::from_raw(rng.range(-one / 16, 3 * one));
+        const Vec3 o{coord(rng, 50), coord(rng, 50), coord(rng, 50)};
+        Hit fast{}, general{};
+        const bool fh = cast_core(o, a, b, r, dir, reach, box, &fast);
+        const bool gh = cast_core_general(o, a, b, r, dir, reach, box, &general);
+        require_same_hit(fh, fast, gh, general);
+        ++casts;
+        const bool upright = box.yaw_only && a.x == b.x && a.z == b.z && a.y < b.y;
+        if (upright && gh && !general.start_overlap && dir.y.raw() < 0 && dir.x.raw() == 0 && dir.z.raw() == 0 &&
+            general.feature == Feature{0, FeatureKind::kFace, 3})
+            ++drops_hit;
+        if (upright && !gh && dir.y.raw() == 0) ++level_misses;
+        if (upright && !gh && dir.y.raw() != 0 && dir.x.raw() == 0 && dir.z.raw() == 0) ++vertical_misses;
+
+        const Scalar margin = rng.next() % 2 == 0 ? Scalar{} : Scalar::from_raw(rng.range(0, one / 4));
+        Contact fc{}, gc{};
+        const bool fo = overlap_core(o, a, b, r, box, margin, &fc);
+        const bool go = overlap_core_general(o, a, b, r, box, margin, &gc);
+        REQUIRE(fo == go);
+        if (fo) {
+            REQUIRE(fc.feature == gc.feature);
+            REQUIRE(fc.normal == gc.normal);
+            REQUIRE(fc.depth == gc.depth);
+            REQUIRE(fc.point == gc.point);
+            ++contacts;
+        } else if (upright) {
+            ++overlaps_ruled_out;
+        }
+    }
+    // Each shortcut's case is drawn often (or the comparison would prove little).
+    INFO("drops " << drops_hit << ", level misses " << level_misses << ", vertical misses " << vertical_misses
+                  << ", overlaps ruled out " << overlaps_ruled_out << ", contacts " << contacts);
+    CHECK(casts == 300000);
+    CHECK(drops_hit > 2000);
+    CHECK(level_misses > 20000);
+    CHECK(vertical_misses > 20000);
+    CHECK(overlaps_ruled_out > 20000);
+    CHECK(contacts > 5000);
 }
