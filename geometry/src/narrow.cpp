@@ -153,6 +153,8 @@ bool cast_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, co
 //     normal has y = 0 and again dot(dir, n) = 0: no hit, when the body is not already touching.
 //   - Downward onto the top face, the axis over it: the general path steps once by the gap less
 //     kCastTargetSeparation (dot(dir, n) = -1, exact) and stops there; written down.
+//   - A level motion toward a side face: the general path's steps, with the closest points
+//     written down while they stay on that face (level_to_side).
 namespace {
 
 enum class Decided { kNo, kHit, kUndecided };
@@ -186,6 +188,59 @@ Decided overlap_upright_box(const Vec3& a, const Vec3& b, Scalar r, const BoxCor
     return g - r >= margin ? Decided::kNo : Decided::kUndecided;
 }
 
+/// The segment's lower end inside the box's y range by a margin: its closest points to any
+/// side are level with each other (the first piece, t = 0, see closest_upright).
+bool within_height(Scalar y, const BoxCore& box) {
+    return y > -box.h.y + kContactTolerance && y < box.h.y - kContactTolerance;
+}
+
+/// A level motion toward a side face (the axis outside the box along exactly one of x and z,
+/// the lower end within its height): the general path's advancement, step for step, with the
+/// closest points written down for as long as they stay on that face (the distance is the gap
+/// along that axis, exactly; the normal the face's, so dot(dir, n) is the same every step). A
+/// step that leaves the face (past its end, onto an edge) hands the whole cast to the general
+/// path, which then retraces these steps.
+Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scalar max_distance,
+                      const BoxCore& box, const UprightInBox& u, Hit* out) {
+    const bool on_x = u.gx.raw() != 0;
+    if (on_x == (u.gz.raw() != 0) || !within_height(u.A.y, box)) return Decided::kUndecided;
+    const Scalar g0 = on_x ? u.gx : u.gz;
+    const bool positive = g0.raw() > 0;
+    Scalar sep = abs(g0) - r;
+    if (sep <= kContactTolerance) return Decided::kUndecided; // a start contact
+    if (max_distance.raw() <= 0) return Decided::kNo;
+    const int axis = on_x ? 0 : 2;
+    const Vec3 col = box.rot.column(axis);
+    const Vec3 n = positive ? col : -col;
+    const Scalar g = dot(dir, n);
+    if (g.raw() >= 0) return Decided::kNo;
+    const Scalar ng = -g;
+    Scalar t;
+    Vec3 A = u.A;
+    for (int it = 0; it < kMaxCastIterations; ++it) {
+        const Scalar gap = sep - kCastTargetSeparation;
+        if (gap > ng * (max_distance - t)) return Decided::kNo;
+        t = min(t + gap / ng, max_distance);
+        A = box.to_box(a + dir * t);
+        const Scalar along = on_x ? A.x : A.z, across = on_x ? A.z : A.x;
+        const Scalar h_along = on_x ? box.h.x : box.h.z, h_across = on_x ? box.h.z : box.h.x;
+        // (A.y is the lower end's height, which a level motion does not change, exactly.)
+        const bool same_face =
+            (positive ? along > h_along : along < -h_along) && across >= -h_across && across <= h_across;
+        if (!same_face) return Decided::kUndecided;
+        sep = (positive ? along - h_along : -h_along - along) - r;
+        if (sep <= kContactTolerance) break;
+    }
+    const Vec3 q = on_x ? Vec3{positive ? box.h.x : -box.h.x, A.y, A.z} : Vec3{A.x, A.y, positive ? box.h.z : -box.h.z};
+    out->distance = t;
+    out->normal = n;
+    out->point = box.c + box.rotate(q) + o;
+    out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (positive ? 1 : 0))};
+    out->start_overlap = false;
+    out->depth = Scalar{};
+    return Decided::kHit;
+}
+
 Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
                          const BoxCore& box, Hit* out) {
     const bool vertical = dir.x.raw() == 0 && dir.z.raw() == 0 && dir.y.raw() != 0;
@@ -197,9 +252,9 @@ Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, 
     const Scalar touch = r + kContactTolerance; // closer than this: a start contact (general path)
     if (!vertical) {
         if (over_top && (u.A.y - hy > touch || -hy - u.top_y > touch)) return Decided::kNo;
-        return Decided::kUndecided;
+        return level_to_side(o, a, r, dir, max_distance, box, u, out);
     }
-    if (u.A.y > -hy + kContactTolerance && u.A.y < hy - kContactTolerance) {
+    if (within_height(u.A.y, box)) {
         return abs(u.gx) > touch || abs(u.gz) > touch ? Decided::kNo : Decided::kUndecided;
     }
     if (dir.y.raw() < 0 && over_top && u.A.y > hy) {

@@ -143,12 +143,12 @@ void require_same_hit(bool fast_hit, const Hit& fast, bool general_hit, const Hi
 TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give the general paths' bits",
           "[narrow][box]") {
     // cast_core and overlap_core decide some upright capsules against boxes turned about y without
-    // the closest-point routine (narrow.cpp: level motions over a top face, vertical motions beside
-    // a side, drops onto a top face, overlaps ruled out by one axis's gap). Every answer must be the
+    // the closest-point routine (narrow.cpp: level motions over a top face or toward a side face,
+    // vertical motions beside a side, drops onto a top face, overlaps ruled out by one axis's gap). Every answer must be the
     // general path's, bit for bit, with ends and axes often exactly on the faces' planes and
     // gaps near the radius, the contact tolerance and the cast's reach.
     fxtest::Rng rng(0xca57);
-    long casts = 0, drops_hit = 0, level_misses = 0, vertical_misses = 0, overlaps_ruled_out = 0, contacts = 0;
+    long casts = 0, drops_hit = 0, side_hits = 0, level_misses = 0, vertical_misses = 0, overlaps_ruled_out = 0, contacts = 0;
     const int64_t one = Scalar::kOneRaw;
     for (int i = 0; i < 300000; ++i) {
         Box shape;
@@ -166,7 +166,14 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
         // beyond a face, or on a face's plane, so that every boundary of the shortcuts is met.
         Vec3 a{coord(rng, 5), coord(rng, 4), coord(rng, 5)};
         const Scalar near_r = r + Scalar::from_raw(rng.range(-3, 3) * (rng.next() % 2 == 0 ? 1 : kContactTolerance.raw()));
-        switch (rng.next() % 7) {
+        bool toward_side = false;
+        switch (rng.next() % 8) {
+        case 7: // beside a side face, within its height and width, some way off
+            a = box.c + box.rotate(Vec3{box.h.x + r + Scalar::from_raw(rng.range(0, one / 2)),
+                                        Scalar::from_raw(rng.range(-box.h.y.raw() - one / 2, box.h.y.raw() / 2)),
+                                        Scalar::from_raw(rng.range(-box.h.z.raw(), box.h.z.raw()))});
+            toward_side = box.yaw_only;
+            break;
         case 0: a.y = box.c.y + box.h.y + near_r; break;                         // over the top
         case 6: a.y = box.c.y + box.h.y + r + Scalar::from_raw(rng.range(0, one)); // above it
             a.z = box.c.z + Scalar::from_raw(rng.range(-box.h.z.raw() / 2, box.h.z.raw() / 2));
@@ -188,6 +195,7 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
         case 3: dir = normalize(Vec3{Scalar::one(), Scalar{}, Scalar{}}); break;
         default: dir = normalize(Vec3{coord(rng, 2), coord(rng, 2), coord(rng, 2)}); break;
         }
+        if (toward_side && rng.next() % 2 == 0) dir = normalize(box.rotate(Vec3{-Scalar::one(), Scalar{}, coord(rng, 1)}));
         const Scalar reach = Scalar::from_raw(rng.range(-one / 16, 3 * one));
         const Vec3 o{coord(rng, 50), coord(rng, 50), coord(rng, 50)};
         Hit fast{}, general{};
@@ -200,6 +208,9 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
             general.feature == Feature{0, FeatureKind::kFace, 3})
             ++drops_hit;
         if (upright && !gh && dir.y.raw() == 0) ++level_misses;
+        if (upright && gh && !general.start_overlap && dir.y.raw() == 0 && general.feature.kind == FeatureKind::kFace &&
+            general.feature.index / 2 != 1)
+            ++side_hits;
         if (upright && !gh && dir.y.raw() != 0 && dir.x.raw() == 0 && dir.z.raw() == 0) ++vertical_misses;
 
         const Scalar margin = rng.next() % 2 == 0 ? Scalar{} : Scalar::from_raw(rng.range(0, one / 4));
@@ -218,10 +229,11 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
         }
     }
     // Each shortcut's case is drawn often (or the comparison would prove little).
-    INFO("drops " << drops_hit << ", level misses " << level_misses << ", vertical misses " << vertical_misses
+    INFO("drops " << drops_hit << ", side hits " << side_hits << ", level misses " << level_misses << ", vertical misses " << vertical_misses
                   << ", overlaps ruled out " << overlaps_ruled_out << ", contacts " << contacts);
     CHECK(casts == 300000);
     CHECK(drops_hit > 2000);
+    CHECK(side_hits > 2000);
     CHECK(level_misses > 20000);
     CHECK(vertical_misses > 20000);
     CHECK(overlaps_ruled_out > 20000);
