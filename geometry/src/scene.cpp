@@ -340,8 +340,15 @@ LocalScene::LocalScene(const StaticScene& scene, const Aabb& region) : scene_(&s
     for (size_t k = 0; k < scene.large_items_.size(); ++k)
         if (scene.large_bounds_[k].overlaps(region)) keep(scene.large_items_[k]);
     scene.static_tree_.query(region, [&](uint32_t item) { keep(scene.static_items_[item]); });
-    scene.kinematic_tree_.query(region, [&](uint32_t item) { keep(scene.kinematic_items_[item]); });
+    scene.kinematic_tree_.query(region, [&](uint32_t item) {
+        keep(scene.kinematic_items_[item]);
+        ++kinematic_;
+    });
     complete_ = !full;
+}
+
+bool LocalScene::static_for(const Capsule& c, const Vec3& dir, Scalar reach) const {
+    return kinematic_ == 0 && bodies_.empty() && covers(swept_bounds(c, dir, reach));
 }
 
 bool LocalScene::cast_any(const Capsule& c, const Vec3& direction, Scalar max_distance) const {

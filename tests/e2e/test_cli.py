@@ -1331,9 +1331,9 @@ class Bench(Workspace):
     def test_bench_reports_time_queries_and_memory(self):
         out, _ = self.run_ok(["bench", "scenarios/walk-wall.yaml", "--repeat", "3", "--warmup", "0", "--json", "b.json"])
         self.assertIn("walk-wall: 120 ticks x 2 characters = 240 character-ticks, 3 timed runs", out)
-        m = re.search(r"world memory per character: (\d+) bytes \(state (\d+), settings (\d+)\)", out)
+        m = re.search(r"world memory per character: (\d+) bytes \(state (\d+), settings (\d+), last cast (\d+)\)", out)
         self.assertIsNotNone(m, out)
-        self.assertEqual(int(m.group(1)), int(m.group(2)) + int(m.group(3)))
+        self.assertEqual(int(m.group(1)), int(m.group(2)) + int(m.group(3)) + int(m.group(4)))
         for phase in ("depenetration + probe", "velocity", "slide (both passes)", "step-up", "snap / landing"):
             self.assertIn(phase, out)
         j = json.loads(read(self.p("b.json")))
@@ -1343,9 +1343,11 @@ class Bench(Workspace):
         self.assertTrue(0 < t["min"] <= t["median"] <= t["max"], t)
         q = j["queries_per_character_tick"]
         # Every character-tick depenetrates once and probes at least once (twice when a snap
-        # finds nothing); the wall is met, so some sweeps happen.
-        self.assertEqual(q["overlap"], 1.0)
-        self.assertGreaterEqual(q["probe_cast"], 1.0)
+        # finds nothing), by a query or from the last tick's cast (a body standing still against
+        # the wall reuses it); the wall is met, so some sweeps happen.
+        self.assertAlmostEqual(q["overlap"] + q["overlap_reused"], 1.0, places=3)
+        self.assertGreaterEqual(q["probe_cast"] + q["probe_reused"], 1.0)
+        self.assertGreater(q["probe_reused"], 0.1)
         self.assertGreater(q["slide_sweep"], 0.5)
         self.assertEqual(j["world_bytes_per_character"], int(m.group(1)))
 

@@ -31,11 +31,11 @@ public:
     int64_t character_ticks = 0;
     void on_event(const kcc::TraceEvent& e) override {
         switch (e.kind) {
-        case kcc::TraceKind::kTickBegin:
-            ++character_ticks;
-            ++counts.overlaps;
+        case kcc::TraceKind::kTickBegin: ++character_ticks; break;
+        case kcc::TraceKind::kProbe: // every tick that is not halted probes, after depenetrating
+            ++(e.reason < 2 ? counts.overlaps : counts.overlaps_reused);
+            ++(e.reason < 1 ? counts.probe_casts : counts.probes_reused);
             break;
-        case kcc::TraceKind::kProbe: ++counts.probe_casts; break;
         case kcc::TraceKind::kSweep:
             ++counts.slide_sweeps;
             if (e.flag && e.shape == geo::kBodyShape) ++counts.body_sweeps;

@@ -126,6 +126,7 @@ bool build_world(const Scenario& sc, kcc::World* world, std::string* error) {
 bool run_scenario(const Scenario& sc, RunSink& sink, const RunOptions& options, std::string* error) {
     kcc::World world;
     if (!build_world(sc, &world, error)) return false;
+    world.set_reuse_casts(options.reuse_casts);
 
     std::vector<kcc::Platform> platforms;
     platforms.reserve(sc.platforms.size());

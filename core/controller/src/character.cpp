@@ -40,7 +40,7 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
 
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer) {
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer, GroundMemo* memo) {
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
@@ -67,12 +67,20 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     const Movers movers{platforms, state.velocity, p.s.tick_rate_hz};
     const Movers* leaving = !state.grounded && !platforms.empty() ? &movers : nullptr;
 
+    // Where the body ended its last tick, unmoved, with only static shapes around: that tick's
+    // last downward cast answers this tick's overlap and probe queries (GroundMemo).
+    const bool reuse = memo != nullptr && memo->valid && platform_shift.is_zero() && bodies.empty() &&
+                       leaving == nullptr && memo_fits(*memo, scene, capsule_at(pos, p), p);
+    if (memo != nullptr) memo->valid = false; // this tick's own cast replaces it (or nothing does)
+
     // 0. Depenetrate, so every sweep of the tick starts clean.
-    pos += depenetrate(scene, pos, p, t, leaving).push;
+    const Vec3 push = reuse && memo->clear ? nothing_to_depenetrate(pos, t).push : depenetrate(scene, pos, p, t, leaving).push;
+    pos += push;
     scene.set_bodies(bodies); // from here on every query meets the other characters too
 
     // 1. Ground probe (hysteresis: the stay limit applies to a body that was grounded).
-    const Ground g = probe_ground(scene, pos, p, state.grounded, t, leaving);
+    const Ground g = reuse && push.is_zero() ? probe_from_memo(*memo, pos, p, state.grounded, t)
+                                             : probe_ground(scene, pos, p, state.grounded, t, leaving);
 
     // 2. Velocity from input.
     const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p);
@@ -143,20 +151,20 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     Ground end;
     if (on_ground) {
         const Scalar max_drop = g.edge ? pos.y - lowest : p.s.snap_distance;
-        const Snap sn = snap_to_ground(scene, pos, max_drop, p, t);
+        const Snap sn = snap_to_ground(scene, pos, max_drop, p, t, memo);
         if (sn.landed) {
             pos = sn.position;
             end = sn.ground;
         } else {
             // Nothing to drop onto (or a steep edge in the way of the drop): the body may
             // still be touching ground where it stands.
-            end = probe_ground(scene, pos, p, true, t);
+            end = probe_ground(scene, pos, p, true, t, nullptr, memo);
         }
     } else if (vertical.landed && vertical.moved_after_landing) {
         // The leftover of the fall slid on along the surface it landed on: off a round surface
         // (a capsule's side, a sphere) the tangent plane leads into the air, and the landing
         // said grounded where there was no ground (docs/fuzzing.md). Where the body ends decides.
-        end = probe_ground(scene, pos, p, false, t);
+        end = probe_ground(scene, pos, p, false, t, nullptr, memo);
     } else if (vertical.landed) {
         end.grounded = true;
         end.normal = vertical.landed_normal;

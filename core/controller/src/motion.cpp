@@ -394,16 +394,68 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     return out;
 }
 
+namespace {
+
+/// How many of `hits` (hit_less order) lie within the ground band, the ones select_ground()
+/// looks at: a prefix (start overlaps have distance 0).
+size_t within_band(std::span<const geo::Hit> hits, const Params& p) {
+    size_t n = 0;
+    while (n < hits.size() && (hits[n].start_overlap || hits[n].distance <= p.ground_band)) ++n;
+    return n;
+}
+
+/// Keeps a downward cast of capsule `c` for the next tick (GroundMemo) when it kept every hit it
+/// found and met only static shapes.
+void remember(GroundMemo* memo, const geo::LocalScene& scene, const geo::Capsule& c, Scalar reach,
+              std::span<const geo::Hit> kept, size_t found) {
+    if (memo == nullptr || found > kept.size() || found > memo->hits.size() || !scene.static_for(c, kDown, reach))
+        return;
+    memo->valid = true;
+    memo->capsule = c;
+    memo->reach = reach;
+    memo->count = static_cast<uint8_t>(found);
+    memo->clear = true;
+    for (size_t i = 0; i < found; ++i) {
+        memo->hits[i] = kept[i];
+        if (kept[i].start_overlap) memo->clear = false;
+    }
+}
+
+} // namespace
+
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                    bool was_grounded, const Tracer& t, const Movers* movers) {
+                    bool was_grounded, const Tracer& t, const Movers* movers, GroundMemo* memo) {
     Results<geo::Hit, kMaxProbeHits> hits;
     const std::span<geo::Hit> out = hits.span(static_cast<size_t>(p.s.probe_max_hits));
-    const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.probe_distance, out);
+    const geo::Capsule body = capsule_at(feet, p);
+    const size_t found = scene.cast_all(body, kDown, p.s.probe_distance, out);
     // Platforms it leaves faster than they follow are no ground.
     const size_t n = drop_separating(out, found < out.size() ? found : out.size(), movers);
     const Ground g = select_ground(out.first(n), p, was_grounded);
-    trace::probe(t, g, found, feet);
+    trace::probe(t, g, within_band(out.first(n), p), feet);
+    if (movers == nullptr) remember(memo, scene, body, p.s.probe_distance, out.first(n), found);
     return g;
+}
+
+bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body, const Params& p) {
+    return memo.valid && memo.capsule.a == body.a && memo.capsule.b == body.b && memo.capsule.radius == body.radius &&
+           memo.reach >= p.ground_band + kMemoMargin && p.s.probe_distance >= p.ground_band + kMemoMargin &&
+           scene.static_for(body, kDown, p.s.probe_distance);
+}
+
+Ground probe_from_memo(const GroundMemo& memo, const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t) {
+    // The probe keeps its first probe_max_hits hits; those within the band come first.
+    const std::span<const geo::Hit> all{memo.hits.data(), memo.count};
+    const size_t n = std::min(within_band(all, p), static_cast<size_t>(p.s.probe_max_hits));
+    const Ground g = select_ground(all.first(n), p, was_grounded);
+    trace::probe(t, g, n, feet, memo.clear ? 2 : 1);
+    return g;
+}
+
+Depenetration nothing_to_depenetrate(const Vec3& feet, const Tracer& t) {
+    const Depenetration out; // no contacts, no push, nothing wanted: as depenetrate() finds
+    trace::depenetrate(t, out, feet);
+    return out;
 }
 
 const char* to_string(StepResult r) {
@@ -675,12 +727,14 @@ Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, ge
 }
 
 Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop, const Params& p,
-                    const Tracer& t) {
+                    const Tracer& t, GroundMemo* memo) {
     Snap out;
     out.position = feet;
     Results<geo::Hit, kMaxProbeHits> hits;
     const std::span<geo::Hit> found_hits = hits.span();
-    const size_t found = scene.cast_all(capsule_at(feet, p), kDown, p.s.snap_distance + p.s.skin, found_hits);
+    const geo::Capsule body = capsule_at(feet, p);
+    const Scalar reach = p.s.snap_distance + p.s.skin;
+    const size_t found = scene.cast_all(body, kDown, reach, found_hits);
     const size_t n = found < found_hits.size() ? found : found_hits.size();
     SnapLanding landing = select_snap(found_hits.first(n), p);
     if (landing.landed && landing.drop.raw() < 0) {
@@ -696,6 +750,7 @@ Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_d
         out.position = feet - Vec3{Scalar{}, out.drop, Scalar{}};
         out.ground = landing.ground;
     }
+    if (out.position == feet) remember(memo, scene, body, reach, found_hits.first(n), found);
     trace::snap(t, out, feet);
     return out;
 }

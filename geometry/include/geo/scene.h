@@ -163,12 +163,19 @@ public:
     }
     size_t count() const { return count_; }
 
+    /// Whether everything a cast of `c` along unit `dir` up to `reach` could meet is static:
+    /// the gathered shapes cover the cast (covers()), none of them is kinematic, and no bodies
+    /// are set. Its answer then depends on the static shapes alone, which never change after
+    /// build(): the same cast made in another tick gives the same result.
+    bool static_for(const Capsule& c, const Vec3& dir, Scalar reach) const;
+
 private:
     friend class StaticScene;
     const StaticScene* scene_;
     Aabb region_{};
     bool complete_ = false;
     uint32_t count_ = 0;
+    uint32_t kinematic_ = 0; ///< how many of the gathered shapes are kinematic
     std::array<uint32_t, kCapacity> items_{}; ///< record indices of the scene, ascending
     std::span<const Capsule> bodies_;
 };

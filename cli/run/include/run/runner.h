@@ -52,6 +52,8 @@ struct RunOptions {
     const Fault* fault = nullptr;
     /// Stop after this tick (inclusive); -1: run all ticks.
     int64_t stop_after = -1;
+    /// kcc::World::set_reuse_casts (the same results either way; off for the test that shows it).
+    bool reuse_casts = true;
 };
 
 /// Runs the scenario; false with *error when the world cannot be built, the fault names no

@@ -3,6 +3,8 @@
 // what it did through an optional trace.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <span>
 
@@ -87,9 +89,39 @@ struct Depenetration {
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                           const Tracer& t, const Movers* movers = nullptr);
 
+/// The last downward cast of a character's tick, made where the body ended it (the snap's, when
+/// it left the body where it was, or the probe's after it), kept for the next tick. Where the
+/// body has not moved since and everything that cast could meet is static
+/// (LocalScene::static_for), the next tick's queries there have known answers:
+///   - the overlap query of depenetrate() finds nothing when no hit started in contact (the
+///     cast's candidates include the overlap's, and a shape the capsule overlaps is a start hit);
+///   - the probe's hits within the ground band (the only ones select_ground() looks at) are this
+///     cast's within the band, bit for bit, when both casts reach at least kMemoMargin beyond the
+///     band (docs/controller.md, "Reused casts").
+/// So step_character() skips those two queries. Not state: it only ever gives what the queries
+/// would, and a tick without it (after World::restore(), say) makes them.
+struct GroundMemo {
+    bool valid = false;
+    geo::Capsule capsule;  ///< the capsule cast, exactly
+    Scalar reach;          ///< how far down it was cast
+    uint8_t count = 0;     ///< every hit the cast found (it found no more than it kept)
+    bool clear = false;    ///< no hit started in contact
+    std::array<geo::Hit, kMaxProbeHits> hits; ///< the first `count`, hit_less order
+};
+/// How far beyond the ground band both casts must reach for GroundMemo's probe answer (1 mm;
+/// any reach 1e-5 m beyond the band would do, docs/controller.md).
+inline constexpr Scalar kMemoMargin = Scalar::ratio(1, 1000);
+
 /// Ground probe: the capsule cast down probe_distance, up to probe_max_hits, select_ground().
+/// With `memo`, the cast is remembered there when it can be reused (GroundMemo).
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                    bool was_grounded, const Tracer& t, const Movers* movers = nullptr);
+                    bool was_grounded, const Tracer& t, const Movers* movers = nullptr, GroundMemo* memo = nullptr);
+/// The probe's answer at `feet` from a memo that fits it (memo_fits()), without a query.
+Ground probe_from_memo(const GroundMemo& memo, const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t);
+/// Whether `memo` answers the next queries of a body with capsule `body` in `scene` (above).
+bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body, const Params& p);
+/// depenetrate()'s answer for a body that overlaps nothing (a memo that fits and is clear).
+Depenetration nothing_to_depenetrate(const Vec3& feet, const Tracer& t);
 
 struct SlideResult {
     Vec3 position;
@@ -172,7 +204,8 @@ struct Snap {
     Ground ground;
     Scalar drop;
 };
+/// With `memo`, the cast is remembered there when the body stays where it was (GroundMemo).
 Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop, const Params& p,
-                    const Tracer& t);
+                    const Tracer& t, GroundMemo* memo = nullptr);
 
 } // namespace fx::kcc

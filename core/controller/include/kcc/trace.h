@@ -12,7 +12,7 @@ enum class TraceKind : uint8_t {
     kTickBegin = 0,     ///< a = position, b = velocity, s = facing
     kPlatformCarry = 1, ///< shape = platform, a = platform's displacement, b = body's (swept)
     kDepenetrate = 2,   ///< count = contacts, a = push applied, s = push length before the cap, c = feet before
-    kProbe = 3,         ///< count = hits, shape = chosen, a = normal, flag = grounded, s = distance, c = feet
+    kProbe = 3,         ///< count = hits within the ground band, shape = chosen, a = normal, flag = grounded, s = distance, c = feet; reason = queries answered from the last tick's cast (0, 1: the probe, 2: the probe and the overlap)
     kVelocity = 4,      ///< a = velocity after input, flag = jumped
     kSweep = 5,         ///< pass, iteration; a = motion queried, c = from; flag = hit, s = distance, shape, b = normal
     kPlaneAdded = 6,    ///< pass, iteration; a = plane normal, shape, count = planes now

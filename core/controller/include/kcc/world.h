@@ -45,10 +45,10 @@ struct Platform {
 /// body stood on (applied first); `platforms`, every platform's displacement this tick
 /// (ascending id; Movers). `bodies`: the other characters' capsules it meets this tick (their
 /// poses at the start of the tick, those near tick_region; docs/controller.md, "Characters").
-/// The observer may be null.
+/// The observer may be null. `memo` (may be null): the character's GroundMemo, read and renewed.
 void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer);
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer, GroundMemo* memo = nullptr);
 
 /// The region whose shapes a character's tick may meet (step_character gathers them once):
 /// the body's bounds grown by a tick's motion at the larger of its speed and the top speed, a
@@ -94,6 +94,10 @@ public:
     /// is carried by its platform and solved with its input (inputs[i] for characters()[i];
     /// missing inputs count as idle).
     void step(std::span<const Input> inputs, TraceObserver* observer = nullptr);
+    /// Whether a tick may answer a character's overlap and probe queries from its last tick's
+    /// cast (GroundMemo; on by default). The results are the same either way, bit for bit; off,
+    /// every query is made (for tests and measurements).
+    void set_reuse_casts(bool on);
 
     int64_t tick() const { return tick_; }
     /// Platforms in ascending id (after build(); in the order added before it).
@@ -164,6 +168,10 @@ private:
     Scalar body_widest_;                     ///< largest radius among them
     std::vector<geo::Capsule> body_near_;    ///< the bodies one character meets
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
+    /// parallel to states_: each character's last downward cast (GroundMemo; not state, dropped
+    /// by restore(), teleport() and set_settings())
+    std::vector<GroundMemo> ground_memo_;
+    bool reuse_casts_ = true;
     mutable std::vector<uint8_t> checksum_bytes_; ///< scratch of checksum(), sized at build()
     bool check_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) const;
     /// The character a runtime change applies to, or null with *error ("<what>: no character N").

@@ -1,0 +1,189 @@
+// A tick answers a character's overlap and probe queries from its last tick's downward cast
+// when the body has not moved and only static shapes can be met (GroundMemo, docs/controller.md
+// "Reused casts"). Random worlds built to meet every condition of that rule: stacked slabs
+// with their tops at one height (several hits in the band, probe_max_hits from 1 to 8), boxes
+// turned and tilted, probe and snap distances at and near the ground band, platforms fast
+// enough to arrive from beyond a tick's region, characters that meet, bodies standing still
+// for long stretches. Each world runs with and without reuse; every tick's state bytes must be
+// equal, and the runs with reuse must use it.
+#include "kcc_test_util.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "kcc/settings.h"
+#include "kcc/state_bytes.h"
+#include "test_support.h"
+
+using namespace kcctest;
+using namespace fx::kcc;
+using fx::Mat3;
+
+namespace {
+
+Scalar between(fxtest::Rng& rng, long double lo, long double hi) {
+    return Scalar::from_raw(rng.range(sc(lo).raw(), sc(hi).raw()));
+}
+
+struct RandomWorld {
+    uint64_t seed;
+    void build(World& w) const {
+        fxtest::Rng rng(seed);
+        add_floor(w);
+        fx::geo::ShapeId id = 2;
+        // Slabs stacked with their tops at one height, each a little turned: several walkable hits
+        // within the band under a body standing on them.
+        const Scalar top = between(rng, 0.1L, 0.6L);
+        for (int k = 0; k < 4; ++k) {
+            fx::geo::Box b;
+            b.half_extents = {between(rng, 0.3L, 1.5L), Scalar::ratio(1, 20), between(rng, 0.3L, 1.5L)};
+            b.center = {between(rng, -1, 1), top - b.half_extents.y, between(rng, -1, 1)};
+            b.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-40, 40)));
+            if (rng.next() % 3 == 0) b.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(-3, 3))) * b.rotation;
+            w.scene().add_box(id++, b);
+        }
+        for (int k = 0; k < 6; ++k) { // walls, steps and ramps around
+            fx::geo::Box b;
+            b.half_extents = {between(rng, 0.1L, 2), between(rng, 0.05L, 1.5L), between(rng, 0.1L, 2)};
+            b.center = {between(rng, -6, 6), between(rng, -0.5L, 1.5L), between(rng, -6, 6)};
+            switch (rng.next() % 3) {
+            case 0: b.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-90, 90))); break;
+            case 1: b.rotation = Mat3::rotation_z(Scalar::from_int(rng.range(-40, 40))); break;
+            default: break;
+            }
+            w.scene().add_box(id++, b);
+        }
+        const int platforms = static_cast<int>(rng.next() % 3);
+        for (int k = 0; k < platforms; ++k) {
+            Platform p;
+            p.id = 100 + static_cast<fx::geo::ShapeId>(k);
+            p.half_extents = {between(rng, 0.2L, 1), between(rng, 0.05L, 0.4L), between(rng, 0.2L, 1)};
+            // Through the middle, where the bodies stand, at their height.
+            const Vec3 from{between(rng, -8, 8), between(rng, 0.3L, 1.2L), between(rng, -8, 8)};
+            const Vec3 to{-from.x + between(rng, -1, 1), from.y, -from.z + between(rng, -1, 1)};
+            const int64_t ticks = rng.range(4, 60); // up to 4 m a tick: arrives from beyond the region
+            p.waypoints = {{from, 0}, {from, rng.range(1, 80)}, {to, 80 + ticks}, {from, 80 + 2 * ticks}};
+            std::string error;
+            REQUIRE(w.add_platform(p, &error));
+        }
+    }
+    Settings settings(fxtest::Rng& rng) const {
+        Settings s;
+        s.radius = between(rng, 0.2L, 0.5L);
+        s.height = between(rng, 1.0L, 2.0L);
+        s.probe_max_hits = static_cast<int>(rng.range(1, 8));
+        const long double probes[] = {0.02L, 0.035L, 0.036L, 0.15L, 0.3L};
+        s.probe_distance = sc(probes[rng.next() % 5]);
+        const long double snaps[] = {0.0L, 0.021L, 0.05L, 0.3L};
+        s.snap_distance = sc(snaps[rng.next() % 4]);
+        s.collide_characters = rng.next() % 4 != 0;
+        return s;
+    }
+};
+
+/// Every tick's state bytes of every character, and how many probes reused the last tick's cast.
+struct Run {
+    std::vector<uint8_t> bytes;
+    int64_t probes = 0, reused = 0;
+};
+
+struct Count final : TraceObserver {
+    Run* run;
+    void on_event(const TraceEvent& e) override {
+        if (e.kind != TraceKind::kProbe) return;
+        ++run->probes;
+        run->reused += e.reason >= 1;
+    }
+};
+
+Run play(uint64_t seed, bool reuse) {
+    Run out;
+    RandomWorld level{seed};
+    World w;
+    level.build(w);
+    fxtest::Rng rng(seed ^ 0xabcdef);
+    const int characters = static_cast<int>(rng.range(1, 4));
+    std::string error;
+    for (int c = 0; c < characters; ++c) {
+        const Vec3 feet{between(rng, -1.5L, 1.5L), between(rng, 0.7L, 1.5L), between(rng, -1.5L, 1.5L)};
+        Settings s = level.settings(rng);
+        if (!validate(s, &error)) s = Settings{};
+        REQUIRE(w.add_character(static_cast<CharacterId>(c + 1), feet, s, &error));
+    }
+    REQUIRE(w.build(&error));
+    w.set_reuse_casts(reuse);
+    Count count;
+    count.run = &out;
+    std::vector<Input> inputs(static_cast<size_t>(characters));
+    for (int64_t t = 0; t < 240; ++t) {
+        for (Input& in : inputs) {
+            // Long stretches standing still (the memo's case), walks and jumps.
+            if (rng.next() % 12 == 0) {
+                in = Input{};
+                if (rng.next() % 2 == 0) {
+                    in.stick_x = between(rng, -1, 1);
+                    in.stick_y = between(rng, -1, 1);
+                }
+            }
+            in.jump = rng.next() % 60 == 0;
+        }
+        w.step(inputs, &count);
+        for (const CharacterState& s : w.characters()) {
+            const auto b = serialize_state(s);
+            out.bytes.insert(out.bytes.end(), b.begin(), b.end());
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("reused casts: random worlds run to the same bytes with and without them", "[world][memo]") {
+    int64_t probes = 0, reused = 0;
+    for (uint64_t seed = 1; seed <= 60; ++seed) {
+        INFO("seed " << seed);
+        const Run with = play(seed, true);
+        const Run without = play(seed, false);
+        const bool same_size = with.bytes.size() == without.bytes.size();
+        REQUIRE(same_size);
+        const auto first = std::mismatch(with.bytes.begin(), with.bytes.end(), without.bytes.begin());
+        const int64_t first_difference = first.first == with.bytes.end() ? -1 : first.first - with.bytes.begin();
+        REQUIRE(first_difference == -1);
+        CHECK(without.reused == 0);
+        probes += with.probes;
+        reused += with.reused;
+    }
+    INFO("probes " << probes << ", reused " << reused);
+    CHECK(reused * 6 > probes);
+}
+
+TEST_CASE("reused casts: a platform that arrives within one tick is met, not remembered away", "[world][memo]") {
+    // A body stands still (its last cast reusable); a platform box comes from 6 m away at 3 m a
+    // tick, from beyond the tick's region into the body. The tick it arrives, the overlap and the
+    // probe must be made: a remembered cast saw no platform.
+    auto run = [](bool reuse) {
+        World w;
+        add_floor(w);
+        Platform p;
+        p.id = 50;
+        p.half_extents = v3(0.5L, 0.5L, 0.5L);
+        p.waypoints = {{v3(-6, 0.6L, 0), 0}, {v3(-6, 0.6L, 0), 30}, {v3(0.3L, 0.6L, 0), 32}, {v3(6, 0.6L, 0), 40}};
+        std::string error;
+        REQUIRE(w.add_platform(p, &error));
+        REQUIRE(w.add_character(1, v3(0.6L, rest_height(), 0), Settings{}, &error));
+        REQUIRE(w.build(&error));
+        w.set_reuse_casts(reuse);
+        std::vector<std::array<uint8_t, kStateBytes>> out;
+        const Input idle;
+        for (int t = 0; t < 45; ++t) {
+            w.step(std::span<const Input>(&idle, 1));
+            out.push_back(serialize_state(w.characters()[0]));
+        }
+        return out;
+    };
+    const auto with = run(true), without = run(false);
+    CHECK(with == without);
+    // The platform did reach the body: the tick it arrived, it pushed it off where it stood.
+    CHECK(with[31] != with[20]);
+}
