@@ -347,8 +347,14 @@ LocalScene::LocalScene(const StaticScene& scene, const Aabb& region) : scene_(&s
     complete_ = !full;
 }
 
-bool LocalScene::static_for(const Capsule& c, const Vec3& dir, Scalar reach) const {
-    return kinematic_ == 0 && bodies_.empty() && covers(swept_bounds(c, dir, reach));
+bool LocalScene::static_below(const Capsule& c, Scalar reach) const {
+    if (kinematic_ != 0 || !bodies_.empty()) return false;
+    // swept_bounds(c, down, reach), written out: the start's bounds and the same lowered by
+    // reach (an exact shift), grown by the same band.
+    const Aabb start = c.bounds();
+    const Scalar e = kContactTolerance + Scalar::epsilon().mul_int(4);
+    const Vec3 grow{e, e, e};
+    return covers(Aabb{start.lo - grow - Vec3{Scalar{}, reach, Scalar{}}, start.hi + grow});
 }
 
 bool LocalScene::cast_any(const Capsule& c, const Vec3& direction, Scalar max_distance) const {

@@ -120,13 +120,21 @@ Run play(uint64_t seed, bool reuse) {
         for (Input& in : inputs) {
             // Long stretches standing still (the memo's case), walks and jumps.
             if (rng.next() % 12 == 0) {
-                in = Input{};
-                if (rng.next() % 2 == 0) {
+                switch (rng.next() % 4) {
+                case 0: in = Input{}; break;
+                case 1: in.stick_x = between(rng, -1, 1); break; // one axis at a time, too
+                case 2: in.stick_y = between(rng, -1, 1); break;
+                default:
                     in.stick_x = between(rng, -1, 1);
                     in.stick_y = between(rng, -1, 1);
                 }
             }
             in.jump = rng.next() % 60 == 0;
+        }
+        if (t == 120) { // a dead zone that changes under a held stick
+            Settings s = *w.settings(1);
+            s.dead_zone = between(rng, 0, 0.6L);
+            REQUIRE(w.set_settings(1, s, &error));
         }
         w.step(inputs, &count);
         for (const CharacterState& s : w.characters()) {

@@ -40,7 +40,8 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
 
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer, GroundMemo* memo) {
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer, GroundMemo* memo,
+                    StickMemo* stick) {
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
@@ -83,7 +84,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
                                              : probe_ground(scene, pos, p, state.grounded, t, leaving);
 
     // 2. Velocity from input.
-    const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p);
+    const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p, stick);
     // A jump off a moving platform takes the platform's velocity with it (this tick's shift per
     // tick), from the next tick on (this tick's share is the carry above): in the platform's
     // frame it is the same jump as off still ground, so a platform rising faster than the jump

@@ -408,7 +408,7 @@ size_t within_band(std::span<const geo::Hit> hits, const Params& p) {
 /// found and met only static shapes.
 void remember(GroundMemo* memo, const geo::LocalScene& scene, const geo::Capsule& c, Scalar reach,
               std::span<const geo::Hit> kept, size_t found) {
-    if (memo == nullptr || found > kept.size() || found > memo->hits.size() || !scene.static_for(c, kDown, reach))
+    if (memo == nullptr || found > kept.size() || found > memo->hits.size() || !scene.static_below(c, reach))
         return;
     memo->valid = true;
     memo->capsule = c;
@@ -440,7 +440,7 @@ Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
 bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body, const Params& p) {
     return memo.valid && memo.capsule.a == body.a && memo.capsule.b == body.b && memo.capsule.radius == body.radius &&
            memo.reach >= p.ground_band + kMemoMargin && p.s.probe_distance >= p.ground_band + kMemoMargin &&
-           scene.static_for(body, kDown, p.s.probe_distance);
+           scene.static_below(body, p.s.probe_distance);
 }
 
 Ground probe_from_memo(const GroundMemo& memo, const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t) {

@@ -40,11 +40,22 @@ Vec3 with_length(const Vec3& d, Scalar len, Scalar speed) {
 } // namespace
 
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
-                           const Input& in, const Params& p) {
+                           const Input& in, const Params& p, StickMemo* memo) {
     const Settings& s = p.s;
     VelocityUpdate out;
-    const Vec3 dir = stick_to_direction(in.stick_x, in.stick_y, s.dead_zone);
-    const Scalar dir_len = length(dir);
+    StickMemo local;
+    StickMemo& m = memo != nullptr ? *memo : local;
+    if (!m.valid || m.stick_x != in.stick_x || m.stick_y != in.stick_y || m.dead_zone != s.dead_zone) {
+        m.valid = true;
+        m.stick_x = in.stick_x;
+        m.stick_y = in.stick_y;
+        m.dead_zone = s.dead_zone;
+        m.dir = stick_to_direction(in.stick_x, in.stick_y, s.dead_zone);
+        m.dir_len = length(m.dir);
+        m.has_heading = false;
+    }
+    const Vec3 dir = m.dir;
+    const Scalar dir_len = m.dir_len;
     Vec3 h{velocity.x, Scalar{}, velocity.z};
     Scalar vy = velocity.y;
     if (grounded) {
@@ -91,7 +102,11 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
     // tick (a stick a hair outside the dead zone): a body that cannot move does not turn.
     out.facing = facing;
     if (!dir.is_zero() && (dir_len * s.max_speed * p.dt).raw() != 0) {
-        const Scalar target = atan2(dir.x, dir.z);
+        if (!m.has_heading) {
+            m.heading = atan2(dir.x, dir.z);
+            m.has_heading = true;
+        }
+        const Scalar target = m.heading;
         const Scalar diff = wrap_angle(target - facing);
         if (abs(diff) <= p.turn_per_tick) {
             out.facing = target;

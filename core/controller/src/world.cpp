@@ -163,6 +163,7 @@ void World::size_scratch() {
     body_near_.reserve(states_.size());
     body_push_.assign(states_.size(), Vec3::zero());
     ground_memo_.assign(states_.size(), GroundMemo{});
+    stick_memo_.assign(states_.size(), StickMemo{});
     checksum_bytes_.assign(states_.size() * kStateBytes + platforms_.size() * kPlatformBytes, 0);
 }
 
@@ -237,7 +238,8 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
             });
         }
         step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_,
-                       body_near_, observer, reuse_casts_ ? &ground_memo_[i] : nullptr);
+                       body_near_, observer, reuse_casts_ ? &ground_memo_[i] : nullptr,
+                       reuse_casts_ ? &stick_memo_[i] : nullptr);
         s.platform = kNoId;
         if (s.grounded && s.ground_shape != kNoId && find_platform(platform_shift_, s.ground_shape) != nullptr)
             s.platform = s.ground_shape;

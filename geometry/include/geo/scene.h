@@ -163,11 +163,11 @@ public:
     }
     size_t count() const { return count_; }
 
-    /// Whether everything a cast of `c` along unit `dir` up to `reach` could meet is static:
-    /// the gathered shapes cover the cast (covers()), none of them is kinematic, and no bodies
-    /// are set. Its answer then depends on the static shapes alone, which never change after
-    /// build(): the same cast made in another tick gives the same result.
-    bool static_for(const Capsule& c, const Vec3& dir, Scalar reach) const;
+    /// Whether everything a cast of `c` straight down up to `reach` (reach >= 0) could meet is
+    /// static: the gathered shapes cover the cast (covers()), none of them is kinematic, and no
+    /// bodies are set. Its answer then depends on the static shapes alone, which never change
+    /// after build(): the same cast made in another tick gives the same result.
+    bool static_below(const Capsule& c, Scalar reach) const;
 
 private:
     friend class StaticScene;

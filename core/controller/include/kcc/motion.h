@@ -92,7 +92,7 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
 /// The last downward cast of a character's tick, made where the body ended it (the snap's, when
 /// it left the body where it was, or the probe's after it), kept for the next tick. Where the
 /// body has not moved since and everything that cast could meet is static
-/// (LocalScene::static_for), the next tick's queries there have known answers:
+/// (LocalScene::static_below), the next tick's queries there have known answers:
 ///   - the overlap query of depenetrate() finds nothing when no hit started in contact (the
 ///     cast's candidates include the overlap's, and a shape the capsule overlaps is a start hit);
 ///   - the probe's hits within the ground band (the only ones select_ground() looks at) are this

@@ -43,8 +43,19 @@ struct VelocityUpdate {
 ///   then the impulse is added, and the facing turns toward the stick direction by at most
 ///   turn_per_tick (it does not turn without input, nor when the stick's motion in a tick
 ///   rounds to zero).
+///   The stick's direction, its length and its heading (atan2) are functions of the stick and the
+///   dead zone alone; with `memo`, they are kept there and taken from it while the stick and the
+///   dead zone stay the same (a held stick: most ticks). Not state: the same results either way.
+struct StickMemo {
+    bool valid = false;
+    Scalar stick_x, stick_y, dead_zone; ///< the key
+    Vec3 dir;                           ///< stick_to_direction()
+    Scalar dir_len;                     ///< length(dir)
+    bool has_heading = false;
+    Scalar heading;                     ///< atan2(dir.x, dir.z), once asked for
+};
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
-                           const Input& in, const Params& p);
+                           const Input& in, const Params& p, StickMemo* memo = nullptr);
 
 /// a - b wrapped into (-pi, pi].
 Scalar wrap_angle(Scalar a);

@@ -45,10 +45,12 @@ struct Platform {
 /// body stood on (applied first); `platforms`, every platform's displacement this tick
 /// (ascending id; Movers). `bodies`: the other characters' capsules it meets this tick (their
 /// poses at the start of the tick, those near tick_region; docs/controller.md, "Characters").
-/// The observer may be null. `memo` (may be null): the character's GroundMemo, read and renewed.
+/// The observer may be null. `memo` and `stick` (may be null): the character's GroundMemo and
+/// StickMemo, read and renewed (the same results without them).
 void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer, GroundMemo* memo = nullptr);
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer, GroundMemo* memo = nullptr,
+                    StickMemo* stick = nullptr);
 
 /// The region whose shapes a character's tick may meet (step_character gathers them once):
 /// the body's bounds grown by a tick's motion at the larger of its speed and the top speed, a
@@ -95,8 +97,9 @@ public:
     /// missing inputs count as idle).
     void step(std::span<const Input> inputs, TraceObserver* observer = nullptr);
     /// Whether a tick may answer a character's overlap and probe queries from its last tick's
-    /// cast (GroundMemo; on by default). The results are the same either way, bit for bit; off,
-    /// every query is made (for tests and measurements).
+    /// cast (GroundMemo) and take a held stick's direction from the last tick (StickMemo); on by
+    /// default. The results are the same either way, bit for bit; off, everything is computed
+    /// afresh (for tests and measurements).
     void set_reuse_casts(bool on);
 
     int64_t tick() const { return tick_; }
@@ -171,6 +174,7 @@ private:
     /// parallel to states_: each character's last downward cast (GroundMemo; not state, dropped
     /// by restore(), teleport() and set_settings())
     std::vector<GroundMemo> ground_memo_;
+    std::vector<StickMemo> stick_memo_; ///< parallel to states_: each character's StickMemo
     bool reuse_casts_ = true;
     mutable std::vector<uint8_t> checksum_bytes_; ///< scratch of checksum(), sized at build()
     bool check_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) const;
