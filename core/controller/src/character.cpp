@@ -32,7 +32,12 @@ void halt(CharacterState& state, const Vec3& pos, const Vec3& velocity) {
 } // namespace
 
 geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
-    const Scalar speed = max(max(length(velocity), p.s.max_speed), p.s.jump_speed);
+    // max(|v|, max_speed, jump_speed); |v| is rooted only when its exact square says it is the
+    // largest (a correctly rounded root of at most m^2 is at most m).
+    const Scalar floor_speed = max(p.s.max_speed, p.s.jump_speed);
+    const uint64_t m = wide::uabs(floor_speed.raw());
+    const bool within = wide::Default::ucmp(length_sq_q64(velocity), wide::Default::umul(m, m)) <= 0;
+    const Scalar speed = within ? floor_speed : max(length(velocity), floor_speed);
     const Scalar reach = speed * p.dt + max(max(p.s.step_height, p.s.snap_distance), p.s.probe_distance) +
                          p.s.step_min_forward + p.s.skin.mul_int(2);
     return capsule_at(feet, p).bounds().expanded(reach);
@@ -40,8 +45,8 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
 
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer, GroundMemo* memo,
-                    StickMemo* stick) {
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer, TickCache* cache) {
+    GroundMemo* const memo = cache != nullptr ? &cache->ground : nullptr;
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
@@ -61,7 +66,18 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // that reaches further walks the whole scene: same results. The other characters near it
     // are bodies of every query after depenetration's: characters are not pushed out of one
     // another there; the world resolves their overlaps symmetrically after every step.
-    geo::LocalScene scene(world_scene, tick_region(pos, state.velocity, p));
+    // Kept from earlier ticks (a wider region) while this tick's lies inside it (TickCache).
+    const geo::Aabb region = tick_region(pos, state.velocity, p);
+    std::optional<geo::LocalScene> own;
+    geo::LocalScene* kept = nullptr;
+    if (cache != nullptr && !world_scene.has_kinematic()) {
+        std::optional<geo::LocalScene>& c = cache->scene;
+        if (!c || &c->scene() != &world_scene || !c->covers(region)) c.emplace(world_scene, region.expanded(kTickRegionPadding));
+        if (c->covers(region)) kept = &*c; // (not when the wider region holds too many shapes)
+    }
+    if (kept == nullptr) own.emplace(world_scene, region);
+    geo::LocalScene& scene = kept != nullptr ? *kept : *own;
+    scene.set_bodies({}); // depenetration meets no other character
 
     // An airborne body is not held by a platform it is leaving faster than the platform follows
     // (one it jumped off, rising faster than the jump: Movers).
@@ -84,7 +100,8 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
                                              : probe_ground(scene, pos, p, state.grounded, t, leaving);
 
     // 2. Velocity from input.
-    const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p, stick);
+    const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p,
+                                         cache != nullptr ? &cache->stick : nullptr);
     // A jump off a moving platform takes the platform's velocity with it (this tick's shift per
     // tick), from the next tick on (this tick's share is the carry above): in the platform's
     // frame it is the same jump as off still ground, so a platform rising faster than the jump

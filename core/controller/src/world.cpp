@@ -112,7 +112,7 @@ bool World::set_settings(CharacterId id, const Settings& settings, std::string* 
     if (s == nullptr) return false;
     if (!check_character(id, s->position, settings, error)) return false;
     params_[static_cast<size_t>(s - states_.data())] = make_params(settings);
-    ground_memo_[static_cast<size_t>(s - states_.data())].valid = false;
+    cache_[static_cast<size_t>(s - states_.data())].ground.valid = false;
     if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kSettings, id, Vec3{}, settings});
     return true;
 }
@@ -122,7 +122,7 @@ bool World::teleport(CharacterId id, const Vec3& feet, std::string* error) {
     if (s == nullptr) return false;
     const size_t i = static_cast<size_t>(s - states_.data());
     if (!check_character(id, feet, params_[i].s, error)) return false;
-    ground_memo_[i].valid = false;
+    cache_[i].ground.valid = false;
     // As if it had spawned there: at rest, facing as before, no interpolation across the jump.
     CharacterState t;
     t.id = id;
@@ -162,8 +162,7 @@ void World::size_scratch() {
     cell_start_.reserve(4 * states_.size() + 66);
     body_near_.reserve(states_.size());
     body_push_.assign(states_.size(), Vec3::zero());
-    ground_memo_.assign(states_.size(), GroundMemo{});
-    stick_memo_.assign(states_.size(), StickMemo{});
+    cache_.assign(states_.size(), TickCache{});
     checksum_bytes_.assign(states_.size() * kStateBytes + platforms_.size() * kPlatformBytes, 0);
 }
 
@@ -195,7 +194,7 @@ bool World::build(std::string* error) {
 
 void World::set_reuse_casts(bool on) {
     reuse_casts_ = on;
-    for (GroundMemo& m : ground_memo_) m.valid = false;
+    for (TickCache& c : cache_) c = TickCache{};
 }
 
 CharacterState* World::find(CharacterId id) {
@@ -238,8 +237,7 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
             });
         }
         step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_,
-                       body_near_, observer, reuse_casts_ ? &ground_memo_[i] : nullptr,
-                       reuse_casts_ ? &stick_memo_[i] : nullptr);
+                       body_near_, observer, reuse_casts_ ? &cache_[i] : nullptr);
         s.platform = kNoId;
         if (s.grounded && s.ground_shape != kNoId && find_platform(platform_shift_, s.ground_shape) != nullptr)
             s.platform = s.ground_shape;
@@ -485,7 +483,7 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
     }
     params_.resize(n);
     if (!same_count) size_scratch();
-    for (GroundMemo& m : ground_memo_) m.valid = false;
+    for (TickCache& c : cache_) c.ground.valid = false;
     tick_ = static_cast<int64_t>(tick);
     // The platforms where they stand at that tick (step() moves them on from there).
     if (!platforms_.empty()) {

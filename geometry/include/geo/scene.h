@@ -44,6 +44,8 @@ public:
     /// a radius or half extent below kMinHalfExtent (capsule radius 0 is allowed), or a plane
     /// whose normal is not unit length (within 2^-24).
     bool build(std::string* error);
+    /// Whether the scene has kinematic shapes (after build()): shapes that move between queries.
+    bool has_kinematic() const { return !kinematic_items_.empty(); }
 
     // ---- kinematic shapes (after build()) ------------------------------------------------
     /// New pose of a kinematic shape; false if id is not a kinematic shape of that kind.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 
 #include <cstdint>
 #include <span>
@@ -108,6 +109,22 @@ struct GroundMemo {
     bool clear = false;    ///< no hit started in contact
     std::array<geo::Hit, kMaxProbeHits> hits; ///< the first `count`, hit_less order
 };
+/// What a character keeps from one tick to the next besides its state (World keeps one per
+/// character). None of it is state: each part only ever gives what would be computed afresh,
+/// and a tick without it (after World::restore(), or with World::set_reuse_casts(false))
+/// computes the same bits.
+struct TickCache {
+    GroundMemo ground;
+    StickMemo stick;
+    /// The shapes gathered around the body, for a region kTickRegionPadding wider than its
+    /// tick's (tick_region): kept while each new tick's region lies inside it, in a scene
+    /// without kinematic shapes (a gathered region larger than a query needs gives the same
+    /// answers: every query tests its own bounds).
+    std::optional<geo::LocalScene> scene;
+};
+/// How much wider than a tick's region the kept gathered region is (1 m).
+inline constexpr Scalar kTickRegionPadding = Scalar::from_int(1);
+
 /// How far beyond the ground band both casts must reach for GroundMemo's probe answer (1 mm;
 /// any reach 1e-5 m beyond the band would do, docs/controller.md).
 inline constexpr Scalar kMemoMargin = Scalar::ratio(1, 1000);

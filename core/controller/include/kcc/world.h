@@ -45,12 +45,11 @@ struct Platform {
 /// body stood on (applied first); `platforms`, every platform's displacement this tick
 /// (ascending id; Movers). `bodies`: the other characters' capsules it meets this tick (their
 /// poses at the start of the tick, those near tick_region; docs/controller.md, "Characters").
-/// The observer may be null. `memo` and `stick` (may be null): the character's GroundMemo and
-/// StickMemo, read and renewed (the same results without them).
+/// The observer may be null. `cache` (may be null): the character's TickCache, read and renewed
+/// (the same results without it).
 void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer, GroundMemo* memo = nullptr,
-                    StickMemo* stick = nullptr);
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer, TickCache* cache = nullptr);
 
 /// The region whose shapes a character's tick may meet (step_character gathers them once):
 /// the body's bounds grown by a tick's motion at the larger of its speed and the top speed, a
@@ -97,8 +96,8 @@ public:
     /// missing inputs count as idle).
     void step(std::span<const Input> inputs, TraceObserver* observer = nullptr);
     /// Whether a tick may answer a character's overlap and probe queries from its last tick's
-    /// cast (GroundMemo) and take a held stick's direction from the last tick (StickMemo); on by
-    /// default. The results are the same either way, bit for bit; off, everything is computed
+    /// cast (GroundMemo), take a held stick's direction from the last tick (StickMemo) and keep
+    /// the shapes gathered around a body (TickCache); on by default. The results are the same either way, bit for bit; off, everything is computed
     /// afresh (for tests and measurements).
     void set_reuse_casts(bool on);
 
@@ -171,10 +170,9 @@ private:
     Scalar body_widest_;                     ///< largest radius among them
     std::vector<geo::Capsule> body_near_;    ///< the bodies one character meets
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
-    /// parallel to states_: each character's last downward cast (GroundMemo; not state, dropped
-    /// by restore(), teleport() and set_settings())
-    std::vector<GroundMemo> ground_memo_;
-    std::vector<StickMemo> stick_memo_; ///< parallel to states_: each character's StickMemo
+    /// parallel to states_: what each character keeps between ticks (TickCache; not state: its
+    /// last cast is dropped by restore(), teleport() and set_settings())
+    std::vector<TickCache> cache_;
     bool reuse_casts_ = true;
     mutable std::vector<uint8_t> checksum_bytes_; ///< scratch of checksum(), sized at build()
     bool check_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) const;
