@@ -197,7 +197,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
                              const LocalScene* local, bool any) const {
     const Vec3 o = c.a;
     const Vec3 b = c.b - o;
-    const Vec3 dir = normalize(direction);
+    const Vec3 dir = local != nullptr ? local->unit(direction) : normalize(direction);
     const Aabb swept = swept_bounds(c, dir, max_distance);
     size_t count = 0, total = 0;
     auto keep = [&](bool hit, Hit& h, ShapeId id) {
@@ -345,6 +345,17 @@ LocalScene::LocalScene(const StaticScene& scene, const Aabb& region) : scene_(&s
         ++kinematic_;
     });
     complete_ = !full;
+}
+
+Vec3 LocalScene::unit(const Vec3& v) const {
+    for (uint32_t k = 0; k < unit_used_; ++k)
+        if (unit_in_[k] == v) return unit_out_[k];
+    const Vec3 u = normalize(v);
+    unit_in_[unit_next_] = v;
+    unit_out_[unit_next_] = u;
+    unit_next_ = (unit_next_ + 1) % kUnitMemo;
+    if (unit_used_ < kUnitMemo) ++unit_used_;
+    return u;
 }
 
 bool LocalScene::static_below(const Capsule& c, Scalar reach) const {

@@ -145,3 +145,32 @@ TEST_CASE("bodies handed to a LocalScene are met by every query, as kBodyShape, 
     CHECK_FALSE(bad.build(&error));
     CHECK(error.find("reserved") != std::string::npos);
 }
+
+TEST_CASE("LocalScene: remembered directions are normalize()'s, whatever the order they come in", "[scene][local]") {
+    // unit() keeps the last few directions it normalised; a stream of a few recurring and many
+    // new directions (more than it keeps, so entries are replaced) must give normalize()'s bits.
+    fxtest::Rng rng(0x0417);
+    StaticScene s;
+    s.add_box(1, Box{V(0, -0.5L, 0), V(20, 0.5L, 20), Mat3::identity()});
+    std::string error;
+    REQUIRE(s.build(&error));
+    const LocalScene local(s, Aabb{V(-1, -1, -1), V(1, 1, 1)});
+    std::vector<Vec3> recurring;
+    for (int k = 0; k < 6; ++k)
+        recurring.push_back(Vec3{Scalar::from_raw(rng.range(-(int64_t{1} << 33), int64_t{1} << 33)), Scalar{},
+                                 Scalar::from_raw(rng.range(-(int64_t{1} << 33), int64_t{1} << 33))});
+    long repeats = 0;
+    for (int i = 0; i < 20000; ++i) {
+        Vec3 v;
+        if (rng.next() % 3 != 0) {
+            v = recurring[static_cast<size_t>(rng.next() % recurring.size())];
+            ++repeats;
+        } else {
+            v = Vec3{Scalar::from_raw(rng.range(-(int64_t{1} << 34), int64_t{1} << 34)),
+                     Scalar::from_raw(rng.range(-(int64_t{1} << 20), int64_t{1} << 20)),
+                     Scalar::from_raw(rng.range(-(int64_t{1} << 34), int64_t{1} << 34))};
+        }
+        REQUIRE(local.unit(v) == normalize(v));
+    }
+    CHECK(repeats > 10000);
+}

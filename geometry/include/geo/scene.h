@@ -171,9 +171,16 @@ public:
     /// after build(): the same cast made in another tick gives the same result.
     bool static_below(const Capsule& c, Scalar reach) const;
 
+    /// normalize(v), from the last few directions this LocalScene normalised (a body moving at
+    /// a steady velocity sweeps the same direction every tick): the same bits.
+    Vec3 unit(const Vec3& v) const;
+
 private:
     friend class StaticScene;
     const StaticScene* scene_;
+    static constexpr size_t kUnitMemo = 4;
+    mutable std::array<Vec3, kUnitMemo> unit_in_{}, unit_out_{}; ///< normalize(unit_in_[k]) = unit_out_[k]
+    mutable uint32_t unit_used_ = 0, unit_next_ = 0;
     Aabb region_{};
     bool complete_ = false;
     uint32_t count_ = 0;
