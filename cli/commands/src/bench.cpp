@@ -40,14 +40,14 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
     // The world's memory per character: its state and its settings (with the derived limits).
     // Nothing is allocated per tick (controller test "a built world steps without allocating").
     constexpr size_t kStateBytes = sizeof(kcc::CharacterState), kParamsBytes = sizeof(kcc::Params),
-                     kMemoBytes = sizeof(kcc::GroundMemo) + sizeof(kcc::StickMemo);
+                     kMemoBytes = sizeof(kcc::TickCache);
     std::string o = fmt::format(
         "{}: {} ticks x {} characters = {} character-ticks, {} timed runs after {} warm-up\n"
         "ns per character-tick: median {:.1f}, min {:.1f}, max {:.1f}\n"
         "queries per character-tick: overlap {:.3f}, probe cast {:.3f}, slide sweep {:.3f}, step cast {:.3f}, "
         "snap cast {:.3f} (total {:.3f}; answered from the last tick's cast: overlap {:.3f}, probe {:.3f}; "
         "step attempts {:.3f}; slide sweeps stopped by another character {:.3f})\n"
-        "world memory per character: {} bytes (state {}, settings {}, last cast and stick {}); no allocation per tick\n"
+        "world memory per character: {} bytes (state {}, settings {}, kept between ticks {}); no allocation per tick\n"
         "time per phase (share of the solve, measured with a clock read per trace event):\n",
         sc.name, sc.ticks, character_ids(sc).size(), r.character_ticks, cmd.repeat, cmd.warmup, r.median_ns, r.min_ns,
         r.max_ns, per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts),
