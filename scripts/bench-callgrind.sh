@@ -21,7 +21,7 @@ for sc in "$@"; do
   chars=$(awk -F'\t' '{print $3+0}' <<<"$line")
   valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" --toggle-collect='fx::kcc::World::step*' \
     "$BUILD/cli/fxkcc" bench "$sc" --once >/dev/null 2>"$tmp/vg.log" || { cat "$tmp/vg.log" >&2; exit 125; }
-  ir=$(callgrind_annotate "$tmp/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')
+  ir=$(callgrind_annotate "$tmp/cg.out" 2>/dev/null | awk '/PROGRAM TOTALS/ && !n++ {gsub(",", "", $1); print $1}')
   ct=$((ticks * chars))
   printf '%-32s %14d %16d %14d\n' "$(basename "$sc" .yaml)" "$ct" "$ir" $(( (ir + ct / 2) / ct ))
 done
