@@ -78,19 +78,33 @@ struct RandomWorld {
         const long double snaps[] = {0.0L, 0.021L, 0.05L, 0.3L};
         s.snap_distance = sc(snaps[rng.next() % 4]);
         s.collide_characters = rng.next() % 4 != 0;
+        // Step-ups ruled out by the blocking contact's height (StepResult::kAboveStep) at
+        // several step heights and shortest forwards, about the walls' and steps' tops.
+        const long double steps[] = {0.1L, 0.2L, 0.35L, 0.5L};
+        s.step_height = sc(steps[rng.next() % 4]);
+        const long double forwards[] = {0.01L, 0.05L, 0.1L, 0.15L};
+        s.step_min_forward = sc(forwards[rng.next() % 4]);
         return s;
     }
 };
 
-/// Every tick's state bytes of every character, and how many probes reused the last tick's cast.
+/// Every tick's state bytes of every character, how many probes reused the last tick's cast, and
+/// the step-ups: ruled out by the contact's height, accepted, tried with sweeps.
 struct Run {
     std::vector<uint8_t> bytes;
     int64_t probes = 0, reused = 0;
+    int64_t steps_ruled_out = 0, steps_accepted = 0, steps_swept = 0;
 };
 
 struct Count final : TraceObserver {
     Run* run;
     void on_event(const TraceEvent& e) override {
+        if (e.kind == TraceKind::kStepAttempt) {
+            const auto r = static_cast<StepResult>(e.reason);
+            run->steps_ruled_out += r == StepResult::kAboveStep;
+            run->steps_accepted += r == StepResult::kAccepted;
+            run->steps_swept += r != StepResult::kAboveStep && r != StepResult::kNoMotion;
+        }
         if (e.kind != TraceKind::kProbe) return;
         ++run->probes;
         run->reused += e.reason >= 1;
@@ -148,7 +162,7 @@ Run play(uint64_t seed, bool reuse) {
 } // namespace
 
 TEST_CASE("reused casts: random worlds run to the same bytes with and without them", "[world][memo]") {
-    int64_t probes = 0, reused = 0;
+    int64_t probes = 0, reused = 0, ruled_out = 0, accepted = 0, swept = 0;
     for (uint64_t seed = 1; seed <= 60; ++seed) {
         INFO("seed " << seed);
         const Run with = play(seed, true);
@@ -159,11 +173,19 @@ TEST_CASE("reused casts: random worlds run to the same bytes with and without th
         const int64_t first_difference = first.first == with.bytes.end() ? -1 : first.first - with.bytes.begin();
         REQUIRE(first_difference == -1);
         CHECK(without.reused == 0);
+        CHECK(without.steps_ruled_out == 0);
         probes += with.probes;
         reused += with.reused;
+        ruled_out += with.steps_ruled_out;
+        accepted += with.steps_accepted;
+        swept += with.steps_swept;
     }
-    INFO("probes " << probes << ", reused " << reused);
+    INFO("probes " << probes << ", reused " << reused << "; step-ups ruled out " << ruled_out << ", accepted "
+                   << accepted << ", swept " << swept);
     CHECK(reused * 6 > probes);
+    CHECK(ruled_out > 100); // the rule is exercised, beside steps that are taken and tried
+    CHECK(accepted > 5);
+    CHECK(swept > ruled_out / 10);
 }
 
 TEST_CASE("reused casts: a platform that arrives within one tick is met, not remembered away", "[world][memo]") {
@@ -194,4 +216,61 @@ TEST_CASE("reused casts: a platform that arrives within one tick is met, not rem
     CHECK(with == without);
     // The platform did reach the body: the tick it arrived, it pushed it off where it stood.
     CHECK(with[31] != with[20]);
+}
+
+TEST_CASE("ruled-out step-ups: steps around the step height, at several speeds and angles, run to the same bytes",
+          "[world][memo]") {
+    // A step-up is ruled out, without its sweeps, when the blocking contact is higher than any
+    // landing that could be accepted (StepResult::kAboveStep). At the border, steps from 30 mm
+    // below to 30 mm above the step height, walked into at three speeds and four angles, with
+    // two step heights and two shortest forwards: every tick's bytes must be the ones the three
+    // sweeps give, and steps on both sides of the border must be taken and refused.
+    // mm between step heights: 2 natively, at most 6 on the emulated legs (FX_TEST_SCALE).
+    const int stride = static_cast<int>(std::min<int64_t>(fxtest::spaced(2), 6));
+    int64_t ruled_out = 0, accepted = 0, runs = 0;
+    for (const long double step : {0.2L, 0.35L}) {
+        for (const long double min_forward : {0.05L, 0.1L}) {
+            for (int mm = -30; mm <= 30; mm += stride) {
+                for (const long double speed : {0.5L, 0.8L, 1.0L}) {
+                    for (const int deg : {0, 25, 50, 70}) {
+                        Settings s;
+                        s.step_height = sc(step);
+                        s.step_min_forward = sc(min_forward);
+                        const long double top = step + mm / 1000.0L;
+                        const auto dir = fx::sincos_deg(Scalar::from_int(deg));
+                        const fx::kcc::Input in = stick(ld(dir.sin) * speed, ld(dir.cos) * speed);
+                        auto run = [&](bool reuse, Run* out) {
+                            Solo solo(
+                                [&](World& w) {
+                                    add_floor(w);
+                                    add_aabb(w, 2, v3(-20, 0, 1), v3(20, top, 6));
+                                },
+                                v3(0, rest_height(), 0), s);
+                            solo.world.set_reuse_casts(reuse);
+                            Count count;
+                            count.run = out;
+                            for (int t = 0; t < 40; ++t) {
+                                solo.world.step(std::span<const fx::kcc::Input>(&in, 1), &count);
+                                const auto b = serialize_state(solo.world.characters()[0]);
+                                out->bytes.insert(out->bytes.end(), b.begin(), b.end());
+                            }
+                        };
+                        Run with, without;
+                        run(true, &with);
+                        run(false, &without);
+                        INFO("step height " << step << ", shortest forward " << min_forward << ", step top " << top
+                                            << ", stick " << speed << " at " << deg << " degrees");
+                        REQUIRE(with.bytes == without.bytes);
+                        CHECK(without.steps_ruled_out == 0);
+                        ruled_out += with.steps_ruled_out;
+                        accepted += with.steps_accepted;
+                        ++runs;
+                    }
+                }
+            }
+        }
+    }
+    INFO("runs " << runs << ", step-ups ruled out " << ruled_out << ", accepted " << accepted);
+    CHECK(ruled_out > runs / 4);
+    CHECK(accepted > runs / 8);
 }

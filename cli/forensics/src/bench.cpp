@@ -44,7 +44,8 @@ public:
         case kcc::TraceKind::kStepAttempt: {
             ++counts.step_attempts;
             switch (static_cast<kcc::StepResult>(e.reason)) {
-            case kcc::StepResult::kNoMotion: break;
+            case kcc::StepResult::kNoMotion:
+            case kcc::StepResult::kAboveStep: break;
             case kcc::StepResult::kCeiling: counts.step_casts += 1; break;
             case kcc::StepResult::kBlocked: counts.step_casts += 2; break;
             default: counts.step_casts += 3; break;

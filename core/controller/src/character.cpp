@@ -141,6 +141,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
         r.pass = Pass::kHorizontal;
         r.grounded = on_ground;
         r.step_hold = state.step_hold;
+        r.rule_out_steps = cache != nullptr; // World::set_reuse_casts
         const SlideResult sr = collide_and_slide(scene, r, p, t);
         step_hold = sr.step_hold;
         pos = sr.position;

@@ -469,12 +469,13 @@ const char* to_string(StepResult r) {
     case StepResult::kNoMotion: return "no-motion";
     case StepResult::kNoRise: return "no-rise";
     case StepResult::kHeld: return "held";
+    case StepResult::kAboveStep: return "above-step";
     }
     return "?";
 }
 
 StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion, Scalar held,
-                        Scalar blocker_y,
+                        Scalar blocker_y, bool rule_out,
                         const Params& p, const Tracer& t) {
     StepAttempt a;
     a.position = feet;
@@ -488,6 +489,13 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
     geo::Hit h;
     if (len < kMinMove || s.step_height.raw() <= 0) {
         a.result = StepResult::kNoMotion;
+    } else if (rule_out && held.raw() <= 0 && len >= s.step_min_forward &&
+               blocker_y - kRiseTolerance > feet.y - s.skin + s.step_height + kRiseTolerance) {
+        // Acceptance needs a landing point no lower than blocker_y - kRiseTolerance (else
+        // kNoRise) and no higher than feet.y - skin + step_height + kRiseTolerance (else
+        // kTooHigh): none exists. Not kHeld (the forward is long enough, and with nothing held
+        // the forward is not shortened along a wall): nothing but the trace tells the sweeps apart.
+        a.result = StepResult::kAboveStep;
     } else if (sweep(scene, capsule_at(feet, p), kUp * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
         a.result = StepResult::kCeiling;
     } else {
@@ -620,7 +628,7 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
             } else {
                 if (r.grounded) {
                     const StepAttempt a = try_step_up(scene, out.position, leftover, paid ? Scalar{} : r.step_hold,
-                                                       h.point.y, p, t);
+                                                       h.point.y, r.rule_out_steps, p, t);
                     if (a.result == StepResult::kHeld) out.step_hold = a.held;
                     if (a.result == StepResult::kAccepted) {
                         out.position = a.position;

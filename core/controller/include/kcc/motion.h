@@ -160,6 +160,7 @@ struct SlideRequest {
     Pass pass = Pass::kHorizontal;
     bool grounded = false; ///< horizontal pass: enables step-up, steep hits become walls
     Scalar step_hold;      ///< horizontal pass: motion held back at a riser before (CharacterState::step_hold)
+    bool rule_out_steps = false; ///< step-ups whose blocking contact is too high: kAboveStep, no sweeps (try_step_up)
 };
 
 /// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move until one skin from the
@@ -181,6 +182,7 @@ enum class StepResult : uint8_t {
     kNoMotion = 6,     ///< nothing to step with
     kNoRise = 7,       ///< the landing is the ground the body stands on: no step there
     kHeld = 8,         ///< the motion so far is too short to land on the step: held (StepAttempt::held)
+    kAboveStep = 9,    ///< the blocking contact is higher than any landing that could be accepted: no sweeps
 };
 const char* to_string(StepResult r);
 
@@ -200,8 +202,14 @@ struct StepAttempt {
 /// A landing lower than `blocker_y` (the height of the blocking contact) is not on the step
 /// (kNoRise): a body rolling over one nosing and meeting the next riser landed on the tread it
 /// was rolling onto, a "step" of a few millimetres.
+/// So no landing is accepted when `blocker_y` - kRiseTolerance lies above feet.y - skin +
+/// step_height + kRiseTolerance (a wall met at the height of the round base's centre, a ledge
+/// taller than a step): with no motion held back (`held` = 0) and a forward of at least
+/// step_min_forward (so the result cannot be kHeld either), that is kAboveStep without a sweep,
+/// when `rule_out` is set. The outcome for the body is the one the three sweeps would give: not
+/// accepted, nothing held (tests compare both ways, World::set_reuse_casts).
 StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion, Scalar held,
-                        Scalar blocker_y,
+                        Scalar blocker_y, bool rule_out,
                         const Params& p, const Tracer& t);
 
 /// Where a body riding `platform` ends when the platform moved by `shift` this tick: the shift

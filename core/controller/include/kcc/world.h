@@ -96,9 +96,10 @@ public:
     /// missing inputs count as idle).
     void step(std::span<const Input> inputs, TraceObserver* observer = nullptr);
     /// Whether a tick may answer a character's overlap and probe queries from its last tick's
-    /// cast (GroundMemo), take a held stick's direction from the last tick (StickMemo) and keep
-    /// the shapes gathered around a body (TickCache); on by default. The results are the same either way, bit for bit; off, everything is computed
-    /// afresh (for tests and measurements).
+    /// cast (GroundMemo), take a held stick's direction from the last tick (StickMemo), keep
+    /// the shapes gathered around a body (TickCache) and rule out a step-up by the height of the
+    /// blocking contact (StepResult::kAboveStep); on by default. The results are the same either
+    /// way, bit for bit; off, everything is computed afresh (for tests and measurements).
     void set_reuse_casts(bool on);
 
     int64_t tick() const { return tick_; }
