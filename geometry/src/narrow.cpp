@@ -154,7 +154,8 @@ bool cast_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, co
 //   - Downward onto the top face, the axis over it: the general path steps once by the gap less
 //     kCastTargetSeparation (dot(dir, n) = -1, exact) and stops there; written down.
 //   - A level motion toward a side face: the general path's steps, with the closest points
-//     written down while they stay on that face (level_to_side).
+//     written down while they stay on that face (level_to_side); a start contact with that face
+//     (not a deep one) written down too.
 namespace {
 
 enum class Decided { kNo, kHit, kUndecided };
@@ -200,6 +201,8 @@ bool within_height(Scalar y, const BoxCore& box) {
 /// along that axis, exactly; the normal the face's, so dot(dir, n) is the same every step). A
 /// step that leaves the face (past its end, onto an edge) hands the whole cast to the general
 /// path, which then retraces these steps.
+/// A start contact with that face (the gap within the radius and the contact tolerance) is the
+/// general path's first piece: the lower end, its foot on the face, the face's normal.
 Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scalar max_distance,
                       const BoxCore& box, const UprightInBox& u, Hit* out) {
     const bool on_x = u.gx.raw() != 0;
@@ -207,11 +210,27 @@ Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, S
     const Scalar g0 = on_x ? u.gx : u.gz;
     const bool positive = g0.raw() > 0;
     Scalar sep = abs(g0) - r;
-    if (sep <= kContactTolerance) return Decided::kUndecided; // a start contact
-    if (max_distance.raw() <= 0) return Decided::kNo;
     const int axis = on_x ? 0 : 2;
     const Vec3 col = box.rot.column(axis);
     const Vec3 n = positive ? col : -col;
+    const Feature face{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (positive ? 1 : 0))};
+    if (sep <= kContactTolerance) {
+        // A start contact (a body sliding along a wall one skin off, its grown capsule touching
+        // it): the general path's closest points are those of its first piece, the lower end
+        // and its foot on the face (the gap along the other axes is zero there), at the distance
+        // |g0|; beyond kDeepDistance its contact has the face's normal and depth r - |g0|.
+        if (!(abs(g0) > kDeepDistance)) return Decided::kUndecided; // deep: the separating axes
+        const Scalar fx = positive ? box.h.x : -box.h.x, fz = positive ? box.h.z : -box.h.z;
+        const Vec3 q = on_x ? Vec3{fx, u.A.y, u.A.z} : Vec3{u.A.x, u.A.y, fz};
+        out->distance = Scalar{};
+        out->normal = n;
+        out->point = box.c + box.rotate(q) + o;
+        out->feature = face;
+        out->start_overlap = true;
+        out->depth = max(r - abs(g0), Scalar{});
+        return Decided::kHit;
+    }
+    if (max_distance.raw() <= 0) return Decided::kNo;
     const Scalar g = dot(dir, n);
     if (g.raw() >= 0) return Decided::kNo;
     const Scalar ng = -g;
@@ -235,7 +254,7 @@ Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, S
     out->distance = t;
     out->normal = n;
     out->point = box.c + box.rotate(q) + o;
-    out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (positive ? 1 : 0))};
+    out->feature = face;
     out->start_overlap = false;
     out->depth = Scalar{};
     return Decided::kHit;

@@ -4,6 +4,7 @@
 // drawn so that segment ends and the box's faces coincide often (the boundary cases).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <utility>
 
 #include "../../geometry/src/narrow.h"
@@ -143,7 +144,8 @@ void require_same_hit(bool fast_hit, const Hit& fast, bool general_hit, const Hi
 TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give the general paths' bits",
           "[narrow][box]") {
     // cast_core and overlap_core decide some upright capsules against boxes turned about y without
-    // the closest-point routine (narrow.cpp: level motions over a top face or toward a side face,
+    // the closest-point routine (narrow.cpp: level motions over a top face or toward a side face or
+    // starting in contact with one,
     // vertical motions beside a side, drops onto a top face, overlaps ruled out by one axis's gap). Every answer must be the
     // general path's, bit for bit, with ends and axes often exactly on the faces' planes and
     // gaps near the radius, the contact tolerance and the cast's reach.
@@ -151,7 +153,7 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
     // FX_TEST_SCALE: the emulated legs run a share (the goldens prove the bits there).
     const int64_t cases = fxtest::scaled(300000);
     const auto at_least = [](int64_t n) { return fxtest::scaled(n); };
-    long casts = 0, drops_hit = 0, side_hits = 0, level_misses = 0, vertical_misses = 0, overlaps_ruled_out = 0, contacts = 0;
+    long casts = 0, drops_hit = 0, side_hits = 0, side_contacts = 0, level_misses = 0, vertical_misses = 0, overlaps_ruled_out = 0, contacts = 0;
     const int64_t one = Scalar::kOneRaw;
     for (int64_t i = 0; i < cases; ++i) {
         Box shape;
@@ -171,12 +173,21 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
         const Scalar near_r = r + Scalar::from_raw(rng.range(-3, 3) * (rng.next() % 2 == 0 ? 1 : kContactTolerance.raw()));
         bool toward_side = false;
         switch (rng.next() % 8) {
-        case 7: // beside a side face, within its height and width, some way off
-            a = box.c + box.rotate(Vec3{box.h.x + r + Scalar::from_raw(rng.range(0, one / 2)),
+        case 7: { // beside a side face, within its height and width: some way off, touching, inside
+            const int64_t inside = std::min<int64_t>(r.raw(), one / 4);
+            Scalar gap;
+            switch (rng.next() % 4) {
+            case 0: gap = near_r; break;
+            case 1: gap = r - Scalar::from_raw(rng.range(0, inside)); break;
+            case 2: gap = Scalar::from_raw(rng.range(0, 2 * kDeepDistance.raw())); break; // deep or nearly
+            default: gap = r + Scalar::from_raw(rng.range(0, one / 2)); break;
+            }
+            a = box.c + box.rotate(Vec3{box.h.x + gap,
                                         Scalar::from_raw(rng.range(-box.h.y.raw() - one / 2, box.h.y.raw() / 2)),
                                         Scalar::from_raw(rng.range(-box.h.z.raw(), box.h.z.raw()))});
             toward_side = box.yaw_only;
             break;
+        }
         case 0: a.y = box.c.y + box.h.y + near_r; break;                         // over the top
         case 6: a.y = box.c.y + box.h.y + r + Scalar::from_raw(rng.range(0, one)); // above it
             a.z = box.c.z + Scalar::from_raw(rng.range(-box.h.z.raw() / 2, box.h.z.raw() / 2));
@@ -211,6 +222,9 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
             general.feature == Feature{0, FeatureKind::kFace, 3})
             ++drops_hit;
         if (upright && !gh && dir.y.raw() == 0) ++level_misses;
+        if (upright && gh && general.start_overlap && dir.y.raw() == 0 && general.feature.kind == FeatureKind::kFace &&
+            general.feature.index / 2 != 1)
+            ++side_contacts;
         if (upright && gh && !general.start_overlap && dir.y.raw() == 0 && general.feature.kind == FeatureKind::kFace &&
             general.feature.index / 2 != 1)
             ++side_hits;
@@ -232,11 +246,12 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
         }
     }
     // Each shortcut's case is drawn often (or the comparison would prove little).
-    INFO("drops " << drops_hit << ", side hits " << side_hits << ", level misses " << level_misses << ", vertical misses " << vertical_misses
+    INFO("drops " << drops_hit << ", side hits " << side_hits << ", side contacts " << side_contacts << ", level misses " << level_misses << ", vertical misses " << vertical_misses
                   << ", overlaps ruled out " << overlaps_ruled_out << ", contacts " << contacts);
     CHECK(casts == cases);
     CHECK(drops_hit > at_least(2000));
     CHECK(side_hits > at_least(2000));
+    CHECK(side_contacts > at_least(2000));
     CHECK(level_misses > at_least(20000));
     CHECK(vertical_misses > at_least(20000));
     CHECK(overlaps_ruled_out > at_least(20000));
