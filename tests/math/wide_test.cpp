@@ -47,7 +47,7 @@ using fx::wide::Native;
 TEST_CASE("wide: portable and native paths give identical bits on 1,000,000+ operand pairs",
           "[wide]") {
     fxtest::Rng rng(2026);
-    long compared = 0;
+    long compared = 0, small_products = 0;
     for (int i = 0; i < 1000000; ++i) {
         const int64_t a = (i & 1) ? rng.spread_i64() : rng.next_i64();
         const int64_t b = (i & 2) ? rng.spread_i64() : rng.next_i64();
@@ -63,6 +63,13 @@ TEST_CASE("wide: portable and native paths give identical bits on 1,000,000+ ope
         const auto sn = Native::smul(a, b);
         REQUIRE(Portable::hi64(sp) == Native::hi64(sn));
         REQUIRE(Portable::lo64(sp) == Native::lo64(sn));
+        const uint64_t ua = fx::wide::uabs(a), ub = fx::wide::uabs(b);
+        const auto up = Portable::umul(ua, ub);
+        const auto un = Native::umul(ua, ub);
+        REQUIRE(Portable::hi64(up) == Native::hi64(un));
+        REQUIRE(Portable::lo64(up) == Native::lo64(un));
+        // The short paths (wasm: products of factors within 32 bits, products below 2^62).
+        small_products += std::countl_zero(ua) + std::countl_zero(ub) >= 66;
         const uint64_t hi = rng.next() >> (rng.next() % 64), lo = rng.next();
         REQUIRE(fx::wide::isqrt<Portable>(Portable::make(hi, lo)) ==
                 fx::wide::isqrt<Native>(Native::make(hi, lo)));
@@ -77,9 +84,10 @@ TEST_CASE("wide: portable and native paths give identical bits on 1,000,000+ ope
                                                              32 + static_cast<int>(i % 90), &rn);
         REQUIRE(rp == rn);
         REQUIRE(fp == fn);
-        compared += 7;
+        compared += 8;
     }
-    INFO("operations compared: " << compared);
-    CHECK(compared >= 7000000);
+    INFO("operations compared: " << compared << ", products below 2^62: " << small_products);
+    CHECK(compared >= 8000000);
+    CHECK(small_products >= 20000);
 }
 #endif

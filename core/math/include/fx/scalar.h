@@ -54,7 +54,18 @@ template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
         // floor((p + 2^31 - 1) / 2^32), an arithmetic shift (C++20); |p| <= 2^126, so the sum
         // cannot overflow, and the low 64 bits (the unchecked build's wrapped result) agree.
         using S = wide::Native::S;
+#if defined(__wasm__)
+        // |a * b| < 2^62 (a time step times a speed, two fractions below a half): the product
+        // fits in 64 bits and the same rounding is two 64-bit operations.
+        if (std::countl_zero(wide::uabs(a)) + std::countl_zero(wide::uabs(b)) >= 66) {
+            const int64_t p = a * b; // exact: |a| < 2^(64 - clz), so |p| < 2^(128 - 66)
+            *ovf = false;
+            return (p + ((int64_t{1} << (kFracBits - 1)) - (p < 0 ? 1 : 0))) >> kFracBits;
+        }
+        const S p = static_cast<S>(wide::Native::smul(a, b));
+#else
         const S p = static_cast<S>(a) * b;
+#endif
         const S q = (p + ((S{1} << (kFracBits - 1)) - (p < 0 ? 1 : 0))) >> kFracBits;
         const int64_t r = static_cast<int64_t>(q);
         *ovf = static_cast<S>(r) != q;

@@ -42,6 +42,10 @@ inline constexpr uint64_t kLow32 = 0xffffffffu;
 /// quotient fits in 64 bits) and v != 0. Floors. Plain 64-bit arithmetic: Knuth's algorithm D
 /// specialised to two 32-bit quotient digits (as in Hacker's Delight, "divlu").
 constexpr uint64_t divlu(uint64_t u1, uint64_t u0, uint64_t v, uint64_t* rem) {
+    if (u1 == 0) { // a 64-bit numerator: one division (the same floor)
+        if (rem != nullptr) *rem = u0 % v;
+        return u0 / v;
+    }
     constexpr uint64_t b = uint64_t{1} << 32;
     const int s = std::countl_zero(v);
     v <<= s;
@@ -155,8 +159,26 @@ struct Native {
     static constexpr T make(uint64_t hi, uint64_t lo) { return (static_cast<T>(hi) << 64) | lo; }
     static constexpr uint64_t lo64(T a) { return static_cast<uint64_t>(a); }
     static constexpr uint64_t hi64(T a) { return static_cast<uint64_t>(a >> 64); }
+#if defined(__wasm__)
+    // wasm has no 64 x 64 -> 128-bit product: the compiler's is a call to the generic 128 x 128
+    // routine (__multi3). Here one 64-bit product when both factors fit in 32 bits, else the
+    // four 32 x 32 partial products inline (Portable::umul). The same bits (tests/math/wide_test.cpp
+    // compares the backends; the wasm32 leg runs it under node).
+    static constexpr T umul(uint64_t a, uint64_t b) {
+        if (((a | b) >> 32) == 0) return static_cast<T>(a * b);
+        const Portable::T p = Portable::umul(a, b);
+        return make(p.hi, p.lo);
+    }
+    static constexpr T smul(int64_t a, int64_t b) {
+        const auto fits32 = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+        if (fits32(a) && fits32(b)) return from_i64(a * b); // |a * b| <= 2^62
+        const Portable::T p = Portable::smul(a, b);
+        return make(p.hi, p.lo);
+    }
+#else
     static constexpr T umul(uint64_t a, uint64_t b) { return static_cast<T>(a) * b; }
     static constexpr T smul(int64_t a, int64_t b) { return from_i64(a) * from_i64(b); }
+#endif
     static constexpr T add(T a, T b) { return a + b; }
     static constexpr T sub(T a, T b) { return a - b; }
     static constexpr T neg(T a) { return T{0} - a; }
