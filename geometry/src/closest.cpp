@@ -324,9 +324,68 @@ Closest closest_upright(const Vec3& a, const Vec3& b, const BoxCore& box, const 
 
 } // namespace
 
+namespace {
+
+/// closest_box_general for a segment wholly within one face's slab: both ends strictly beyond
+/// that face's plane and within the face's extent along the other two axes (in the box's frame).
+/// There the general routine finds no breakpoint (a breakpoint is a crossing of some axis's
+/// bound between the ends, and no bound lies between them), so one piece, [0, 1]; its
+/// midpoint lies between the ends, so its clamp states are the face's; any t in [0, 1] keeps
+/// the point in the slab, so the gap is along the face's axis alone, and the rounded root of its
+/// square is its magnitude. Below: that piece's arithmetic, the same operations in the same
+/// order, without the breakpoints, the sort and the root (tests/geometry/closest_fast_test.cpp). A tilted ramp's or wedge's face under
+/// or beside a body. False (nothing written) outside such a slab.
+bool closest_in_face_slab(const Vec3& a, const Vec3& b, const BoxCore& box, const Vec3& A, const Vec3& Bl,
+                          Closest* out) {
+    const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
+    const Scalar Ai[3] = {A.x, A.y, A.z};
+    const Scalar Bi[3] = {Bl.x, Bl.y, Bl.z};
+    int axis = -1, side = 0;
+    for (int i = 0; i < 3; ++i) {
+        const int sa = clamp_state(Ai[i], h[i]), sb = clamp_state(Bi[i], h[i]);
+        if (sa == 0 && sb == 0) continue;
+        if (sa != sb || axis >= 0) return false; // across a face's plane, or an edge's or a vertex's region
+        axis = i;
+        side = sa;
+    }
+    if (axis < 0) return false; // inside the box
+    const Scalar Di = Bi[axis] - Ai[axis];
+    const Scalar bound = side < 0 ? -h[axis] : h[axis];
+    // The piece's t* = -num / den clamped to [0, 1], num and den the general routine's (only the
+    // face's axis is clamped at the midpoint, so only it adds to them). Toward the face, -num is
+    // |A - bound| * |D| > D^2 = den exactly (the far end lies beyond the plane too), and rounding
+    // keeps that order: t = 1. Away from it (or parallel) -num <= 0: t = 0. Never between.
+    Scalar t;
+    if (Di.raw() != 0) {
+        const Scalar num = (Ai[axis] - bound) * Di;
+        const Scalar den = Di * Di;
+        if (den.raw() > 0 && (-num).raw() > 0) t = Scalar::one();
+    }
+    Scalar q[3];
+    for (int i = 0; i < 3; ++i) {
+        const Scalar di = Bi[i] - Ai[i];
+        const Scalar pi = di.raw() != 0 ? Ai[i] + di * t : Ai[i];
+        q[i] = i == axis ? bound : pi; // within the other axes' extent: unclamped
+        if (i == axis) out->dist = side > 0 ? pi - bound : bound - pi;
+    }
+    out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
+    const Vec3 ab = b - a;
+    out->on_seg = {ab.x.raw() == 0 ? a.x : a.x + ab.x * t, ab.y.raw() == 0 ? a.y : a.y + ab.y * t,
+                   ab.z.raw() == 0 ? a.z : a.z + ab.z * t};
+    out->on_core = box.c + box.rotate(Vec3{q[0], q[1], q[2]});
+    const Vec3 col = box.rot.column(axis);
+    out->has_face_normal = true;
+    out->face_normal = side > 0 ? col : -col;
+    return true;
+}
+
+} // namespace
+
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
     if (box.yaw_only && a.x == b.x && a.z == b.z && a.y != b.y)
         return closest_upright(a, b, box, box.aligned ? a - box.c : box.rot.transpose_mul(a - box.c));
+    Closest c;
+    if (closest_in_face_slab(a, b, box, box.to_box(a), box.to_box(b), &c)) return c;
     return closest_box_general(a, b, box);
 }
 

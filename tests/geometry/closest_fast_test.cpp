@@ -91,6 +91,84 @@ TEST_CASE("closest: the shortcut is not taken for a tilted box or a slanted segm
     require_same(closest(a, slanted, box), closest_box_general(a, slanted, box));
 }
 
+TEST_CASE("closest: a segment within one face's slab gives the general routine's bits", "[closest][box]") {
+    // closest() answers a segment whose ends both lie beyond one face's plane and within its
+    // extent (in the box's frame) without the piecewise search: a tilted ramp's face under a body,
+    // a wedge's side beside it. Any rotation, any segment; ends drawn in the box's frame on the
+    // slab's borders (a plane crossed by a hair, an end on the face's edge lines, a segment
+    // parallel to the face, a tiny drop toward it), then placed in the world.
+    fxtest::Rng rng(0x51ab);
+    const int64_t one = Scalar::kOneRaw;
+    const int64_t cases = fxtest::scaled(200000);
+    long in_slab = 0, moving_toward = 0, on_edge_lines = 0;
+    for (int64_t i = 0; i < cases; ++i) {
+        Box shape;
+        shape.center = {coord(rng, 4), coord(rng, 4), coord(rng, 4)};
+        shape.half_extents = {Scalar::from_raw(rng.range(1 << 16, 3 * one)), Scalar::from_raw(rng.range(1 << 16, 3 * one)),
+                              Scalar::from_raw(rng.range(1 << 16, 3 * one))};
+        switch (rng.next() % 5) {
+        case 0: shape.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(-60, 60))); break;
+        case 1: shape.rotation = Mat3::rotation_z(Scalar::from_raw(rng.range(-60 * one, 60 * one))); break;
+        case 2:
+            shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-180, 180))) *
+                             Mat3::rotation_x(Scalar::from_int(rng.range(-40, 40)));
+            break;
+        case 3: shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-180, 180))); break;
+        default: break;
+        }
+        const BoxCore box = make_core(shape, Vec3{});
+        const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
+        const int axis = static_cast<int>(rng.next() % 3);
+        const int side = rng.next() % 2 == 0 ? 1 : -1;
+        Scalar ends[2][3];
+        for (auto& e : ends) {
+            for (int k = 0; k < 3; ++k) {
+                if (k == axis) {
+                    const int64_t beyond = rng.next() % 4 == 0 ? rng.range(-2, 2) : rng.range(0, one);
+                    e[k] = Scalar::from_raw(side * (h[k].raw() + beyond));
+                } else {
+                    switch (rng.next() % 4) {
+                    case 0: e[k] = rng.next() % 2 == 0 ? h[k] : -h[k]; break; // on an edge line
+                    case 1: e[k] = Scalar::from_raw((rng.next() % 2 == 0 ? 1 : -1) * (h[k].raw() + rng.range(-2, 2))); break;
+                    default: e[k] = Scalar::from_raw(rng.range(-h[k].raw(), h[k].raw())); break;
+                    }
+                }
+            }
+        }
+        if (rng.next() % 4 == 0) ends[1][axis] = ends[0][axis]; // parallel to the face
+        if (rng.next() % 8 == 0) ends[1][axis] = ends[0][axis] - Scalar::from_raw(side * rng.range(0, 64)); // a hair toward it
+        const Vec3 A{ends[0][0], ends[0][1], ends[0][2]}, B{ends[1][0], ends[1][1], ends[1][2]};
+        Vec3 a = box.c + box.rotate(A), b = box.c + box.rotate(B);
+        if (rng.next() % 16 == 0) b = a + Vec3{Scalar{}, Scalar::from_raw(rng.range(1, 2 * one)), Scalar{}}; // upright
+        const Closest fast = closest(a, b, box);
+        const Closest general = closest_box_general(a, b, box);
+        require_same(fast, general);
+        // Whether the draw really is in a face's slab, in the box's frame as closest() sees it.
+        const Vec3 la = box.to_box(a), lb = box.to_box(b);
+        const Scalar pa[3] = {la.x, la.y, la.z}, pb[3] = {lb.x, lb.y, lb.z};
+        int beyond_axes = 0;
+        bool slab = true, edge_line = false;
+        for (int k = 0; k < 3; ++k) {
+            const bool oa = pa[k] < -h[k] || pa[k] > h[k], ob = pb[k] < -h[k] || pb[k] > h[k];
+            if (!oa && !ob) {
+                edge_line = edge_line || abs(pa[k]) == h[k] || abs(pb[k]) == h[k];
+                continue;
+            }
+            slab = slab && oa && ob && (pa[k] > h[k]) == (pb[k] > h[k]);
+            ++beyond_axes;
+        }
+        slab = slab && beyond_axes == 1;
+        in_slab += slab;
+        on_edge_lines += slab && edge_line;
+        moving_toward += slab && general.on_seg != a;
+    }
+    INFO("in a face's slab " << in_slab << ", of them with an end on an edge line " << on_edge_lines
+                             << ", closest at the far end or between " << moving_toward);
+    CHECK(in_slab > fxtest::scaled(60000));
+    CHECK(on_edge_lines > fxtest::scaled(2000));
+    CHECK(moving_toward > fxtest::scaled(10000));
+}
+
 TEST_CASE("closest: a straight drop onto a box's top face gives closest()'s bits", "[closest][box]") {
     fxtest::Rng rng(0xd209);
     long on_face = 0;
