@@ -34,12 +34,11 @@ void halt(CharacterState& state, const Vec3& pos, const Vec3& velocity) {
 geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
     // max(|v|, max_speed, jump_speed); |v| is rooted only when its exact square says it is the
     // largest (a correctly rounded root of at most m^2 is at most m).
-    const Scalar floor_speed = max(p.s.max_speed, p.s.jump_speed);
+    const Scalar floor_speed = p.region_speed;
     const uint64_t m = wide::uabs(floor_speed.raw());
     const bool within = wide::Default::ucmp(length_sq_q64(velocity), wide::Default::umul(m, m)) <= 0;
     const Scalar speed = within ? floor_speed : max(length(velocity), floor_speed);
-    const Scalar reach = speed * p.dt + max(max(p.s.step_height, p.s.snap_distance), p.s.probe_distance) +
-                         p.s.step_min_forward + p.s.skin.mul_int(2);
+    const Scalar reach = speed * p.dt + p.region_margin;
     return capsule_at(feet, p).bounds().expanded(reach);
 }
 

@@ -66,6 +66,12 @@ Params make_params(const Settings& s) {
     p.cos_stay = sincos_deg(s.max_slope_stay_deg).cos;
     p.turn_per_tick = deg_to_rad(s.turn_rate_deg).div_int(s.tick_rate_hz);
     p.ground_band = s.skin + s.probe_skin;
+    p.accel_step = s.ground_accel * p.dt;
+    p.brake_step = s.ground_brake * p.dt;
+    p.air_accel_step = s.air_accel * p.dt;
+    p.gravity_step = s.gravity * p.dt;
+    p.region_speed = max(s.max_speed, s.jump_speed);
+    p.region_margin = max(max(s.step_height, s.snap_distance), s.probe_distance) + s.step_min_forward + s.skin.mul_int(2);
     return p;
 }
 

@@ -53,6 +53,7 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
         m.dir = stick_to_direction(in.stick_x, in.stick_y, s.dead_zone);
         m.dir_len = length(m.dir);
         m.has_heading = false;
+        m.has_run = false;
     }
     const Vec3 dir = m.dir;
     const Scalar dir_len = m.dir_len;
@@ -68,15 +69,20 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
         // really has.
         if (dir.is_zero() || dir_len.raw() == 0) {
             const Scalar actual = length(h);
-            const Scalar speed = max(actual - s.ground_brake * p.dt, Scalar{});
+            const Scalar speed = max(actual - p.brake_step, Scalar{});
             h = actual.raw() == 0 ? Vec3::zero() : with_length(h, actual, speed);
             out.run_speed = speed;
         } else {
             const Scalar target = min(dir_len, Scalar::one()) * s.max_speed;
             const Scalar from = run_speed;
-            const Scalar speed = target >= from ? min(target, from + s.ground_accel * p.dt)
-                                                : max(target, from - s.ground_brake * p.dt);
-            h = with_length(dir, dir_len, speed);
+            const Scalar speed = target >= from ? min(target, from + p.accel_step)
+                                                : max(target, from - p.brake_step);
+            if (!m.has_run || m.run_speed != speed) { // at a steady speed: the last tick's
+                m.run = with_length(dir, dir_len, speed);
+                m.run_speed = speed;
+                m.has_run = true;
+            }
+            h = m.run;
             out.run_speed = speed;
         }
         vy = Scalar{};
@@ -88,9 +94,9 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
         // Air: momentum kept, no braking; input may not raise the speed above the ground maximum
         // (nor above the speed the body already had, e.g. from a knock-back).
         const Scalar actual = length(h);
-        h += dir * (s.air_accel * p.dt);
+        h += dir * p.air_accel_step;
         h = clamp_length(h, max(s.max_speed, actual));
-        vy -= s.gravity * p.dt;
+        vy -= p.gravity_step;
         out.run_speed = length(h);
     }
     out.velocity = Vec3{h.x, vy, h.z};

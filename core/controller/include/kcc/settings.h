@@ -102,6 +102,13 @@ struct Params {
     Scalar cos_stay;        ///< cos(max_slope_stay_deg): normal.y >= this to stay grounded
     Scalar turn_per_tick;   ///< rad, turn_rate * dt
     Scalar ground_band;     ///< m, skin + probe_skin: probe hits this close are "touching"
+    // Products of settings every tick uses, computed once (the same operations, the same bits).
+    Scalar accel_step;      ///< m/s, ground_accel * dt
+    Scalar brake_step;      ///< m/s, ground_brake * dt
+    Scalar air_accel_step;  ///< m/s, air_accel * dt
+    Scalar gravity_step;    ///< m/s, gravity * dt
+    Scalar region_speed;    ///< m/s, max(max_speed, jump_speed): tick_region's least speed
+    Scalar region_margin;   ///< m, max(step_height, snap_distance, probe_distance) + step_min_forward + 2 skin
 };
 
 /// Checks the settings' ranges; on failure writes a message naming the field and returns false.

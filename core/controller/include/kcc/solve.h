@@ -53,6 +53,9 @@ struct StickMemo {
     Scalar dir_len;                     ///< length(dir)
     bool has_heading = false;
     Scalar heading;                     ///< atan2(dir.x, dir.z), once asked for
+    bool has_run = false;
+    Scalar run_speed;                   ///< the last grounded speed along dir,
+    Vec3 run;                           ///< and that velocity: dir scaled to run_speed
 };
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
                            const Input& in, const Params& p, StickMemo* memo = nullptr);
