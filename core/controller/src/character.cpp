@@ -207,7 +207,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // The run speed carries over while the body stays on the ground: a wall or a step that took
     // part of this tick's motion does not slow the next tick's start. A tick that ends in the
     // air (or leaves the ground) carries the speed the body really has.
-    const Scalar actual = length(Vec3{state.velocity.x, Scalar{}, state.velocity.z});
+    const Scalar actual = horizontal_speed(state.velocity, cache != nullptr ? &cache->stick : nullptr);
     state.run_speed = on_ground && end.grounded ? max(vu.run_speed, actual) : actual;
     state.step_hold = end.grounded ? step_hold : Scalar{};
     state.grounded = end.grounded;

@@ -39,6 +39,12 @@ Vec3 with_length(const Vec3& d, Scalar len, Scalar speed) {
 
 } // namespace
 
+Scalar horizontal_speed(const Vec3& v, const StickMemo* memo) {
+    if (memo != nullptr && memo->valid && memo->has_run && v.x == memo->run.x && v.z == memo->run.z)
+        return memo->run_length;
+    return length(Vec3{v.x, Scalar{}, v.z});
+}
+
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
                            const Input& in, const Params& p, StickMemo* memo) {
     const Settings& s = p.s;
@@ -79,6 +85,7 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
                                                 : max(target, from - p.brake_step);
             if (!m.has_run || m.run_speed != speed) { // at a steady speed: the last tick's
                 m.run = with_length(dir, dir_len, speed);
+                m.run_length = length(m.run);
                 m.run_speed = speed;
                 m.has_run = true;
             }

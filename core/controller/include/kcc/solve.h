@@ -55,8 +55,12 @@ struct StickMemo {
     Scalar heading;                     ///< atan2(dir.x, dir.z), once asked for
     bool has_run = false;
     Scalar run_speed;                   ///< the last grounded speed along dir,
-    Vec3 run;                           ///< and that velocity: dir scaled to run_speed
+    Vec3 run;                           ///< that velocity: dir scaled to run_speed (y = 0),
+    Scalar run_length;                  ///< and length(run)
 };
+/// length(v) of a horizontal velocity (v.y ignored), from the stick's memo when v is the
+/// velocity kept there (a tick that nothing slowed: its length is known).
+Scalar horizontal_speed(const Vec3& v, const StickMemo* memo);
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
                            const Input& in, const Params& p, StickMemo* memo = nullptr);
 
