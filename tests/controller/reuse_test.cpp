@@ -274,3 +274,42 @@ TEST_CASE("ruled-out step-ups: steps around the step height, at several speeds a
     CHECK(ruled_out > runs / 4);
     CHECK(accepted > runs / 8);
 }
+
+TEST_CASE("tick_region: a body no faster than the least speed gets the origin's region moved to its feet",
+          "[world][memo]") {
+    // Params keeps the region of a body at the origin (make_params); tick_region moves it to the
+    // feet when the velocity is within max(max_speed, jump_speed). It must be the region the
+    // tick's queries reach, written out here from the settings, at any position and speed.
+    fxtest::Rng rng(0x7e61);
+    long within = 0, beyond = 0;
+    for (int i = 0; i < 20000; ++i) {
+        Settings s;
+        s.radius = between(rng, 0.2L, 0.6L);
+        s.height = between(rng, 1.3L, 2.2L);
+        s.max_speed = between(rng, 1, 12);
+        s.jump_speed = between(rng, 0, 9);
+        s.step_height = between(rng, 0, 0.5L);
+        s.snap_distance = between(rng, 0, 0.5L);
+        s.probe_distance = between(rng, 0.02L, 0.4L);
+        s.step_min_forward = between(rng, 0.01L, 0.2L);
+        s.tick_rate_hz = static_cast<int>(rng.range(20, 240));
+        std::string error;
+        if (!validate(s, &error)) continue;
+        const Params p = make_params(s);
+        const Vec3 feet{between(rng, -5000, 5000), between(rng, -500, 500), between(rng, -5000, 5000)};
+        const Scalar top = max(s.max_speed, s.jump_speed);
+        const Scalar scale = between(rng, 0, 2) * top;
+        const Vec3 v{between(rng, -1, 1) * scale, between(rng, -1, 1) * scale, between(rng, -1, 1) * scale};
+        const Scalar speed = max(fx::length(v), top);
+        const Scalar reach = speed * p.dt + max(max(s.step_height, s.snap_distance), s.probe_distance) +
+                             s.step_min_forward + s.skin + s.skin;
+        const fx::geo::Aabb want = fx::geo::Capsule::upright(feet, s.radius, s.height).bounds().expanded(reach);
+        const fx::geo::Aabb got = tick_region(feet, v, p);
+        INFO("feet " << ld(feet.x) << " " << ld(feet.y) << " " << ld(feet.z) << ", speed " << ld(fx::length(v)));
+        REQUIRE(got.lo == want.lo);
+        REQUIRE(got.hi == want.hi);
+        (fx::length(v) <= top ? within : beyond) += 1;
+    }
+    CHECK(within > 5000);
+    CHECK(beyond > 5000);
+}

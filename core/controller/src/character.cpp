@@ -37,6 +37,8 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
     const Scalar floor_speed = p.region_speed;
     const uint64_t m = wide::uabs(floor_speed.raw());
     const bool within = wide::Default::ucmp(length_sq_q64(velocity), wide::Default::umul(m, m)) <= 0;
+    // Within: the origin's region moved to the feet (the same sums, exactly: make_params).
+    if (within && !p.region_hi.is_zero()) return {feet + p.region_lo, feet + p.region_hi};
     const Scalar speed = within ? floor_speed : max(length(velocity), floor_speed);
     const Scalar reach = speed * p.dt + p.region_margin;
     return capsule_at(feet, p).bounds().expanded(reach);

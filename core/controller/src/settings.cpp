@@ -1,6 +1,7 @@
 #include "kcc/settings.h"
 
 #include "kcc/scenario_limits.h"
+#include "kcc/world.h" // tick_region
 
 #include "fx/decimal.h"
 #include "fx/trig.h"
@@ -72,6 +73,9 @@ Params make_params(const Settings& s) {
     p.gravity_step = s.gravity * p.dt;
     p.region_speed = max(s.max_speed, s.jump_speed);
     p.region_margin = max(max(s.step_height, s.snap_distance), s.probe_distance) + s.step_min_forward + s.skin.mul_int(2);
+    const geo::Aabb origin = tick_region(Vec3{}, Vec3{}, p);
+    p.region_lo = origin.lo;
+    p.region_hi = origin.hi;
     return p;
 }
 

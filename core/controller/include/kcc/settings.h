@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fx/scalar.h"
+#include "fx/vec3.h"
 
 namespace fx::kcc {
 
@@ -109,6 +110,7 @@ struct Params {
     Scalar gravity_step;    ///< m/s, gravity * dt
     Scalar region_speed;    ///< m/s, max(max_speed, jump_speed): tick_region's least speed
     Scalar region_margin;   ///< m, max(step_height, snap_distance, probe_distance) + step_min_forward + 2 skin
+    Vec3 region_lo, region_hi; ///< m, tick_region of a body at the origin no faster than region_speed
 };
 
 /// Checks the settings' ranges; on failure writes a message naming the field and returns false.
