@@ -565,8 +565,8 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
     out.position = r.position;
     out.velocity = r.velocity;
     Vec3 motion = r.motion;
-    std::array<Vec3, kMaxPlanes> planes;
-    std::array<Vec3, kMaxPlanes> velocity_planes;
+    Results<Vec3, kMaxPlanes> planes; // (written before read: not zeroed every pass)
+    Results<Vec3, kMaxPlanes> velocity_planes;
     int plane_count = 0;
     int velocity_plane_count = 0;
     // Both passes sweep the body grown by a skin (grown_capsule_at): a wall is met where the
@@ -651,18 +651,18 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
         } else if (r.pass == Pass::kVertical && n.y < p.cos_enter && -n.y < p.cos_enter) {
             restore_skin(scene, h.normal, inside, p, &out.position); // sliding along a wall
         }
-        if (add_plane(planes.data(), &plane_count, n))
+        if (add_plane(planes.items, &plane_count, n))
             trace::plane_added(t, r.pass, iter, n, h.shape, plane_count);
         if (clips_velocity) {
-            add_plane(velocity_planes.data(), &velocity_plane_count, n);
-            out.velocity = solve_planes(out.velocity, velocity_planes.data(), velocity_plane_count).motion;
+            add_plane(velocity_planes.items, &velocity_plane_count, n);
+            out.velocity = solve_planes(out.velocity, velocity_planes.items, velocity_plane_count).motion;
         }
         if (iter == s.max_slide_iterations - 1) {
             out.capped = true;
             trace::iteration_cap(t, r.pass, iter, leftover);
             break;
         }
-        const PlaneSolve ps = solve_planes(leftover, planes.data(), plane_count);
+        const PlaneSolve ps = solve_planes(leftover, planes.items, plane_count);
         motion = ps.motion;
         // A walkable-angle contact with an edge is the round base meeting a step's nosing (57.5
         // degrees for a 0.2 m step), not a slope: it is climbed at the full horizontal speed
@@ -701,7 +701,7 @@ Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, ge
     const Settings& s = p.s;
     Vec3 pos = feet;
     Vec3 motion = shift;
-    std::array<Vec3, kMaxPlanes> planes;
+    Results<Vec3, kMaxPlanes> planes;
     int plane_count = 0;
     if (length(motion) < kMinMove) return pos + motion; // below a sweep's resolution: not swept
     int slides = 0;
@@ -725,8 +725,8 @@ Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, ge
         const Scalar move = h.start_overlap ? Scalar{} : min(approach_distance(h.distance, c, s.skin), piece_len);
         const Vec3 advance = scaled(piece, move, piece_len);
         pos += advance;
-        add_plane(planes.data(), &plane_count, h.normal);
-        const PlaneSolve ps = solve_planes(motion - advance, planes.data(), plane_count);
+        add_plane(planes.items, &plane_count, h.normal);
+        const PlaneSolve ps = solve_planes(motion - advance, planes.items, plane_count);
         if (ps.kind == PlaneSolveKind::kStop) break;
         motion = ps.motion;
         ++slides;
