@@ -57,7 +57,8 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
 
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer, TickCache* cache) {
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer, TickCache* cache,
+                    const geo::Aabb* known_region) {
     GroundMemo* const memo = cache != nullptr ? &cache->ground : nullptr;
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
@@ -79,7 +80,8 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // are bodies of every query after depenetration's: characters are not pushed out of one
     // another there; the world resolves their overlaps symmetrically after every step.
     // Kept from earlier ticks (a wider region) while this tick's lies inside it (TickCache).
-    const geo::Aabb region = tick_region(pos, state.velocity, p);
+    const geo::Aabb region = known_region != nullptr && platform_shift.is_zero() ? *known_region
+                                                                                 : tick_region(pos, state.velocity, p);
     OwnScene own; // built only when the kept one cannot serve
     geo::LocalScene* kept = nullptr;
     if (cache != nullptr && !world_scene.has_kinematic()) {

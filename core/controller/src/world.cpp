@@ -227,9 +227,13 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
         if (const PlatformShift* pl = s.platform != kNoId ? find_platform(platform_shift_, s.platform) : nullptr)
             shift = pl->shift;
         body_near_.clear();
+        const geo::Aabb* known = nullptr; // the tick's region, when computed here
+        geo::Aabb own_region;
         if (params_[i].s.collide_characters && body_cells_.size() > 1) {
+            own_region = tick_region(s.position, s.velocity, params_[i]);
+            known = &own_region;
+            geo::Aabb region = own_region;
             const Vec3 reach{abs(shift.x), abs(shift.y), abs(shift.z)};
-            geo::Aabb region = tick_region(s.position, s.velocity, params_[i]);
             region.lo -= reach;
             region.hi += reach;
             for_bodies_near(region, [&](uint32_t k) {
@@ -237,7 +241,7 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
             });
         }
         step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_,
-                       body_near_, observer, reuse_casts_ ? &cache_[i] : nullptr);
+                       body_near_, observer, reuse_casts_ ? &cache_[i] : nullptr, known);
         s.platform = kNoId;
         if (s.grounded && s.ground_shape != kNoId && find_platform(platform_shift_, s.ground_shape) != nullptr)
             s.platform = s.ground_shape;

@@ -46,10 +46,12 @@ struct Platform {
 /// (ascending id; Movers). `bodies`: the other characters' capsules it meets this tick (their
 /// poses at the start of the tick, those near tick_region; docs/controller.md, "Characters").
 /// The observer may be null. `cache` (may be null): the character's TickCache, read and renewed
-/// (the same results without it).
+/// (the same results without it). `region` (may be null): tick_region(state.position,
+/// state.velocity, params), when the caller has it already (only used without a platform shift).
 void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer, TickCache* cache = nullptr);
+                    std::span<const geo::Capsule> bodies, TraceObserver* observer, TickCache* cache = nullptr,
+                    const geo::Aabb* region = nullptr);
 
 /// The region whose shapes a character's tick may meet (step_character gathers them once):
 /// the body's bounds grown by a tick's motion at the larger of its speed and the top speed, a
