@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # wasm32 under node against native x86-64, ns per character-tick on the same scenario: ROUNDS
 # alternating pairs of `fxkcc bench --repeat REPEAT` (native, then wasm32), each giving its
-# median; prints every pair, then the median of each side's medians, their ratio, and the
-# ratio of the fastest runs (the machine is shared: single runs vary by 2x and more). Needs
-# build/ and build-wasm32-emscripten/ (scripts/cross.sh wasm32-emscripten build). Outside the
-# default test run.
+# median; prints every pair, then the median of each side's medians, their ratio, the ratio of
+# the fastest runs and the median of the rounds' own ratios (the machine is shared: single runs
+# vary by 2x and more). Needs build/ and build-wasm32-emscripten/ (scripts/cross.sh
+# wasm32-emscripten build; WASM=DIR/fxkcc.js for another). Outside the default test run.
 #
-#   scripts/bench-wasm-ratio.sh [SCENARIO] [ROUNDS] [REPEAT]   # default arena-1, 7, 21
+#   scripts/bench-wasm-ratio.sh [SCENARIO] [ROUNDS] [REPEAT]   # default arena-1, 15, 41
 # Each run warms up for 20 repeats first: node compiles hot wasm code again, optimised, only after
 # a while (with 2, a wasm32 median was 3 to 8x native; with 20, 2 to 3x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SC=${1:-scenarios/bench/arena-1.yaml}
-ROUNDS=${2:-7}
-REPEAT=${3:-21}
+ROUNDS=${2:-15}
+REPEAT=${3:-41}
 NATIVE=build/cli/fxkcc
-WASM=build-wasm32-emscripten/cli/fxkcc.js
+WASM=${WASM:-build-wasm32-emscripten/cli/fxkcc.js}
 [ -x "$NATIVE" ] && [ -f "$WASM" ] || { echo "bench-wasm-ratio: build $NATIVE and $WASM first" >&2; exit 125; }
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 field() { sed -n "s/.*median \([0-9.]*\), min \([0-9.]*\).*/\\$1/p"; }
@@ -33,4 +33,6 @@ nm, wm, nn, wn = ([float(x) for x in a.split()] for a in sys.argv[1:5])
 a, b = statistics.median(nm), statistics.median(wm)
 print(f"median of medians: native {a:.1f} ns, wasm32 {b:.1f} ns, ratio {b / a:.2f}")
 print(f"fastest runs: native {min(nn):.1f} ns, wasm32 {min(wn):.1f} ns, ratio {min(wn) / min(nn):.2f}")
+print(f"median of the rounds' ratios (each round's wasm32 median / its native median): "
+      f"{statistics.median([w / n for n, w in zip(nm, wm)]):.2f}")
 PY
