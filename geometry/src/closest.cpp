@@ -384,9 +384,10 @@ bool closest_in_face_slab(const Vec3& a, const Vec3& b, const BoxCore& box, cons
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
     if (box.yaw_only && a.x == b.x && a.z == b.z && a.y != b.y)
         return closest_upright(a, b, box, box.aligned ? a - box.c : box.rot.transpose_mul(a - box.c));
+    const Vec3 A = box.to_box(a), Bl = box.to_box(b);
     Closest c;
-    if (closest_in_face_slab(a, b, box, box.to_box(a), box.to_box(b), &c)) return c;
-    return closest_box_general(a, b, box);
+    if (closest_in_face_slab(a, b, box, A, Bl, &c)) return c;
+    return closest_box_in_frame(a, b, box, A, Bl);
 }
 
 // For an upright segment (a below b) over the top face (feature y+: x and z lie inside the face
@@ -409,8 +410,10 @@ void closest_moved(Closest* cl, const Vec3& a, const Vec3& b, const Vec3& off, c
 }
 
 Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& box) {
-    const Vec3 A = box.to_box(a);
-    const Vec3 Bl = box.to_box(b);
+    return closest_box_in_frame(a, b, box, box.to_box(a), box.to_box(b));
+}
+
+Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& box, const Vec3& A, const Vec3& Bl) {
     const Vec3 D = Bl - A;
     const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
     const Scalar Ai[3] = {A.x, A.y, A.z};

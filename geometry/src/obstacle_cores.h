@@ -67,9 +67,12 @@ struct Closest {
 Closest closest(const Vec3& a, const Vec3& b, const PointCore& s);
 Closest closest(const Vec3& a, const Vec3& b, const SegCore& s);
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& s);
-/// The segment-box routine for any segment and rotation; closest() takes a shortcut with the
-/// same bits for an upright segment and an unrotated box. Exposed for the test of that shortcut.
+/// The segment-box routine for any segment and rotation; closest() takes shortcuts with the
+/// same bits (an upright segment against a box turned about y at most; a segment within one
+/// face's slab). Exposed for the tests of those shortcuts.
 Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& s);
+/// The same with the ends already in the box's frame (A = s.to_box(a), Bl = s.to_box(b)).
+Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& s, const Vec3& A, const Vec3& Bl);
 Closest closest(const Vec3& a, const Vec3& b, const TriCore& s);
 
 /// *cl = closest(a + off, b + off, s), given *cl = closest(a + prev, b + prev, s) for some

@@ -100,7 +100,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
 
     // Where the body ended its last tick, unmoved, with only static shapes around: that tick's
     // last downward cast answers this tick's overlap and probe queries (GroundMemo).
-    const bool reuse = memo != nullptr && memo->valid && platform_shift.is_zero() && bodies.empty() &&
+    const bool reuse = memo != nullptr && platform_shift.is_zero() && bodies.empty() &&
                        leaving == nullptr && memo_fits(*memo, scene, capsule_at(pos, p), p);
     if (memo != nullptr) memo->valid = false; // this tick's own cast replaces it (or nothing does)
 
