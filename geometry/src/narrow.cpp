@@ -213,22 +213,25 @@ Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, S
     const int axis = on_x ? 0 : 2;
     const Vec3 col = box.rot.column(axis);
     const Vec3 n = positive ? col : -col;
-    const Feature face{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (positive ? 1 : 0))};
+    // The hit at distance t, the lower end at A in the box's frame: its foot on the face.
+    const auto hit = [&](Scalar t, const Vec3& A, bool start, Scalar depth) {
+        const Scalar f = on_x ? (positive ? box.h.x : -box.h.x) : (positive ? box.h.z : -box.h.z);
+        const Vec3 q = on_x ? Vec3{f, A.y, A.z} : Vec3{A.x, A.y, f};
+        out->distance = t;
+        out->normal = n;
+        out->point = box.c + box.rotate(q) + o;
+        out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (positive ? 1 : 0))};
+        out->start_overlap = start;
+        out->depth = depth;
+        return Decided::kHit;
+    };
     if (sep <= kContactTolerance) {
         // A start contact (a body sliding along a wall one skin off, its grown capsule touching
         // it): the general path's closest points are those of its first piece, the lower end
         // and its foot on the face (the gap along the other axes is zero there), at the distance
         // |g0|; beyond kDeepDistance its contact has the face's normal and depth r - |g0|.
         if (!(abs(g0) > kDeepDistance)) return Decided::kUndecided; // deep: the separating axes
-        const Scalar fx = positive ? box.h.x : -box.h.x, fz = positive ? box.h.z : -box.h.z;
-        const Vec3 q = on_x ? Vec3{fx, u.A.y, u.A.z} : Vec3{u.A.x, u.A.y, fz};
-        out->distance = Scalar{};
-        out->normal = n;
-        out->point = box.c + box.rotate(q) + o;
-        out->feature = face;
-        out->start_overlap = true;
-        out->depth = max(r - abs(g0), Scalar{});
-        return Decided::kHit;
+        return hit(Scalar{}, u.A, true, max(r - abs(g0), Scalar{}));
     }
     if (max_distance.raw() <= 0) return Decided::kNo;
     const Scalar g = dot(dir, n);
@@ -250,14 +253,7 @@ Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, S
         sep = (positive ? along - h_along : -h_along - along) - r;
         if (sep <= kContactTolerance) break;
     }
-    const Vec3 q = on_x ? Vec3{positive ? box.h.x : -box.h.x, A.y, A.z} : Vec3{A.x, A.y, positive ? box.h.z : -box.h.z};
-    out->distance = t;
-    out->normal = n;
-    out->point = box.c + box.rotate(q) + o;
-    out->feature = face;
-    out->start_overlap = false;
-    out->depth = Scalar{};
-    return Decided::kHit;
+    return hit(t, A, false, Scalar{});
 }
 
 Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
