@@ -244,6 +244,26 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
     return total;
 }
 
+size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
+                               size_t* count) const {
+    if (bodies_.empty()) return 0;
+    // cast_all()'s loop over the bodies, the same calls on the same values.
+    const Vec3 o = c.a;
+    const Vec3 b = c.b - o;
+    const Vec3 dir = unit(direction);
+    const Aabb swept = swept_bounds(c, dir, max_distance);
+    size_t found = 0;
+    for (const Capsule& body : bodies_) {
+        if (!body.bounds().overlaps(swept)) continue;
+        Hit h;
+        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body, o), &h)) continue;
+        h.shape = kBodyShape;
+        ++found;
+        insert_hit(out, count, h);
+    }
+    return found;
+}
+
 bool StaticScene::cast_any(const Capsule& c, const Vec3& direction, Scalar max_distance) const {
     Hit unused[1];
     return cast_all(c, direction, max_distance, unused, nullptr, true) > 0;
@@ -359,7 +379,7 @@ Vec3 LocalScene::unit(const Vec3& v) const {
 }
 
 bool LocalScene::static_below(const Capsule& c, Scalar reach) const {
-    if (kinematic_ != 0 || !bodies_.empty()) return false;
+    if (kinematic_ != 0) return false;
     // swept_bounds(c, down, reach), written out: the start's bounds and the same lowered by
     // reach (an exact shift), grown by the same band.
     const Aabb start = c.bounds();

@@ -92,7 +92,7 @@ struct RandomWorld {
 /// the step-ups: ruled out by the contact's height, accepted, tried with sweeps.
 struct Run {
     std::vector<uint8_t> bytes;
-    int64_t probes = 0, reused = 0;
+    int64_t probes = 0, reused = 0, bodies_cast = 0;
     int64_t steps_ruled_out = 0, steps_accepted = 0, steps_swept = 0;
 };
 
@@ -108,6 +108,7 @@ struct Count final : TraceObserver {
         if (e.kind != TraceKind::kProbe) return;
         ++run->probes;
         run->reused += e.reason >= 1;
+        run->bodies_cast += (e.reason & kProbeBodiesCast) != 0;
     }
 };
 
@@ -162,7 +163,7 @@ Run play(uint64_t seed, bool reuse) {
 } // namespace
 
 TEST_CASE("reused casts: random worlds run to the same bytes with and without them", "[world][memo]") {
-    int64_t probes = 0, reused = 0, ruled_out = 0, accepted = 0, swept = 0;
+    int64_t probes = 0, reused = 0, bodies_cast = 0, ruled_out = 0, accepted = 0, swept = 0;
     for (uint64_t seed = 1; seed <= 60; ++seed) {
         INFO("seed " << seed);
         const Run with = play(seed, true);
@@ -176,13 +177,15 @@ TEST_CASE("reused casts: random worlds run to the same bytes with and without th
         CHECK(without.steps_ruled_out == 0);
         probes += with.probes;
         reused += with.reused;
+        bodies_cast += with.bodies_cast;
         ruled_out += with.steps_ruled_out;
         accepted += with.steps_accepted;
         swept += with.steps_swept;
     }
-    INFO("probes " << probes << ", reused " << reused << "; step-ups ruled out " << ruled_out << ", accepted "
-                   << accepted << ", swept " << swept);
+    INFO("probes " << probes << ", reused " << reused << " (with the other characters cast " << bodies_cast
+                   << "); step-ups ruled out " << ruled_out << ", accepted " << accepted << ", swept " << swept);
     CHECK(reused * 6 > probes);
+    CHECK(bodies_cast * 20 > reused); // characters near each other: their hits merged into the memo's
     CHECK(ruled_out > 100); // the rule is exercised, beside steps that are taken and tried
     CHECK(accepted > 5);
     CHECK(swept > ruled_out / 10);
@@ -216,6 +219,97 @@ TEST_CASE("reused casts: a platform that arrives within one tick is met, not rem
     CHECK(with == without);
     // The platform did reach the body: the tick it arrived, it pushed it off where it stood.
     CHECK(with[31] != with[20]);
+}
+
+TEST_CASE("reused casts: characters standing on, beside and under each other run to the same bytes", "[world][memo]") {
+    // A remembered cast keeps the shapes' hits only; the other characters' are cast afresh each
+    // tick and merged in (probe_from_memo). Columns of bodies standing on each other's heads
+    // (the ground within the band is another character), rings of bodies touching, a skin apart
+    // and a little inside each other, on a floor, a slab and a tilted slab; some stand still (the
+    // memo's case), some walk through, one column member jumps. Every combination of spacing,
+    // radius, probe reach and hit count, with and without reuse: the same bytes.
+    int64_t reused = 0, bodies_cast = 0, on_bodies = 0;
+    const long double gaps[] = {-0.004L, 0, 0.0005L, 0.003L, 0.02L};
+    const long double radii[] = {0.25L, 0.4L};
+    const long double probes[] = {0.036L, 0.3L};
+    for (int g = 0; g < 5; ++g)
+        for (int ri = 0; ri < 2; ++ri)
+            for (int pi = 0; pi < 2; ++pi)
+                for (int ground = 0; ground < 3; ++ground) {
+                    struct Seen final : TraceObserver {
+                        int64_t reused = 0, bodies_cast = 0, on_bodies = 0;
+                        void on_event(const TraceEvent& e) override {
+                            if (e.kind != TraceKind::kProbe) return;
+                            reused += e.reason >= 1;
+                            bodies_cast += (e.reason & kProbeBodiesCast) != 0;
+                            on_bodies += (e.reason & kProbeBodiesCast) != 0 && e.flag && e.shape == fx::geo::kBodyShape;
+                        }
+                    };
+                    const Scalar r = sc(radii[ri]), gap = sc(gaps[g]);
+                    auto run = [&](bool reuse, Seen* seen) {
+                        World w;
+                        add_floor(w);
+                        if (ground > 0) { // a slab under the crowd, level or tilted 3 degrees
+                            fx::geo::Box b;
+                            b.half_extents = v3(4, 0.1L, 4);
+                            b.center = v3(0, -0.1L, 0);
+                            if (ground == 2) b.rotation = Mat3::rotation_x(Scalar::from_int(3));
+                            w.scene().add_box(2, b);
+                        }
+                        Settings s;
+                        s.radius = r;
+                        s.height = sc(1.2L);
+                        s.probe_distance = sc(probes[pi]);
+                        s.probe_max_hits = 1 + (g + ri + pi) % 8;
+                        std::string error;
+                        REQUIRE(validate(s, &error));
+                        CharacterId id = 1;
+                        const Scalar step = r + r + gap; // axis to axis
+                        // A ring of six round (0, 0) and one at its centre; a column of three on
+                        // the centre's head; a walker that crosses them.
+                        for (int k = -1; k < 6; ++k) {
+                            const Scalar x = k < 0 ? Scalar{} : Scalar::from_int(k % 3 - 1) * step;
+                            const Scalar z = k < 0 ? Scalar{} : (k < 3 ? step : -step);
+                            REQUIRE(w.add_character(id++, Vec3{x, sc(0.3L), z}, s, &error));
+                        }
+                        for (int k = 1; k <= 3; ++k)
+                            REQUIRE(w.add_character(id++, Vec3{Scalar::ratio(k, 50), sc(0.3L) + (s.height + gap).mul_int(k),
+                                                              Scalar::ratio(-k, 70)},
+                                                    s, &error));
+                        REQUIRE(w.add_character(id++, v3(-3, 0.3L, 0.1L), s, &error));
+                        REQUIRE(w.build(&error));
+                        w.set_reuse_casts(reuse);
+                        std::vector<uint8_t> bytes;
+                        std::vector<Input> in(w.characters().size());
+                        for (int t = 0; t < 160; ++t) {
+                            in.back().stick_x = t < 100 ? Scalar::one() : Scalar{};
+                            in[8].jump = t == 90; // the column's middle one
+                            in[1].stick_y = t >= 60 && t < 70 ? -Scalar::one() : Scalar{}; // a ring member leaves
+                            w.step(in, seen);
+                            for (const CharacterState& c : w.characters()) {
+                                const auto b = serialize_state(c);
+                                bytes.insert(bytes.end(), b.begin(), b.end());
+                            }
+                        }
+                        return bytes;
+                    };
+                    INFO("gap " << static_cast<double>(gaps[g]) << ", radius " << static_cast<double>(radii[ri])
+                                << ", probe " << static_cast<double>(probes[pi]) << ", ground " << ground);
+                    Seen seen, unused;
+                    const std::vector<uint8_t> with = run(true, &seen), without = run(false, &unused);
+                    const auto first = std::mismatch(with.begin(), with.end(), without.begin());
+                    const int64_t first_difference = first.first == with.end() ? -1 : first.first - with.begin();
+                    REQUIRE(with.size() == without.size());
+                    REQUIRE(first_difference == -1);
+                    CHECK(unused.reused == 0);
+                    reused += seen.reused;
+                    bodies_cast += seen.bodies_cast;
+                    on_bodies += seen.on_bodies;
+                }
+    INFO("reused " << reused << ", with the other characters cast " << bodies_cast << ", grounded on one of them "
+                   << on_bodies);
+    CHECK(bodies_cast * 2 > reused); // mostly with characters near
+    CHECK(on_bodies > 100);          // and standing on one another
 }
 
 TEST_CASE("ruled-out step-ups: steps around the step height, at several speeds and angles, run to the same bytes",

@@ -45,13 +45,15 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
         "{}: {} ticks x {} characters = {} character-ticks, {} timed runs after {} warm-up\n"
         "ns per character-tick: median {:.1f}, min {:.1f}, max {:.1f}\n"
         "queries per character-tick: overlap {:.3f}, probe cast {:.3f}, slide sweep {:.3f}, step cast {:.3f}, "
-        "snap cast {:.3f} (total {:.3f}; answered from the last tick's cast: overlap {:.3f}, probe {:.3f}; "
+        "snap cast {:.3f} (total {:.3f}; answered from the last tick's cast: overlap {:.3f}, probe {:.3f}, of them "
+        "with a cast against the other characters near {:.3f}; "
         "step attempts {:.3f}; slide sweeps stopped by another character {:.3f})\n"
         "world memory per character: {} bytes (state {}, settings {}, kept between ticks {}); no allocation per tick\n"
         "time per phase (share of the solve, measured with a clock read per trace event):\n",
         sc.name, sc.ticks, character_ids(sc).size(), r.character_ticks, cmd.repeat, cmd.warmup, r.median_ns, r.min_ns,
         r.max_ns, per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts),
-        per(total_queries), per(q.overlaps_reused), per(q.probes_reused), per(q.step_attempts), per(q.body_sweeps),
+        per(total_queries), per(q.overlaps_reused), per(q.probes_reused), per(q.probes_bodies_cast), per(q.step_attempts),
+        per(q.body_sweeps),
         kStateBytes + kParamsBytes + kMemoBytes, kStateBytes, kParamsBytes, kMemoBytes);
     int64_t total = 0;
     for (int64_t v : r.phase_ns) total += v;
@@ -67,10 +69,11 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
             "{{\"scenario\": \"{}\", \"character_ticks\": {}, \"repeat\": {}, \"ns_per_character_tick\": "
             "{{\"median\": {:.3f}, \"min\": {:.3f}, \"max\": {:.3f}}}, \"queries_per_character_tick\": {{\"overlap\": "
             "{:.4f}, \"probe_cast\": {:.4f}, \"slide_sweep\": {:.4f}, \"step_cast\": {:.4f}, \"snap_cast\": {:.4f}, "
-            "\"overlap_reused\": {:.4f}, \"probe_reused\": {:.4f}}}, \"world_bytes_per_character\": {}}}\n",
+            "\"overlap_reused\": {:.4f}, \"probe_reused\": {:.4f}, \"probe_reused_bodies_cast\": {:.4f}}}, "
+            "\"world_bytes_per_character\": {}}}\n",
             sc.name, r.character_ticks, cmd.repeat, r.median_ns, r.min_ns, r.max_ns, per(q.overlaps),
             per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts), per(q.overlaps_reused),
-            per(q.probes_reused), kStateBytes + kParamsBytes + kMemoBytes);
+            per(q.probes_reused), per(q.probes_bodies_cast), kStateBytes + kParamsBytes + kMemoBytes);
         if (!write_file_atomic(cmd.json_path, j, &error)) {
             err << "fxkcc bench: " << error << "\n";
             return kExitCannotTest;

@@ -33,9 +33,13 @@ public:
         switch (e.kind) {
         case kcc::TraceKind::kTickBegin: ++character_ticks; break;
         case kcc::TraceKind::kProbe: // every tick that is not halted probes, after depenetrating
-            ++(e.reason < 2 ? counts.overlaps : counts.overlaps_reused);
-            ++(e.reason < 1 ? counts.probe_casts : counts.probes_reused);
+        {
+            const int answered = e.reason & ~kcc::kProbeBodiesCast; // 0, 1 or 2 queries from the last tick's cast
+            ++(answered < 2 ? counts.overlaps : counts.overlaps_reused);
+            ++(answered < 1 ? counts.probe_casts : counts.probes_reused);
+            counts.probes_bodies_cast += (e.reason & kcc::kProbeBodiesCast) != 0;
             break;
+        }
         case kcc::TraceKind::kSweep:
             ++counts.slide_sweeps;
             if (e.flag && e.shape == geo::kBodyShape) ++counts.body_sweeps;

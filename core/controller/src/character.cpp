@@ -98,10 +98,11 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     const Movers movers{platforms, state.velocity, p.s.tick_rate_hz};
     const Movers* leaving = !state.grounded && !platforms.empty() ? &movers : nullptr;
 
-    // Where the body ended its last tick, unmoved, with only static shapes around: that tick's
+    // Where the body ended its last tick, unmoved, with only static shapes around (other
+    // characters aside: the probe casts against them and merges their hits in): that tick's
     // last downward cast answers this tick's overlap and probe queries (GroundMemo).
-    const bool reuse = memo != nullptr && platform_shift.is_zero() && bodies.empty() &&
-                       leaving == nullptr && memo_fits(*memo, scene, capsule_at(pos, p), p);
+    const bool reuse = memo != nullptr && platform_shift.is_zero() && leaving == nullptr &&
+                       memo_fits(*memo, scene, capsule_at(pos, p), p);
     if (memo != nullptr) memo->valid = false; // this tick's own cast replaces it (or nothing does)
 
     // 0. Depenetrate, so every sweep of the tick starts clean.
@@ -110,7 +111,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     scene.set_bodies(bodies); // from here on every query meets the other characters too
 
     // 1. Ground probe (hysteresis: the stay limit applies to a body that was grounded).
-    const Ground g = reuse && push.is_zero() ? probe_from_memo(*memo, pos, p, state.grounded, t)
+    const Ground g = reuse && push.is_zero() ? probe_from_memo(*memo, scene, pos, p, state.grounded, t)
                                              : probe_ground(scene, pos, p, state.grounded, t, leaving);
 
     // 2. Velocity from input.

@@ -405,7 +405,8 @@ size_t within_band(std::span<const geo::Hit> hits, const Params& p) {
 }
 
 /// Keeps a downward cast of capsule `c` for the next tick (GroundMemo) when it kept every hit it
-/// found and met only static shapes.
+/// found and every shape it could meet, other characters aside, is static: its hits on the
+/// shapes, in order (the other characters' hits, shape kBodyShape, are left out: they move).
 void remember(GroundMemo* memo, const geo::LocalScene& scene, const geo::Capsule& c, Scalar reach,
               std::span<const geo::Hit> kept, size_t found) {
     if (memo == nullptr || found > kept.size() || found > memo->hits.size() || !scene.static_below(c, reach))
@@ -413,12 +414,14 @@ void remember(GroundMemo* memo, const geo::LocalScene& scene, const geo::Capsule
     memo->valid = true;
     memo->capsule = c;
     memo->reach = reach;
-    memo->count = static_cast<uint8_t>(found);
     memo->clear = true;
+    size_t count = 0;
     for (size_t i = 0; i < found; ++i) {
-        memo->hits[i] = kept[i];
+        if (kept[i].shape == geo::kBodyShape) continue;
+        memo->hits[count++] = kept[i];
         if (kept[i].start_overlap) memo->clear = false;
     }
+    memo->count = static_cast<uint8_t>(count);
 }
 
 } // namespace
@@ -443,12 +446,27 @@ bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::
            scene.static_below(body, p.s.probe_distance);
 }
 
-Ground probe_from_memo(const GroundMemo& memo, const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t) {
+Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec3& feet, const Params& p,
+                       bool was_grounded, const Tracer& t) {
     // The probe keeps its first probe_max_hits hits; those within the band come first.
     const std::span<const geo::Hit> all{memo.hits.data(), memo.count};
-    const size_t n = std::min(within_band(all, p), static_cast<size_t>(p.s.probe_max_hits));
-    const Ground g = select_ground(all.first(n), p, was_grounded);
-    trace::probe(t, g, n, feet, memo.clear ? 2 : 1);
+    const size_t max_hits = static_cast<size_t>(p.s.probe_max_hits);
+    size_t n = std::min(within_band(all, p), max_hits);
+    uint8_t reused = memo.clear ? 2 : 1;
+    if (scene.has_bodies()) {
+        // Other characters near: the probe's list is the least probe_max_hits of the shapes'
+        // hits and theirs, and its part within the band the least of those within the band on
+        // each side (a hit within the band is less than any beyond it). The shapes' are the
+        // memo's first n; theirs are cast afresh, as the probe would cast them
+        // (LocalScene::cast_bodies), and merged in, in the memo's own list: the memo is used up
+        // (step_character() has invalidated it; this tick's own cast replaces it, or nothing).
+        const std::span<geo::Hit> list{memo.hits.data(), max_hits};
+        scene.cast_bodies(capsule_at(feet, p), kDown, p.s.probe_distance, list, &n);
+        n = within_band(list.first(n), p);
+        reused |= kProbeBodiesCast;
+    }
+    const Ground g = select_ground(std::span<const geo::Hit>{memo.hits.data(), n}, p, was_grounded);
+    trace::probe(t, g, n, feet, reused);
     return g;
 }
 

@@ -157,6 +157,7 @@ public:
     /// capsules reported with shape kBodyShape (their order does not matter: see hit_less).
     /// The span must outlive the queries.
     void set_bodies(std::span<const Capsule> bodies) { bodies_ = bodies; }
+    bool has_bodies() const { return !bodies_.empty(); }
 
     /// Whether a query with bounds q is answered from the gathered shapes.
     bool covers(const Aabb& q) const {
@@ -165,11 +166,19 @@ public:
     }
     size_t count() const { return count_; }
 
-    /// Whether everything a cast of `c` straight down up to `reach` (reach >= 0) could meet is
-    /// static: the gathered shapes cover the cast (covers()), none of them is kinematic, and no
-    /// bodies are set. Its answer then depends on the static shapes alone, which never change
-    /// after build(): the same cast made in another tick gives the same result.
+    /// Whether every shape a cast of `c` straight down up to `reach` (reach >= 0) could meet,
+    /// the bodies (set_bodies) aside, is static: the gathered shapes cover the cast (covers())
+    /// and none of them is kinematic. Its hits on the shapes, its hits with shape kBodyShape
+    /// left out, then depend on the static shapes alone, which never change after build(): the
+    /// same cast made in another tick gives the same such hits.
     bool static_below(const Capsule& c, Scalar reach) const;
+
+    /// The bodies' part of cast_all(c, direction, max_distance, ...): each body's hit, the same
+    /// bits as cast_all() finds it, inserted into out[0, *count) (hit_less order, at most
+    /// out.size(): insert_hit()). Returns how many bodies it hit. Merged so into a list of the
+    /// other shapes' hits of that cast, it gives cast_all()'s list (hit_less is a total order).
+    size_t cast_bodies(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
+                       size_t* count) const;
 
     /// normalize(v), from the last few directions this LocalScene normalised (a body moving at
     /// a steady velocity sweeps the same direction every tick): the same bits.

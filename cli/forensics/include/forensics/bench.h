@@ -22,6 +22,7 @@ struct QueryCounts {
     int64_t probe_casts = 0;  ///< ground probe casts made (cast_all)
     int64_t overlaps_reused = 0; ///< overlap queries answered from the last tick's cast (kcc::GroundMemo)
     int64_t probes_reused = 0;   ///< probes answered from it
+    int64_t probes_bodies_cast = 0; ///< of those, with a cast against the other characters near merged in
     int64_t slide_sweeps = 0; ///< collide-and-slide sweeps, both passes
     int64_t step_casts = 0;   ///< step-up: up, forward, down (as far as the attempt got)
     int64_t snap_casts = 0;   ///< snap-to-ground (cast_all)

@@ -91,22 +91,24 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
                           const Tracer& t, const Movers* movers = nullptr);
 
 /// The last downward cast of a character's tick, made where the body ended it (the snap's, when
-/// it left the body where it was, or the probe's after it), kept for the next tick. Where the
-/// body has not moved since and everything that cast could meet is static
-/// (LocalScene::static_below), the next tick's queries there have known answers:
+/// it left the body where it was, or the probe's after it), kept for the next tick: its hits on
+/// the shapes (other characters' left out). Where the body has not moved since and every shape
+/// that cast could meet is static (LocalScene::static_below), the next tick's queries there have
+/// known answers:
 ///   - the overlap query of depenetrate() finds nothing when no hit started in contact (the
 ///     cast's candidates include the overlap's, and a shape the capsule overlaps is a start hit);
 ///   - the probe's hits within the ground band (the only ones select_ground() looks at) are this
 ///     cast's within the band, bit for bit, when both casts reach at least kMemoMargin beyond the
-///     band (docs/controller.md, "Reused casts").
+///     band (docs/controller.md, "Reused casts"); with other characters near, their hits, cast
+///     afresh, merged in.
 /// So step_character() skips those two queries. Not state: it only ever gives what the queries
 /// would, and a tick without it (after World::restore(), say) makes them.
 struct GroundMemo {
     bool valid = false;
     geo::Capsule capsule;  ///< the capsule cast, exactly
     Scalar reach;          ///< how far down it was cast
-    uint8_t count = 0;     ///< every hit the cast found (it found no more than it kept)
-    bool clear = false;    ///< no hit started in contact
+    uint8_t count = 0;     ///< every hit on the shapes the cast found (it found no more than it kept)
+    bool clear = false;    ///< no hit on the shapes started in contact
     std::array<geo::Hit, kMaxProbeHits> hits; ///< the first `count`, hit_less order
 };
 /// What a character keeps from one tick to the next besides its state (World keeps one per
@@ -133,8 +135,11 @@ inline constexpr Scalar kMemoMargin = Scalar::ratio(1, 1000);
 /// With `memo`, the cast is remembered there when it can be reused (GroundMemo).
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                     bool was_grounded, const Tracer& t, const Movers* movers = nullptr, GroundMemo* memo = nullptr);
-/// The probe's answer at `feet` from a memo that fits it (memo_fits()), without a query.
-Ground probe_from_memo(const GroundMemo& memo, const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t);
+/// The probe's answer at `feet` from a memo that fits it (memo_fits()): without a query, or,
+/// with other characters near (`scene`'s bodies), with a cast against them alone, whose hits are
+/// merged into the memo's list (the memo is used up: step_character() has invalidated it).
+Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec3& feet, const Params& p,
+                       bool was_grounded, const Tracer& t);
 /// Whether `memo` answers the next queries of a body with capsule `body` in `scene` (above).
 bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body, const Params& p);
 /// depenetrate()'s answer for a body that overlaps nothing (a memo that fits and is clear).

@@ -12,7 +12,7 @@ enum class TraceKind : uint8_t {
     kTickBegin = 0,     ///< a = position, b = velocity, s = facing
     kPlatformCarry = 1, ///< shape = platform, a = platform's displacement, b = body's (swept)
     kDepenetrate = 2,   ///< count = contacts, a = push applied, s = push length before the cap, c = feet before
-    kProbe = 3,         ///< count = hits within the ground band, shape = chosen, a = normal, flag = grounded, s = distance, c = feet; reason = queries answered from the last tick's cast (0, 1: the probe, 2: the probe and the overlap)
+    kProbe = 3,         ///< count = hits within the ground band, shape = chosen, a = normal, flag = grounded, s = distance, c = feet; reason = queries answered from the last tick's cast (0, 1: the probe, 2: the probe and the overlap), plus kProbeBodiesCast when other characters' hits were cast afresh and merged into the probe's answer
     kVelocity = 4,      ///< a = velocity after input, flag = jumped
     kSweep = 5,         ///< pass, iteration; a = motion queried, c = from; flag = hit, s = distance, shape, b = normal
     kPlaneAdded = 6,    ///< pass, iteration; a = plane normal, shape, count = planes now
@@ -23,6 +23,10 @@ enum class TraceKind : uint8_t {
     kLanded = 11,       ///< vertical pass landed on walkable ground; shape, a = normal
     kTickEnd = 12,      ///< a = position, b = velocity, flag = grounded
 };
+
+/// Added to a kProbe event's reason when the probe's answer came from the last tick's cast for
+/// the shapes and from a cast against the other characters near (LocalScene::cast_bodies).
+inline constexpr uint8_t kProbeBodiesCast = 4;
 
 /// Which pass a sweep belongs to.
 enum class Pass : uint8_t { kNone = 0, kHorizontal = 1, kVertical = 2, kStep = 3 };
