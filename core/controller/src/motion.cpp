@@ -78,15 +78,18 @@ bool resists(const geo::Hit& h, const Vec3& motion, geo::ShapeId ignore) {
 /// The earliest hit (hit_less order) of the capsule moved along `motion` up to `distance` that
 /// resists the motion (above), never one with shape `ignore` (kNoId: none). Without the filter
 /// a body touching the floor with no gap (less than skin) had every horizontal sweep stopped at
-/// distance 0 by the floor, and never moved (docs/fuzzing.md). The plain cast answers unless
-/// its earliest hit is such a contact; then the hits behind it are looked at.
+/// distance 0 by the floor, and never moved (docs/fuzzing.md). One query: its earliest hit is
+/// the plain cast's (out holds it when nothing resists, as the cast would leave it); where that
+/// is such a contact, the hits behind it are looked at (before, a second query found them: a
+/// body on the floor or touching another made it on most sweeps).
 bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion, Scalar distance,
            geo::ShapeId ignore, geo::Hit* out) {
-    if (!scene.cast(c, motion, distance, out)) return false;
-    if (resists(*out, motion, ignore)) return true;
     Results<geo::Hit, kMaxSweepHits> results;
     const std::span<geo::Hit> hits = results.span();
     const size_t found = scene.cast_all(c, motion, distance, hits);
+    if (found == 0) return false;
+    *out = hits[0];
+    if (resists(hits[0], motion, ignore)) return true;
     const size_t n = found < hits.size() ? found : hits.size();
     for (size_t i = 0; i < n; ++i) {
         if (resists(hits[i], motion, ignore)) {
