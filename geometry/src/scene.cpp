@@ -234,11 +234,11 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
         }
     });
     if (local != nullptr) {
-        for (const Capsule& body : local->bodies_) {
+        for (const Body& body : local->bodies_) {
             if (any && total > 0) break;
-            if (!body.bounds().overlaps(swept)) continue;
+            if (!body.bounds.overlaps(swept)) continue;
             Hit h;
-            keep(cast_upright(o, b, c.radius, dir, max_distance, make_core(body, o), &h), h, kBodyShape);
+            keep(cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h), h, kBodyShape);
         }
     }
     return total;
@@ -253,10 +253,10 @@ size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar m
     const Vec3 dir = unit(direction);
     const Aabb swept = swept_bounds(c, dir, max_distance);
     size_t found = 0;
-    for (const Capsule& body : bodies_) {
-        if (!body.bounds().overlaps(swept)) continue;
+    for (const Body& body : bodies_) {
+        if (!body.bounds.overlaps(swept)) continue;
         Hit h;
-        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body, o), &h)) continue;
+        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h)) continue;
         h.shape = kBodyShape;
         ++found;
         insert_hit(out, count, h);
@@ -321,10 +321,10 @@ size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> 
         }
     });
     if (local != nullptr) {
-        for (const Capsule& body : local->bodies_) {
-            if (!body.bounds().overlaps(q)) continue;
+        for (const Body& body : local->bodies_) {
+            if (!body.bounds.overlaps(q)) continue;
             Contact ct;
-            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(body, o), margin, &ct), ct, kBodyShape);
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(body.capsule, o), margin, &ct), ct, kBodyShape);
         }
     }
     return total;

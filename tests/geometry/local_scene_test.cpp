@@ -116,7 +116,7 @@ TEST_CASE("bodies handed to a LocalScene are met by every query, as kBodyShape, 
     const Capsule left{V(3, 0.415L, -0.5L), V(3, 1.415L, -0.5L), S(0.4L)};
     const Capsule right{V(3, 0.415L, 0.5L), V(3, 1.415L, 0.5L), S(0.4L)};
     const Capsule mover{V(0, 0.415L, 0), V(0, 1.415L, 0), S(0.4L)};
-    const std::vector<Capsule> lr{left, right}, rl{right, left};
+    const std::vector<Body> lr{Body::of(left), Body::of(right)}, rl{Body::of(right), Body::of(left)};
     LocalScene a(s, Aabb{V(-5, -1, -5), V(5, 3, 5)});
     LocalScene b = a;
     a.set_bodies(lr);

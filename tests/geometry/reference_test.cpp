@@ -365,7 +365,7 @@ void run_body_casts(const char* name, uint64_t seed, int n) {
         q.cap.b.z = q.cap.a.z;
         q.a = LL(O, q.cap.a), q.b = LL(O, q.cap.b);
         LocalScene local(empty);
-        const Capsule bodies[1] = {w.cp};
+        const Body bodies[1] = {Body::of(w.cp)};
         local.set_bodies(bodies);
         Hit h;
         const bool got = local.cast(q.cap, q.dir, q.dist, &h);

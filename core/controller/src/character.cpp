@@ -57,7 +57,7 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
 
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer, TickCache* cache,
+                    std::span<const geo::Body> bodies, TraceObserver* observer, TickCache* cache,
                     const geo::Aabb* known_region) {
     GroundMemo* const memo = cache != nullptr ? &cache->ground : nullptr;
     const Tracer t{observer, state.id};

@@ -237,7 +237,7 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
             region.lo -= reach;
             region.hi += reach;
             for_bodies_near(region, [&](uint32_t k) {
-                if (k != i && body_box_[k].overlaps(region)) body_near_.push_back(body_start_[k]);
+                if (k != i && body_box_[k].overlaps(region)) body_near_.push_back({body_start_[k], body_box_[k]});
             });
         }
         step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_,

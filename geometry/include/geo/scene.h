@@ -28,6 +28,14 @@ enum class ShapeKind : uint8_t { kSphere, kCapsule, kBox, kPlane, kMesh };
 /// The shape id every other body (LocalScene::set_bodies) is reported with; reserved: a scene
 /// shape may not use it (build() fails).
 inline constexpr ShapeId kBodyShape = 0xFFFFFFFEu;
+
+/// Another body a LocalScene's queries meet (LocalScene::set_bodies): a capsule and its bounds,
+/// capsule.bounds() exactly (computed once, not by every query that tests it).
+struct Body {
+    Capsule capsule;
+    Aabb bounds;
+    static Body of(const Capsule& c) { return Body{c, c.bounds()}; }
+};
 enum class Motion : uint8_t { kStatic, kKinematic };
 
 class LocalScene;
@@ -156,7 +164,7 @@ public:
     /// Other bodies (characters' capsules) that every query of this LocalScene also meets, as
     /// capsules reported with shape kBodyShape (their order does not matter: see hit_less).
     /// The span must outlive the queries.
-    void set_bodies(std::span<const Capsule> bodies) { bodies_ = bodies; }
+    void set_bodies(std::span<const Body> bodies) { bodies_ = bodies; }
     bool has_bodies() const { return !bodies_.empty(); }
 
     /// Whether a query with bounds q is answered from the gathered shapes.
@@ -195,7 +203,7 @@ private:
     uint32_t count_ = 0;
     uint32_t kinematic_ = 0; ///< how many of the gathered shapes are kinematic
     std::array<uint32_t, kCapacity> items_{}; ///< record indices of the scene, ascending
-    std::span<const Capsule> bodies_;
+    std::span<const Body> bodies_;
 };
 
 } // namespace fx::geo

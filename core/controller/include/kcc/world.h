@@ -43,14 +43,15 @@ struct Platform {
 /// The per-tick solve of KCC-SPEC for one character. Pure with respect to the world: reads
 /// the scene, writes only `state`. `platform_shift` is the displacement of the platform the
 /// body stood on (applied first); `platforms`, every platform's displacement this tick
-/// (ascending id; Movers). `bodies`: the other characters' capsules it meets this tick (their
-/// poses at the start of the tick, those near tick_region; docs/controller.md, "Characters").
+/// (ascending id; Movers). `bodies`: the other characters' capsules it meets this tick, with their
+/// bounds (their poses at the start of the tick, those near tick_region; docs/controller.md,
+/// "Characters").
 /// The observer may be null. `cache` (may be null): the character's TickCache, read and renewed
 /// (the same results without it). `region` (may be null): tick_region(state.position,
 /// state.velocity, params), when the caller has it already (only used without a platform shift).
 void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Capsule> bodies, TraceObserver* observer, TickCache* cache = nullptr,
+                    std::span<const geo::Body> bodies, TraceObserver* observer, TickCache* cache = nullptr,
                     const geo::Aabb* region = nullptr);
 
 /// The region whose shapes a character's tick may meet (step_character gathers them once):
@@ -171,7 +172,7 @@ private:
     std::vector<std::pair<int64_t, uint32_t>> body_scratch_; ///< scratch of index_bodies
     int64_t grid_x0_ = 0, grid_z0_ = 0, grid_w_ = 0, grid_h_ = 0;
     Scalar body_widest_;                     ///< largest radius among them
-    std::vector<geo::Capsule> body_near_;    ///< the bodies one character meets
+    std::vector<geo::Body> body_near_;       ///< the bodies one character meets
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
     /// parallel to states_: what each character keeps between ticks (TickCache; not state: its
     /// last cast is dropped by restore(), teleport() and set_settings())
