@@ -134,6 +134,12 @@ StaticScene::ShapeView StaticScene::shape(size_t index) const {
     return v;
 }
 
+bool StaticScene::is_kinematic(ShapeId id) const {
+    const auto it = std::lower_bound(records_.begin(), records_.end(), id,
+                                     [](const Record& r, ShapeId v) { return r.id < v; });
+    return it != records_.end() && it->id == id && it->motion == Motion::kKinematic;
+}
+
 const StaticScene::Record* StaticScene::find(ShapeId id, ShapeKind kind) const {
     const auto it = std::lower_bound(records_.begin(), records_.end(), id,
                                      [](const Record& r, ShapeId v) { return r.id < v; });

@@ -225,8 +225,10 @@ TEST_CASE("fuzz regression: a platform carry does not take its rider into static
 // regress-deep-spawn-penetration: a body spawned inside a 19 m capsule half sunk in the floor
 // was pushed out of the capsule into the floor, 3 cm deeper each tick.
 TEST_CASE("fuzz regression: depenetration does not push a body into other geometry") {
+    // escape-into-steep-ramp: a thin platform pressing a body into the corner of the floor and a
+    // steep ramp; the stalled push's escape went sideways, unconstrained, 4 cm into the ramp.
     for (const char* name : {"penetration-2.yaml", "penetration-3.yaml", "push-into-floor.yaml",
-                             "deep-spawn-penetration.yaml"}) {
+                             "deep-spawn-penetration.yaml", "escape-into-steep-ramp.yaml"}) {
         run_clean(name);
     }
     // A 2.6 mm body spawned inside a 3 mm slab lying on the floor: it was pushed through the

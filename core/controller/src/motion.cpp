@@ -208,7 +208,8 @@ namespace {
 /// depth grows). A push that meets them all, the usual case, is returned unchanged. With more
 /// shapes in reach than the query keeps, the push is dropped: a shape left out could be the one
 /// it goes into.
-Vec3 constrain_push(const geo::LocalScene& scene, const Vec3& feet, Vec3 push, const Params& p) {
+Vec3 constrain_push(const geo::LocalScene& scene, const Vec3& feet, Vec3 push, const Params& p,
+                    std::span<const geo::Contact> leaving = {}) {
     Results<geo::Contact, kMaxPushConstraints> results;
     const std::span<geo::Contact> near = results.span();
     // The reach is bounded so that the query stays within the geometry's local extent; a push
@@ -220,8 +221,12 @@ Vec3 constrain_push(const geo::LocalScene& scene, const Vec3& feet, Vec3 push, c
     if (found > near.size()) return Vec3::zero();
     const size_t n = found;
     std::array<Scalar, kMaxPushConstraints> bound;
-    for (size_t k = 0; k < n; ++k) bound[k] = min(near[k].depth, Scalar{});
-    auto violated = [&](size_t k) { return dot(push, near[k].normal) < bound[k] - kPlaneTolerance; };
+    std::array<bool, kMaxPushConstraints> free{}; // shapes in `leaving`: no constraint
+    for (size_t k = 0; k < n; ++k) {
+        bound[k] = min(near[k].depth, Scalar{});
+        for (const geo::Contact& c : leaving) free[k] = free[k] || c.shape == near[k].shape;
+    }
+    auto violated = [&](size_t k) { return !free[k] && dot(push, near[k].normal) < bound[k] - kPlaneTolerance; };
     for (int round = 0; round < kPushRounds; ++round) {
         bool changed = false;
         for (size_t k = 0; k < n; ++k) {
@@ -390,6 +395,14 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
         if (!d.is_zero()) {
             out.wanted = escape + p.s.skin; // out, and one skin clear of what it left
             push = d * min(out.wanted, p.s.depenetration_cap);
+            // Squeezed by platforms alone (every contact kinematic) against the shapes around:
+            // out of the platforms, but not into any other shape (constrain_push). A thin
+            // platform pressing a body into the corner of the floor and a steep ramp escaped it
+            // sideways, 4 cm into the ramp (docs/fuzzing.md, escape-into-steep-ramp). A body
+            // inside static solids keeps its free escape (it may have to cross one to get out).
+            bool platforms_only = n > 0;
+            for (size_t i = 0; i < n; ++i) platforms_only = platforms_only && scene.scene().is_kinematic(contacts[i].shape);
+            if (platforms_only) push = constrain_push(scene, feet, push, p, contacts.first(n));
         }
     }
     out.push = push;

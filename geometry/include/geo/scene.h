@@ -54,6 +54,8 @@ public:
     bool build(std::string* error);
     /// Whether the scene has kinematic shapes (after build()): shapes that move between queries.
     bool has_kinematic() const { return !kinematic_items_.empty(); }
+    /// Whether `id` is a kinematic shape (after build()).
+    bool is_kinematic(ShapeId id) const;
 
     // ---- kinematic shapes (after build()) ------------------------------------------------
     /// New pose of a kinematic shape; false if id is not a kinematic shape of that kind.
