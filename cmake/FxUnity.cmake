@@ -10,7 +10,7 @@
 # Files of one target must therefore be unity-safe: no two of them may define the same name in
 # an anonymous namespace, or a `using namespace` that changes what another file means.
 # FX_UNITY=OFF builds file by file (an edit then recompiles one file instead of its batch). The
-# x86_64-linux-O2 leg of the test command builds the harness libraries and fxkcc that way, so
+# x86_64-linux-O0 leg of the test command builds the harness libraries and fxkcc that way, so
 # each of their files still compiles alone with its own includes.
 option(FX_UNITY "Compile the harness and the tests in batches (CMake unity build)" ON)
 

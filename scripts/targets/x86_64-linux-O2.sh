@@ -3,5 +3,4 @@
 # x86-64 goldens are verified on that path too (i686 runs it with every test).
 TARGET_GOLDEN=x86_64-linux
 TARGET_CMAKE_ARGS=("-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG")
-TARGET_CMAKE_ARGS+=("-DFX_UNITY=OFF") # each harness file compiles alone (cmake/FxUnity.cmake)
 TARGET_CMAKE_ARGS+=("-DFX_STANDARD_CPP_ONLY=ON")
