@@ -40,12 +40,16 @@ target_end() { :; }       # when the job ends, however it ends
 # Accuracy tests compare against a long double reference. A target whose long double math is
 # not a trustworthy reference (emscripten's sqrtl/sinl are double precision; MinGW's sinl uses
 # x87 fsin, off by more than a raw unit near 2e9 rad) skips them with
-# TARGET_CTEST_ARGS=(-E "$ACCURACY_TESTS"); they run on x86-64 and AArch64. Everything that
+# TARGET_CTEST_ARGS=(-E "$ACCURACY_TESTS") and ACCURACY_TAGS: cross builds run their tests one
+# ctest test per source file (FX_TEST_GROUPS, tests/CMakeLists.txt), so the regex leaves out the
+# files of such tests alone (geometry.reference_test) and the tags (the same cases, tagged
+# [accuracy] or [reference]) the cases inside a file; they run on x86-64 and AArch64. Everything that
 # proves determinism (known answers, 128-bit path identity, behaviour tests, goldens) still runs.
 # The tests also decide for themselves, by what the platform offers (fxtest::long_double_reference
 # in tests/support/test_support.h: 64 significand bits or more, and accurate sqrtl/sinl/...): on
 # MSVC and Apple arm64, where CI runs ctest without this list, they pass with a warning.
 ACCURACY_TESTS='accuracy|against the reference|geometry\.reference'
+ACCURACY_TAGS='-DFX_TEST_EXCLUDE_TAGS=accuracy;reference'
 # shellcheck source=/dev/null
 source "scripts/targets/$TARGET.sh"
 

@@ -70,3 +70,4 @@ target_end() {
 }
 # Accuracy tests are skipped: this platform's long double is no reference (scripts/cross.sh).
 TARGET_CTEST_ARGS=(-E "$ACCURACY_TESTS")
+TARGET_CMAKE_ARGS+=("$ACCURACY_TAGS")

@@ -303,7 +303,7 @@ TEST_CASE("trig: sincos_deg is exact at multiples of 90 and symmetric at 45", "[
     CHECK(wrapped.cos == direct.cos);
 }
 
-TEST_CASE("trig: sincos_deg(55) against the reference", "[trig][exact]") {
+TEST_CASE("trig: sincos_deg(55) against the reference", "[trig][exact][accuracy]") {
     const fx::SinCos sc = fx::sincos_deg(Scalar::from_int(55));
     CHECK(sc.sin.raw() == 3518231241);
     CHECK(sc.cos.raw() == 2463492036);
