@@ -408,3 +408,78 @@ TEST_CASE("tick_region: a body no faster than the least speed gets the origin's 
     CHECK(within > cases / 4);
     CHECK(beyond > cases / 4);
 }
+
+TEST_CASE("kept grid: runtime changes between ticks run to the same bytes as a grid built every tick", "[world][memo]") {
+    // step() starts a tick with the characters' grid as the last tick's resolve_bodies() left
+    // it, its pushed bodies indexed again in place, unless one left its 4 m cell or a character
+    // was changed between the ticks (World::bodies_indexed_). A crowd pressed together across
+    // the cell borders at x = 0 and z = 0, so that pushes move bodies from cell to cell, with
+    // every kind of change between ticks: a teleport into the crowd, a body moved through
+    // find(), a larger radius, collisions off and on again, a leave and a join, a rollback.
+    // Each of three spacings, with reuse (the grid kept) and without (built every tick): the
+    // same bytes every tick, and after every tick the grid kept is the grid built afresh.
+    int64_t kept_total = 0, ticks_total = 0;
+    for (const long double spacing : {0.55L, 0.6L, 0.8L}) {
+        auto run = [&](bool reuse, int64_t* kept) {
+            World w;
+            add_floor(w);
+            add_aabb(w, 2, v3(-6, 0, -6), v3(-5, 2, 6)); // walls west and south
+            add_aabb(w, 3, v3(-6, 0, -6), v3(6, 2, -5));
+            std::string error;
+            for (int k = 0; k < 16; ++k)
+                REQUIRE(w.add_character(static_cast<CharacterId>(k + 1),
+                                        v3(spacing * (k % 4 - 1.5L), rest_height(), spacing * (k / 4 - 1.5L)), kDefaults,
+                                        &error));
+            REQUIRE(w.build(&error));
+            w.set_reuse_casts(reuse);
+            std::vector<uint8_t> bytes, snapshot;
+            for (int t = 0; t < 160; ++t) {
+                if (t == 20) REQUIRE(w.teleport(3, v3(0.05L, rest_height(), -0.05L), &error));
+                if (t == 35) w.find(5)->position.x += sc(6); // out of its cell, by the caller
+                if (t == 45) w.find(6)->position.z -= sc(0.01L); // within it
+                if (t == 50) {
+                    Settings wide = kDefaults;
+                    wide.radius = sc(0.5L);
+                    REQUIRE(w.set_settings(7, wide, &error));
+                }
+                Settings ghost = kDefaults;
+                ghost.collide_characters = false;
+                if (t == 65) REQUIRE(w.set_settings(8, ghost, &error));
+                if (t == 90) REQUIRE(w.set_settings(8, kDefaults, &error));
+                if (t == 60) w.snapshot(&snapshot);
+                if (t == 75) REQUIRE(w.remove_character(9, &error));
+                if (t == 80) REQUIRE(w.add_character(9, v3(0.2L, rest_height(), 0.1L), kDefaults, &error));
+                if (t == 110) REQUIRE(w.restore(snapshot, &error));
+                std::vector<Input> in(w.characters().size());
+                for (size_t i = 0; i < in.size(); ++i) { // everyone toward the middle, turning
+                    const CharacterState& c = w.characters()[i];
+                    in[i].stick_x = c.position.x.raw() > 0 ? -Scalar::one() : Scalar::one();
+                    in[i].stick_y = ((t / 25 + static_cast<int>(c.id)) % 2) == 0 ? Scalar::half() : -Scalar::half();
+                    in[i].jump = (t + static_cast<int>(c.id) * 7) % 53 == 0;
+                }
+                INFO("tick " << t);
+                REQUIRE(w.grid_is_fresh()); // after the changes
+                w.step(in);
+                REQUIRE(w.grid_is_fresh()); // what the next tick starts with
+                for (const CharacterState& c : w.characters()) {
+                    const auto b = serialize_state(c);
+                    bytes.insert(bytes.end(), b.begin(), b.end());
+                }
+            }
+            *kept = w.grid_kept();
+            return bytes;
+        };
+        INFO("spacing " << static_cast<double>(spacing));
+        int64_t kept = 0, unkept = 0;
+        const std::vector<uint8_t> with = run(true, &kept), without = run(false, &unkept);
+        REQUIRE(with.size() == without.size());
+        const auto first = std::mismatch(with.begin(), with.end(), without.begin());
+        REQUIRE((first.first == with.end() ? -1 : first.first - with.begin()) == -1);
+        CHECK(unkept == 0);
+        CHECK(kept < 160 - 8); // the changes (and the cells crossed) rebuild it
+        kept_total += kept;
+        ticks_total += 160;
+    }
+    INFO("grid kept at " << kept_total << " of " << ticks_total << " ticks");
+    CHECK(kept_total * 2 > ticks_total);
+}

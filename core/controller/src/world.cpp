@@ -154,6 +154,7 @@ void World::settle(size_t i) {
 }
 
 void World::size_scratch() {
+    bodies_indexed_ = false;
     body_start_.assign(states_.size(), geo::Capsule{});
     body_box_.assign(states_.size(), geo::Aabb{});
     body_cells_.reserve(states_.size());
@@ -198,6 +199,7 @@ void World::set_reuse_casts(bool on) {
 }
 
 CharacterState* World::find(CharacterId id) {
+    bodies_indexed_ = false; // the caller may move the character
     const auto it = std::lower_bound(states_.begin(), states_.end(), id,
                                      [](const CharacterState& s, CharacterId v) { return s.id < v; });
     return it != states_.end() && it->id == id ? &*it : nullptr;
@@ -217,8 +219,13 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
     }
     // Characters meet one another where they stand at the start of the tick (body_start_), so
     // a character's tick never depends on which were stepped before it: ids and the order of
-    // the list do not matter. Colliding ones are found through a grid of their centres.
-    index_bodies();
+    // the list do not matter. Colliding ones are found through a grid of their centres,
+    // indexed where the last tick's resolve_bodies() left them unless something changed since.
+    if (!bodies_indexed_ || !reuse_casts_)
+        index_bodies();
+    else
+        ++grid_kept_;
+    bodies_indexed_ = false; // the steps move them
 
     const Input idle;
     for (size_t i = 0; i < states_.size(); ++i) {
@@ -265,6 +272,7 @@ void World::index_bodies() {
     body_cells_.clear();
     cell_start_.clear();
     body_widest_ = Scalar{};
+    body_widest_skin_ = Scalar{};
     // Only the colliding bodies are indexed (body_start_ and body_box_ are read for them alone),
     // and none when fewer than two collide: nobody to meet, no query looks.
     const auto collides = [&](size_t i) { return params_[i].s.collide_characters && !states_[i].halted; };
@@ -281,6 +289,7 @@ void World::index_bodies() {
         x0 = std::min(x0, cx), x1 = std::max(x1, cx), z0 = std::min(z0, cz), z1 = std::max(z1, cz);
         body_cells_.emplace_back(cell_key(cx, cz), static_cast<uint32_t>(i));
         body_widest_ = max(body_widest_, params_[i].s.radius);
+        body_widest_skin_ = max(body_widest_skin_, params_[i].s.skin);
     }
     // (cell, index): a total order; only which bodies a query visits depends on it, not what
     // the queries answer (hit_less orders what they meet by place). When the occupied cells
@@ -298,8 +307,9 @@ void World::index_bodies() {
     // cell_start_[c] is where cell c begins, for every c in [0, w * h].
     cell_start_.assign(static_cast<size_t>(w * h + 2), 0);
     for (const auto& cell : body_cells_) {
-        const Vec3& c = states_[cell.second].position;
-        const int64_t k = (cell_of(c.x) - x0) * h + (cell_of(c.z) - z0);
+        // The key's cell: cx in the high half, cz + 2^31 in the low one (cell_key).
+        const int64_t cx = cell.first >> 32, cz = (cell.first & 0xffffffff) - (int64_t{1} << 31);
+        const int64_t k = (cx - x0) * h + (cz - z0);
         body_cell_[cell.second] = k;
         ++cell_start_[static_cast<size_t>(k + 2)];
     }
@@ -309,6 +319,25 @@ void World::index_bodies() {
     for (const auto& cell : body_scratch_)
         body_cells_[cell_start_[static_cast<size_t>(body_cell_[cell.second] + 1)]++] = cell;
     cell_start_.pop_back();
+}
+
+bool World::grid_is_fresh() const {
+    if (!bodies_indexed_ || !reuse_casts_) return true; // the next tick builds it
+    World fresh = *this;
+    fresh.index_bodies();
+    if (fresh.body_cells_ != body_cells_ || fresh.cell_start_ != cell_start_ || fresh.body_widest_ != body_widest_)
+        return false;
+    if (!cell_start_.empty() && (fresh.grid_x0_ != grid_x0_ || fresh.grid_z0_ != grid_z0_ ||
+                                 fresh.grid_w_ != grid_w_ || fresh.grid_h_ != grid_h_))
+        return false;
+    for (const auto& cell : body_cells_) {
+        const size_t i = cell.second;
+        if (fresh.body_start_[i].a != body_start_[i].a || fresh.body_start_[i].b != body_start_[i].b ||
+            fresh.body_start_[i].radius != body_start_[i].radius || fresh.body_box_[i].lo != body_box_[i].lo ||
+            fresh.body_box_[i].hi != body_box_[i].hi)
+            return false;
+    }
+    return true;
 }
 
 template <class Visit> void World::for_bodies_near(const geo::Aabb& q, Visit&& visit) const {
@@ -347,10 +376,9 @@ void World::resolve_bodies() {
     // pair is oriented by where its two bodies are, not by their ids. A character's total is
     // capped at its depenetration_cap and swept against the static scene. Velocities are kept:
     // the resolution launches nobody.
-    for (size_t i = 0; i < states_.size(); ++i) body_push_[i] = Vec3::zero();
+    // body_push_ is all zero here: size_scratch() makes it so, and each push is reset once applied.
     index_bodies(); // where the tick ended
-    Scalar widest_skin;
-    for (const auto& cell : body_cells_) widest_skin = max(widest_skin, params_[cell.second].s.skin);
+    const Scalar widest_skin = body_widest_skin_;
     bool any = false;
     for (const auto& cell : body_cells_) {
         const uint32_t i = cell.second;
@@ -364,11 +392,15 @@ void World::resolve_bodies() {
             any = true;
         });
     }
+    // The index is kept for the next tick's start (step()): it describes where the bodies are
+    // once the pushed ones are indexed again in place, unless one of them left its cell.
+    bodies_indexed_ = true;
     if (!any) return;
     for (const auto& cell : body_cells_) {
         const uint32_t i = cell.second;
-        Vec3& push = body_push_[i];
+        Vec3 push = body_push_[i];
         if (push.is_zero()) continue;
+        body_push_[i] = Vec3::zero();
         const Params& p = params_[i];
         const Scalar len = length(push);
         if (len > p.s.depenetration_cap) push = push * (p.s.depenetration_cap / len);
@@ -376,7 +408,12 @@ void World::resolve_bodies() {
         // A grounded body is pushed along its ground (over a slope a level push floated it or
         // sank it), then its ground is probed again where it ends.
         const Vec3 along = s.grounded ? ground_plane_motion(push, s.ground_normal) : push;
+        const Vec3 before = s.position;
         s.position += clear_of_statics(scene_, s.position, along, p);
+        body_start_[i] = capsule_at(s.position, p);
+        body_box_[i] = body_start_[i].bounds();
+        if (cell_of(s.position.x) != cell_of(before.x) || cell_of(s.position.z) != cell_of(before.z))
+            bodies_indexed_ = false;
         if (s.grounded) {
             const Ground g = probe_ground(geo::LocalScene(scene_), s.position, p, true, Tracer{});
             s.grounded = g.grounded;
@@ -487,6 +524,7 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
     }
     params_.resize(n);
     if (!same_count) size_scratch();
+    bodies_indexed_ = false;
     for (TickCache& c : cache_) c.ground.valid = false;
     tick_ = static_cast<int64_t>(tick);
     // The platforms where they stand at that tick (step() moves them on from there).

@@ -101,11 +101,18 @@ public:
     /// Whether a tick may answer a character's overlap and probe queries from its last tick's
     /// cast (GroundMemo), take a held stick's direction from the last tick (StickMemo), keep
     /// the shapes gathered around a body (TickCache) and rule out a step-up by the height of the
-    /// blocking contact (StepResult::kAboveStep); on by default. The results are the same either
+    /// blocking contact (StepResult::kAboveStep), and start a tick with the characters' grid the
+    /// last tick's resolution built (grid_kept()); on by default. The results are the same either
     /// way, bit for bit; off, everything is computed afresh (for tests and measurements).
     void set_reuse_casts(bool on);
 
     int64_t tick() const { return tick_; }
+    /// Ticks that began with the characters' grid as the last tick's resolution left it (no
+    /// character changed between them; with reused casts on): a count for benchmarks and tests.
+    int64_t grid_kept() const { return grid_kept_; }
+    /// For tests: whether the grid the next tick would start with (the kept one, when kept) is
+    /// the grid built afresh from the characters as they are. Allocates (it builds a copy).
+    bool grid_is_fresh() const;
     /// Platforms in ascending id (after build(); in the order added before it).
     std::span<const Platform> platforms() const { return platforms_; }
 
@@ -172,6 +179,12 @@ private:
     std::vector<std::pair<int64_t, uint32_t>> body_scratch_; ///< scratch of index_bodies
     int64_t grid_x0_ = 0, grid_z0_ = 0, grid_w_ = 0, grid_h_ = 0;
     Scalar body_widest_;                     ///< largest radius among them
+    Scalar body_widest_skin_;                ///< largest skin among them
+    /// The index above (body_cells_, cell_start_, body_start_, body_box_, ...) describes the
+    /// characters as they are now: set by resolve_bodies() at the end of a tick, cleared by
+    /// step() and by every change to a character (find() included: its caller may move one).
+    bool bodies_indexed_ = false;
+    int64_t grid_kept_ = 0;
     std::vector<geo::Body> body_near_;       ///< the bodies one character meets
     std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
     /// parallel to states_: what each character keeps between ticks (TickCache; not state: its
