@@ -325,7 +325,8 @@ bool World::grid_is_fresh() const {
     if (!bodies_indexed_ || !reuse_casts_) return true; // the next tick builds it
     World fresh = *this;
     fresh.index_bodies();
-    if (fresh.body_cells_ != body_cells_ || fresh.cell_start_ != cell_start_ || fresh.body_widest_ != body_widest_)
+    if (fresh.body_cells_ != body_cells_ || fresh.cell_start_ != cell_start_ || fresh.body_widest_ != body_widest_ ||
+        fresh.body_widest_skin_ != body_widest_skin_)
         return false;
     if (!cell_start_.empty() && (fresh.grid_x0_ != grid_x0_ || fresh.grid_z0_ != grid_z0_ ||
                                  fresh.grid_w_ != grid_w_ || fresh.grid_h_ != grid_h_))
