@@ -116,8 +116,11 @@ Scalar plane_distance(const Vec3& p, const TriCore& tri);
 PointCore make_core(const Sphere& s, const Vec3& o);
 SegCore make_core(const Capsule& c, const Vec3& o);
 BoxCore make_core(const Box& b, const Vec3& o);
-/// As above, with the rotation's kind known already (box_frame()).
-BoxCore make_core(const Box& b, const Vec3& o, uint8_t frame);
+/// As above, with the rotation's kind known already (box_frame()). Inline: the scene's casts
+/// build one for every box they test.
+inline BoxCore make_core(const Box& b, const Vec3& o, uint8_t frame) {
+    return {b.center - o, b.half_extents, b.rotation, frame == 2, frame >= 1};
+}
 /// 2: the rotation is the identity; 1: it turns about y only; 0: any other.
 uint8_t box_frame(const Mat3& rot);
 PlaneCore make_core(const Plane& p, const Vec3& o);

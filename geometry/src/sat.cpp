@@ -125,9 +125,6 @@ uint8_t box_frame(const Mat3& rot) {
     return yaw ? 1 : 0;
 }
 BoxCore make_core(const Box& b, const Vec3& o) { return make_core(b, o, box_frame(b.rotation)); }
-BoxCore make_core(const Box& b, const Vec3& o, uint8_t frame) {
-    return {b.center - o, b.half_extents, b.rotation, frame == 2, frame >= 1};
-}
 PlaneCore make_core(const Plane& p, const Vec3& o) { return {p.normal, p.offset - dot(p.normal, o)}; }
 
 TriCore make_core(const Triangle& t, const Vec3& o) {

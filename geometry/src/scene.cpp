@@ -212,7 +212,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
         ++total;
         insert_hit(out, &count, h);
     };
-    for_candidates(swept, local, [&](const Record& r) {
+    const auto visit = [&](const Record& r) {
         if (any && total > 0) return; // asked only whether anything is hit: it is
         Hit h;
         switch (r.kind) {
@@ -238,7 +238,25 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
             break;
         }
         }
-    });
+    };
+    if (local != nullptr && local->covers(swept)) {
+        // for_candidates(swept, local, visit) written out for the shapes gathered near the body
+        // (nearly every query), the boxes' casts in the loop: the same calls on the same values.
+        for (uint32_t p : planes_) visit(records_[p]);
+        for (uint32_t k = 0; k < local->count_; ++k) {
+            const Record& r = records_[local->items_[k]];
+            if (!r.bounds.overlaps(swept)) continue;
+            if (r.kind != ShapeKind::kBox) {
+                visit(r);
+                continue;
+            }
+            if (any && total > 0) break;
+            Hit h;
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.box, o, r.box_frame), &h), h, r.id);
+        }
+    } else {
+        for_candidates(swept, local, visit);
+    }
     if (local != nullptr) {
         for (const Body& body : local->bodies_) {
             if (any && total > 0) break;
