@@ -323,7 +323,11 @@ namespace {
 
 constexpr Scalar kUprightLimit = Scalar::from_int(4096);
 
-bool within_limit(Scalar v) { return v.raw() <= kUprightLimit.raw() && v.raw() >= -kUprightLimit.raw(); }
+/// -kUprightLimit <= v <= kUprightLimit, as one unsigned comparison (v + limit in [0, 2 limit]).
+bool within_limit(Scalar v) {
+    return static_cast<uint64_t>(v.raw()) + static_cast<uint64_t>(kUprightLimit.raw()) <=
+           2 * static_cast<uint64_t>(kUprightLimit.raw());
+}
 
 } // namespace
 

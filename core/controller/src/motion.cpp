@@ -173,13 +173,13 @@ Vec3 body_separation(const geo::Capsule& a, const geo::Capsule& b, Scalar gap) {
     return scaled(d, (need - dh).div_int(2), dh);
 }
 
-Vec3 clear_of_statics(const geo::StaticScene& scene, const Vec3& feet, const Vec3& push, const Params& p) {
+Vec3 clear_of_statics(const geo::LocalScene& scene, const Vec3& feet, const Vec3& push, const Params& p) {
     const Scalar len = length(push);
     if (len < kMinMove) return Vec3::zero();
     // The grown capsule (as collide-and-slide): a push at a shallow angle to a wall the body
     // rests a skin from is stopped there, not carried into the skin (crowd-corridor).
     geo::Hit h;
-    if (!sweep(geo::LocalScene(scene), grown_capsule_at(feet, p), push, len, kNoId, &h)) return push;
+    if (!sweep(scene, grown_capsule_at(feet, p), push, len, kNoId, &h)) return push;
     const Scalar c = h.start_overlap ? Scalar{} : -(dot(push, h.normal) / len);
     const Scalar move =
         h.start_overlap ? Scalar{} : min(approach_distance(h.distance, c, grown_keep(h.normal, p)), len);

@@ -410,13 +410,21 @@ void World::resolve_bodies() {
         // sank it), then its ground is probed again where it ends.
         const Vec3 along = s.grounded ? ground_plane_motion(push, s.ground_normal) : push;
         const Vec3 before = s.position;
-        s.position += clear_of_statics(scene_, s.position, along, p);
+        // The shapes this tick gathered around the body (TickCache) answer as the whole scene
+        // does (a query they do not cover walks the scene), from fewer candidates; no bodies.
+        const geo::LocalScene whole(scene_);
+        geo::LocalScene* kept = reuse_casts_ && cache_[i].scene && &cache_[i].scene->scene() == &scene_
+                                    ? &*cache_[i].scene
+                                    : nullptr;
+        if (kept != nullptr) kept->set_bodies({});
+        const geo::LocalScene& statics = kept != nullptr ? *kept : whole;
+        s.position += clear_of_statics(statics, s.position, along, p);
         body_start_[i] = capsule_at(s.position, p);
         body_box_[i] = body_start_[i].bounds();
         if (cell_of(s.position.x) != cell_of(before.x) || cell_of(s.position.z) != cell_of(before.z))
             bodies_indexed_ = false;
         if (s.grounded) {
-            const Ground g = probe_ground(geo::LocalScene(scene_), s.position, p, true, Tracer{});
+            const Ground g = probe_ground(statics, s.position, p, true, Tracer{});
             s.grounded = g.grounded;
             s.ground_normal = g.normal;
             s.ground_shape = g.shape;

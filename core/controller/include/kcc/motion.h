@@ -38,8 +38,9 @@ geo::Capsule capsule_at(const Vec3& feet, const Params& p);
 /// over the other (no horizontal direction; two bodies in the same place included).
 Vec3 body_separation(const geo::Capsule& a, const geo::Capsule& b, Scalar gap);
 /// How far a body at `feet` can move along `push`: all of it, or, if the sweep against the
-/// scene meets something, up to one skin from it along its normal.
-Vec3 clear_of_statics(const geo::StaticScene& scene, const Vec3& feet, const Vec3& push, const Params& p);
+/// scene meets something, up to one skin from it along its normal. `scene` meets no bodies
+/// (LocalScene::set_bodies).
+Vec3 clear_of_statics(const geo::LocalScene& scene, const Vec3& feet, const Vec3& push, const Params& p);
 /// The body's capsule grown by a skin for the horizontal pass's sweeps: radius + skin, its
 /// highest point the body's, its lowest grown_base_lift() above the body's lowest less a skin.
 /// Ground the body rests on (a skin below along its normal n) stays grown_base_lift() * n.y away,
