@@ -66,7 +66,7 @@ template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
 #else
         const S p = static_cast<S>(a) * b;
 #endif
-        const S q = (p + ((S{1} << (kFracBits - 1)) - (p < 0 ? 1 : 0))) >> kFracBits;
+        const S q = wide::Native::round_shift(p, kFracBits);
         const int64_t r = static_cast<int64_t>(q);
         *ovf = static_cast<S>(r) != q;
         return r;

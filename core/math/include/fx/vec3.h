@@ -61,7 +61,7 @@ constexpr Scalar round_q64(Wide v, const char* op) {
     // As Scalar's product: -floor((|v| + 2^31) / 2^32) = floor((v + 2^31 - 1) / 2^32) for v < 0.
     using S = wide::Native::S;
     const S sv = static_cast<S>(v);
-    const S q = (sv + ((S{1} << (Scalar::kFracBits - 1)) - (sv < 0 ? 1 : 0))) >> Scalar::kFracBits;
+    const S q = wide::Native::round_shift(sv, Scalar::kFracBits);
     const int64_t raw = static_cast<int64_t>(q);
     check_overflow(static_cast<S>(raw) != q, op);
     return Scalar::from_raw(raw);

@@ -183,6 +183,14 @@ struct Native {
     static constexpr T sub(T a, T b) { return a - b; }
     static constexpr T neg(T a) { return T{0} - a; }
     static constexpr bool is_neg(T a) { return (hi64(a) >> 63) != 0; }
+    /// floor((v + 2^(s-1) - [v < 0]) / 2^s), 0 < s < 64: v / 2^s rounded half away from zero
+    /// (for v < 0 it equals -floor((|v| + 2^(s-1)) / 2^s)). The addend is a non-negative 64-bit
+    /// value and is added as one (a carry into the high half); written with signed 128-bit
+    /// operands the compiler also built and added its sign word.
+    static constexpr S round_shift(S v, int s) {
+        const uint64_t neg = hi64(static_cast<T>(v)) >> 63;
+        return static_cast<S>(static_cast<T>(v) + ((uint64_t{1} << (s - 1)) - neg)) >> s;
+    }
     static constexpr bool is_zero(T a) { return a == 0; }
     static constexpr int ucmp(T a, T b) { return a < b ? -1 : (a > b ? 1 : 0); }
     static constexpr T shl(T a, int s) { return a << s; }
