@@ -343,7 +343,8 @@ bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scala
     const Scalar R = r + core.radius;
     const Scalar lo = b0 - a1, hi = b1 - a0;
     const Scalar hh = dx * dx + dz * dz; // squared horizontal distance of the axes, rounded
-    const Scalar bh = dx * dir.x + dz * dir.z;
+    // (Straight up or down, as every probe and snap: both products are exact zeros.)
+    const Scalar bh = dir.x.raw() == 0 && dir.z.raw() == 0 ? Scalar{} : dx * dir.x + dz * dir.z;
     const Scalar near = R + kContactTolerance;
     const Scalar near2 = near * near;
     // Touching or overlapping at the start (the exact squared distance of the segments against (R +
