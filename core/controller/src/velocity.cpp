@@ -47,10 +47,13 @@ Scalar horizontal_speed(const Vec3& v, const StickMemo* memo) {
 
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
                            const Input& in, const Params& p, StickMemo* memo) {
+    if (memo == nullptr) { // a memo of this call alone (built only here: it is not small)
+        StickMemo local;
+        return apply_input(velocity, run_speed, facing, grounded, in, p, &local);
+    }
     const Settings& s = p.s;
     VelocityUpdate out;
-    StickMemo local;
-    StickMemo& m = memo != nullptr ? *memo : local;
+    StickMemo& m = *memo;
     if (!m.valid || m.stick_x != in.stick_x || m.stick_y != in.stick_y || m.dead_zone != s.dead_zone) {
         m.valid = true;
         m.stick_x = in.stick_x;
