@@ -133,10 +133,6 @@ void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, co
 
 } // namespace
 
-geo::Capsule capsule_at(const Vec3& feet, const Params& p) {
-    return geo::Capsule::upright(feet, p.s.radius, p.s.height);
-}
-
 geo::Capsule grown_capsule_at(const Vec3& feet, const Params& p) {
     const Scalar r = p.s.radius + p.s.skin;
     Scalar low = p.s.radius + grown_base_lift(p);

@@ -280,17 +280,23 @@ void World::index_bodies() {
     for (size_t i = 0; i < states_.size() && colliding < 2; ++i) colliding += collides(i) ? 1 : 0;
     if (colliding < 2) return;
     int64_t x0 = INT64_MAX, x1 = INT64_MIN, z0 = INT64_MAX, z1 = INT64_MIN;
-    for (size_t i = 0; i < states_.size(); ++i) {
+    // (Locals, not members, inside the loop: the compiler need not store them every body.)
+    Scalar widest, widest_skin;
+    const size_t count = states_.size();
+    for (size_t i = 0; i < count; ++i) {
         if (!collides(i)) continue;
-        body_start_[i] = capsule_at(states_[i].position, params_[i]);
-        body_box_[i] = body_start_[i].bounds();
+        const Settings& st = params_[i].s;
         const Vec3& c = states_[i].position;
+        body_start_[i] = capsule_at(c, params_[i]);
+        body_box_[i] = body_start_[i].bounds();
         const int64_t cx = cell_of(c.x), cz = cell_of(c.z);
         x0 = std::min(x0, cx), x1 = std::max(x1, cx), z0 = std::min(z0, cz), z1 = std::max(z1, cz);
         body_cells_.emplace_back(cell_key(cx, cz), static_cast<uint32_t>(i));
-        body_widest_ = max(body_widest_, params_[i].s.radius);
-        body_widest_skin_ = max(body_widest_skin_, params_[i].s.skin);
+        widest = max(widest, st.radius);
+        widest_skin = max(widest_skin, st.skin);
     }
+    body_widest_ = widest;
+    body_widest_skin_ = widest_skin;
     // (cell, index): a total order; only which bodies a query visits depends on it, not what
     // the queries answer (hit_less orders what they meet by place). When the occupied cells
     // span at most a few cells per body, a counting sort over a dense grid puts them in that

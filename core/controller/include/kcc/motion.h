@@ -30,7 +30,10 @@ struct Tracer {
     }
 };
 
-geo::Capsule capsule_at(const Vec3& feet, const Params& p);
+/// The body's capsule standing on `feet` (inline: every tick asks for it, for every body).
+inline geo::Capsule capsule_at(const Vec3& feet, const Params& p) {
+    return geo::Capsule::upright(feet, p.s.radius, p.s.height);
+}
 
 /// The push of upright capsule `a` away from upright capsule `b` (b's is its negation, exactly)
 /// that leaves them, with b pushed as much the other way, `gap` apart: horizontal, half of
