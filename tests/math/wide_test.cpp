@@ -4,6 +4,7 @@
 
 #include "fx/scalar.h"
 #include "fx/sqrt.h"
+#include "fx/vec3.h"
 #include "fx/wide.h"
 #include "test_support.h"
 
@@ -38,6 +39,30 @@ TEST_CASE("wide: portable 128/64 division against schoolbook identities", "[wide
         REQUIRE(r < d);
         REQUIRE(Portable::hi64(back) == hi);
         REQUIRE(Portable::lo64(back) == lo);
+    }
+}
+
+// A product whose exact value lies half a raw unit between two (its low 32 bits are 2^31):
+// rounded away from zero, at either sign, by the product, the dot product and the portable
+// path. Random operands meet such a tie once in 2^32, so the comparisons below almost never
+// test one. Expected: (|a| * k + 1) / 2 with the product's sign, a and k odd, b = k * 2^31 raw.
+TEST_CASE("wide: products and dot products at exact ties round half away from zero", "[wide]") {
+    fxtest::Rng rng(31);
+    for (int i = 0; i < 100000; ++i) {
+        const uint64_t ua = (rng.next() >> 33) | 1; // odd, below 2^31
+        const uint64_t k = (rng.next() >> 34) | 1;  // odd, below 2^30
+        const bool na = (i & 1) != 0, nb = (i & 2) != 0;
+        const int64_t a = na ? -static_cast<int64_t>(ua) : static_cast<int64_t>(ua);
+        const int64_t b = (nb ? -1 : 1) * static_cast<int64_t>(k << 31);
+        const uint64_t mag = (ua * k + 1) / 2; // ua * k is odd: the tie, rounded up in magnitude
+        const int64_t expect = na != nb ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
+        const fx::Scalar sa = fx::Scalar::from_raw(a), sb = fx::Scalar::from_raw(b);
+        REQUIRE((sa * sb).raw() == expect);
+        REQUIRE(fx::dot(fx::Vec3{sa, fx::Scalar{}, fx::Scalar{}}, fx::Vec3{sb, fx::Scalar{}, fx::Scalar{}}).raw() ==
+                expect);
+        bool ovf = false;
+        REQUIRE(fx::detail::mul_raw<Portable>(a, b, &ovf) == expect);
+        REQUIRE_FALSE(ovf);
     }
 }
 
