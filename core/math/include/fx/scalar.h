@@ -46,34 +46,14 @@ constexpr int64_t wrap_sub(int64_t a, int64_t b, bool* ovf) {
     return r;
 }
 
-#if FX_COMPILER_HAS_INT128
-/// mul_raw's product in 128 bits on the native backend, rounded. The same value in a few
-/// instructions: for p < 0, -floor((|p| + 2^31) / 2^32) equals floor((p + 2^31 - 1) / 2^32), an
-/// arithmetic shift (C++20); |p| <= 2^126, so the sum cannot overflow, and the low 64 bits (the
-/// unchecked build's wrapped result) agree. On wasm32 a call of its own (noinline), so that
-/// mul_raw, its 64-bit path inline, stays small enough for the compiler to inline everywhere
-/// (it did not: every product was a call, 6 % of the module's time on arena-1).
-#if defined(__wasm__)
-__attribute__((noinline))
-#endif
-constexpr int64_t mul_raw_wide(int64_t a, int64_t b, bool* ovf) {
-    using S = wide::Native::S;
-#if defined(__wasm__)
-    const S p = static_cast<S>(wide::Native::smul(a, b));
-#else
-    const S p = static_cast<S>(a) * b;
-#endif
-    const S q = wide::Native::round_shift(p, kFracBits);
-    const int64_t r = static_cast<int64_t>(q);
-    *ovf = static_cast<S>(r) != q;
-    return r;
-}
-#endif
-
 /// Raw product a*b / 2^32, rounded half away from zero. *ovf set when it does not fit.
 template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
 #if FX_COMPILER_HAS_INT128
     if constexpr (std::is_same_v<B, wide::Native>) {
+        // The same value in a few instructions: for p < 0, -floor((|p| + 2^31) / 2^32) equals
+        // floor((p + 2^31 - 1) / 2^32), an arithmetic shift (C++20); |p| <= 2^126, so the sum
+        // cannot overflow, and the low 64 bits (the unchecked build's wrapped result) agree.
+        using S = wide::Native::S;
 #if defined(__wasm__)
         // |a * b| < 2^62 (a time step times a speed, two fractions below a half): the product
         // fits in 64 bits and the same rounding is two 64-bit operations.
@@ -82,8 +62,14 @@ template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
             *ovf = false;
             return (p + ((int64_t{1} << (kFracBits - 1)) - (p < 0 ? 1 : 0))) >> kFracBits;
         }
+        const S p = static_cast<S>(wide::Native::smul(a, b));
+#else
+        const S p = static_cast<S>(a) * b;
 #endif
-        return mul_raw_wide(a, b, ovf);
+        const S q = wide::Native::round_shift(p, kFracBits);
+        const int64_t r = static_cast<int64_t>(q);
+        *ovf = static_cast<S>(r) != q;
+        return r;
     }
 #endif
     const bool neg = (a < 0) != (b < 0);
