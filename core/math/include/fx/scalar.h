@@ -50,10 +50,6 @@ constexpr int64_t wrap_sub(int64_t a, int64_t b, bool* ovf) {
 template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
 #if FX_COMPILER_HAS_INT128
     if constexpr (std::is_same_v<B, wide::Native>) {
-        // The same value in a few instructions: for p < 0, -floor((|p| + 2^31) / 2^32) equals
-        // floor((p + 2^31 - 1) / 2^32), an arithmetic shift (C++20); |p| <= 2^126, so the sum
-        // cannot overflow, and the low 64 bits (the unchecked build's wrapped result) agree.
-        using S = wide::Native::S;
 #if defined(__wasm__)
         // |a * b| < 2^62 (a time step times a speed, two fractions below a half): the product
         // fits in 64 bits and the same rounding is two 64-bit operations.
@@ -62,14 +58,8 @@ template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
             *ovf = false;
             return (p + ((int64_t{1} << (kFracBits - 1)) - (p < 0 ? 1 : 0))) >> kFracBits;
         }
-        const S p = static_cast<S>(wide::Native::smul(a, b));
-#else
-        const S p = static_cast<S>(a) * b;
 #endif
-        const S q = wide::Native::round_shift(p, kFracBits);
-        const int64_t r = static_cast<int64_t>(q);
-        *ovf = static_cast<S>(r) != q;
-        return r;
+        return wide::Native::mul_shift(a, b, kFracBits, ovf); // in 128 bits, rounded
     }
 #endif
     const bool neg = (a < 0) != (b < 0);

@@ -191,6 +191,21 @@ struct Native {
         const uint64_t neg = hi64(static_cast<T>(v)) >> 63;
         return static_cast<S>(static_cast<T>(v) + ((uint64_t{1} << (s - 1)) - neg)) >> s;
     }
+    /// The Scalar product's raw value: round_shift(a * b, s) as int64, *ovf set when it does not
+    /// fit (for p < 0, -floor((|p| + 2^31) / 2^32) equals floor((p + 2^31 - 1) / 2^32), an
+    /// arithmetic shift, C++20; |p| <= 2^126, so the sum cannot overflow, and the low 64 bits, the
+    /// unchecked build's wrapped result, agree). On wasm32 a call of its own (noinline): inlined,
+    /// its emulated 128-bit work kept the compiler from inlining the product around it, whose
+    /// 64-bit path (fx::detail::mul_raw) serves most products there: every product was a call.
+#if defined(__wasm__)
+    __attribute__((noinline))
+#endif
+    static constexpr int64_t mul_shift(int64_t a, int64_t b, int s, bool* ovf) {
+        const S q = round_shift(static_cast<S>(smul(a, b)), s);
+        const int64_t r = static_cast<int64_t>(q);
+        *ovf = static_cast<S>(r) != q;
+        return r;
+    }
     static constexpr bool is_zero(T a) { return a == 0; }
     static constexpr int ucmp(T a, T b) { return a < b ? -1 : (a > b ? 1 : 0); }
     static constexpr T shl(T a, int s) { return a << s; }
