@@ -53,8 +53,8 @@ TEST_CASE("sqrt: integer square root floors on random 128-bit values of every si
 }
 
 TEST_CASE("sqrt: integer square root at perfect squares and their neighbours, every size", "[sqrt]") {
-    // The estimate (table seed, 64-bit Newton steps, one 128-bit step, correction) must land on
-    // the floor exactly where it is most fragile: r^2 - 1, r^2, r^2 + 2r for r of every length.
+    // The estimate (table seed, 64-bit Newton steps, the low half's quotient, correction) must land
+    // on the floor exactly where it is most fragile: r^2 - 1, r^2, r^2 + 2r for r of every length.
     fxtest::Rng rng(23);
     auto check = [](uint64_t r) {
         const Portable::T sq = Portable::umul(r, r);
@@ -76,6 +76,40 @@ TEST_CASE("sqrt: integer square root at perfect squares and their neighbours, ev
             const uint64_t r = bits == 64 ? rng.next() : (rng.next() & (p - 1)) | (p >> 1);
             if (r > 1) check(r);
         }
+    }
+}
+
+TEST_CASE("sqrt: rounded integer square root at its rounding boundaries, every size", "[sqrt]") {
+    // round(sqrt(n)) = q exactly when q^2 - q + 1 <= n <= q^2 + q (q > 0; 0 for n = 0): the values at both ends, and one
+    // past each, for q of every length and both backends, checked with the portable backend's
+    // products; then random values of every size by the same property.
+    auto rounds_to = [](Portable::T n, uint64_t q) {
+        const Portable::T sq = Portable::umul(q, q);
+        const bool above_low = q == 0 || Portable::ucmp(Portable::add(Portable::sub(sq, Portable::from_u64(q)),
+                                                                     Portable::from_u64(1)), n) <= 0;
+        return above_low && Portable::ucmp(n, Portable::add(sq, Portable::from_u64(q))) <= 0;
+    };
+    auto check = [&](Portable::T n) {
+        const uint64_t q = fx::wide::isqrt_round<Portable>(n);
+        REQUIRE(rounds_to(n, q));
+        REQUIRE(fx::wide::isqrt_round<B>(B::make(Portable::hi64(n), Portable::lo64(n))) == q);
+    };
+    fxtest::Rng rng(29);
+    for (int bits = 2; bits <= 63; ++bits) {
+        const uint64_t p = uint64_t{1} << bits;
+        for (int i = 0; i < 2000; ++i) {
+            const uint64_t q = i < 2 ? p - 1 - static_cast<uint64_t>(i) : (rng.next() & (p - 1)) | (p >> 1);
+            const Portable::T sq = Portable::umul(q, q);
+            for (const Portable::T n : {Portable::add(sq, Portable::from_u64(q)),               // q^2 + q: q
+                                        Portable::add(sq, Portable::from_u64(q + 1)),           // q^2 + q + 1: q + 1
+                                        Portable::add(Portable::sub(sq, Portable::from_u64(q)), Portable::from_u64(1)), // q
+                                        Portable::sub(sq, Portable::from_u64(q))})              // q - 1
+                check(n);
+        }
+    }
+    for (int i = 0; i < 300000; ++i) {
+        const int shift = 2 + static_cast<int>(rng.next() % 126); // below 2^126, where results fit
+        check(Portable::shr(Portable::make(rng.next(), rng.next()), shift));
     }
 }
 

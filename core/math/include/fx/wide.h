@@ -146,6 +146,8 @@ struct Portable {
     static constexpr uint64_t udiv64(T n, uint64_t d, uint64_t* rem) {
         return divlu(n.hi, n.lo, d, rem);
     }
+    /// Whether udiv64 is one instruction (isqrt then takes a 128-bit Newton step).
+    static constexpr bool kOneInstructionUdiv64 = false;
 };
 
 #if FX_COMPILER_HAS_INT128
@@ -228,6 +230,11 @@ struct Native {
 #endif
         return divlu(hi64(n), lo64(n), d, rem);
     }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    static constexpr bool kOneInstructionUdiv64 = true;
+#else
+    static constexpr bool kOneInstructionUdiv64 = false;
+#endif
 };
 #endif
 
@@ -301,44 +308,108 @@ inline constexpr std::array<uint32_t, 192> kSqrtSeed = [] {
     return t;
 }();
 
-/// Floor of the square root of an unsigned 128-bit value. Exact: result r satisfies
-/// r*r <= n < (r+1)*(r+1). An estimate from the top 64 bits (a table seed and two 64-bit Newton
-/// steps, about 35 correct bits), rounded up to an over-estimate; one 128-bit integer Newton step
-/// (never below the floor, Hacker's Delight 11-1), then exact correction by squaring. Every path
-/// ends in the same unique floor, so the estimate affects only the speed.
-template <class B> constexpr uint64_t isqrt(typename B::T n) {
-    if (B::is_zero(n)) return 0;
+namespace detail {
+
+/// For 2^62 <= t < 2^64: a table seed and two integer Newton steps (8 correct bits, then 17, then
+/// 35), never below floor(sqrt(t)): an integer Newton step from any positive start is not (its
+/// real value is at least sqrt(t), and flooring keeps it at least floor(sqrt(t))).
+constexpr uint64_t isqrt_top_estimate(uint64_t t) {
+    const uint64_t e = kSqrtSeed[(t >> 56) - 64];
+    const uint64_t e1 = (e + t / e) >> 1;
+    return (e1 + t / e1) >> 1;
+}
+/// floor(sqrt(t)) for 2^62 <= t < 2^64 (so below 2^32), exact: the estimate stepped down (at most
+/// once; the estimate affects only the speed).
+constexpr uint64_t isqrt_top(uint64_t t) {
+    uint64_t e = isqrt_top_estimate(t);
+    while (e > kLow32 || e * e > t) --e; // e * e is tested only below 2^32: no overflow
+    return e;
+}
+
+/// r = floor(sqrt(n)) for n < 2^126, and *rem = n - r^2 (at most 2r, so within 64 bits). Except on
+/// x86-64, no 128-bit product or division (on wasm32 both are emulated, and elsewhere but x86-64
+/// the division is divlu's two):
+///  - n < 2^64: with t = n * 4^m in [2^62, 2^64), r = floor(floor(sqrt(t)) / 2^m).
+///  - else: t = floor(n / 4^k) in [2^62, 2^64) (1 <= k <= 31), s = floor(sqrt(t)), base = s * 2^k,
+///    so r = base + d with 0 <= d < 2^k, and R = n - base^2 = (t - s^2) 4^k + (n mod 4^k) >= 0.
+///    (base + d)^2 <= n exactly when 2 base d + d^2 <= R. The estimate d0 = floor(R / (2 base)) =
+///    floor(floor(R / 2^(k+1)) / s) is at least d, and at most d + 1: with sqrt(n) = base + x,
+///    R / (2 base) = x + x^2 / (2 base) < x + 2^k / (2 s) <= x + 1/2. floor(R / 2^(k+1)) =
+///    (t - s^2) 2^(k-1) + floor((n mod 4^k) / 2^(k+1)) < 2^64 (t - s^2 <= 2s < 2^33), and
+///    R - 2 base d0 = (its remainder by s) 2^(k+1) + (n mod 2^(k+1)) < 2^64: d0 is tested by
+///    d0^2 against that, in 64 bits.
+template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) {
     const int bits = 128 - B::clz(n);
-    if (bits > 126) {
-        // Keep the Newton step's quotient within 64 bits: r = 2 * isqrt(n / 4) or one more.
+    if (bits <= 64) {
+        const uint64_t v = B::lo64(n);
+        if (v == 0) {
+            *rem = 0;
+            return 0;
+        }
+        const int m = (64 - bits) / 2;
+        const uint64_t r = isqrt_top(v << (2 * m)) >> m;
+        *rem = v - r * r;
+        return r;
+    }
+    const int k = (bits - 63) / 2;
+    const uint64_t t = B::lo64(B::shr(n, 2 * k));
+    if constexpr (B::kOneInstructionUdiv64) {
+        // x86-64, where udiv64 is one instruction: one 128-bit Newton step from an over-estimate
+        // (Hacker's Delight 11-1) is fewer instructions. x = (estimate + 1) 2^k > sqrt(n), so
+        // hi64(n) < x as udiv64 requires; y = floor((x + n / x) / 2) is never below the floor,
+        // and the loop steps down to it.
+        const uint64_t x = (isqrt_top_estimate(t) + 1) << k;
+        const uint64_t q = B::udiv64(n, x, nullptr);
+        uint64_t y = (x >> 1) + (q >> 1) + (x & q & 1);
+        typename B::T sq = B::umul(y, y);
+        while (B::ucmp(sq, n) > 0) {
+            --y;
+            sq = B::umul(y, y);
+        }
+        *rem = B::lo64(B::sub(n, sq));
+        return y;
+    }
+    const uint64_t s = isqrt_top(t);
+    const uint64_t low = B::lo64(n); // n mod 4^k is in it: 2k <= 62
+    const uint64_t num = ((t - s * s) << (k - 1)) + ((low & ((uint64_t{1} << (2 * k)) - 1)) >> (k + 1));
+    const uint64_t d = num / s;
+    const uint64_t left = ((num - d * s) << (k + 1)) | (low & ((uint64_t{1} << (k + 1)) - 1));
+    if (d * d <= left) { // d < 2^k + 1 <= 2^31 + 1: d^2 within 64 bits
+        *rem = left - d * d;
+        return (s << k) + d;
+    }
+    // d0 = d + 1: n - (base + d0 - 1)^2 = left + 2 base - d0^2 + 2 d0 - 1, which is at most 2r
+    // (so exact modulo 2^64, whatever the intermediate sums).
+    *rem = left + (s << (k + 1)) - d * d + 2 * d - 1;
+    return (s << k) + d - 1;
+}
+
+} // namespace detail
+
+/// Floor of the square root of an unsigned 128-bit value. Exact: result r satisfies
+/// r*r <= n < (r+1)*(r+1). Below 2^126, detail::isqrt_rem; above, r = 2 * isqrt(n / 4) or one
+/// more. Every path ends in the same unique floor.
+template <class B> constexpr uint64_t isqrt(typename B::T n) {
+    if (B::clz(n) < 2) {
         const uint64_t r = isqrt<B>(B::shr(n, 2)) << 1;
         const typename B::T up = B::umul(r + 1, r + 1);
         return B::ucmp(up, n) <= 0 ? r + 1 : r;
     }
-    // t = n * 4^-k (bits > 64) or n * 4^m (bits <= 64), in [2^62, 2^64).
-    const int k = bits > 64 ? (bits - 63) / 2 : 0;
-    const int m = bits > 64 ? 0 : (64 - bits) / 2;
-    const uint64_t t = bits > 64 ? B::lo64(B::shr(n, 2 * k)) : B::lo64(n) << (2 * m);
-    // e >= floor(sqrt(t)) (integer Newton steps from any positive start never go below it), and
-    // within about 2^-35 of it (8 bits, then 17, then 35).
-    uint64_t e = kSqrtSeed[(t >> 56) - 64];
-    e = (e + t / e) >> 1;
-    e = (e + t / e) >> 1;
-    // x > sqrt(n): e + 1 > sqrt(t), so (e + 1) * 2^k > sqrt(n); floor(e / 2^m) >= floor(sqrt(n)).
-    const uint64_t x = bits > 64 ? (e + 1) << k : (e >> m) + 1;
-    // One Newton step: hi64(n) < x as udiv64 requires (x > sqrt(n), n < 2^126), y >= floor(sqrt(n)).
-    const uint64_t q = B::udiv64(n, x, nullptr);
-    uint64_t y = (x >> 1) + (q >> 1) + (x & q & 1);
-    while (B::ucmp(B::umul(y, y), n) > 0) --y; // y < 2^63 + 2: no overflow
-    return y;
+    uint64_t rem = 0;
+    return detail::isqrt_rem<B>(n, &rem);
 }
 /// Square root of an unsigned 128-bit value rounded to the nearest integer. (No ties exist:
 /// (r + 1/2)^2 is never an integer.) Result fits in 64 bits.
 template <class B> constexpr uint64_t isqrt_round(typename B::T n) {
-    const uint64_t r = isqrt<B>(n);
     // Round up when n - r^2 > r, i.e. n >= r^2 + r + 1 > (r + 1/2)^2.
-    const typename B::T rem = B::sub(n, B::umul(r, r));
-    return B::ucmp(rem, B::from_u64(r)) > 0 ? r + 1 : r;
+    if (B::clz(n) < 2) {
+        const uint64_t r = isqrt<B>(n);
+        const typename B::T rem = B::sub(n, B::umul(r, r));
+        return B::ucmp(rem, B::from_u64(r)) > 0 ? r + 1 : r;
+    }
+    uint64_t rem = 0;
+    const uint64_t r = detail::isqrt_rem<B>(n, &rem);
+    return rem > r ? r + 1 : r;
 }
 
 } // namespace fx::wide
