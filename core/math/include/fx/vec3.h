@@ -82,13 +82,13 @@ constexpr Scalar round_q64(Wide v, const char* op) {
 constexpr Wide dot_q64(const Vec3& a, const Vec3& b) {
     using B = wide::Default;
     check_overflow(detail::too_large_for_dot(a) || detail::too_large_for_dot(b), "fx::dot (component beyond 2^30)");
-    return B::add(B::add(B::smul(a.x.raw(), b.x.raw()), B::smul(a.y.raw(), b.y.raw())), B::smul(a.z.raw(), b.z.raw()));
+    return B::sdot3(a.x.raw(), b.x.raw(), a.y.raw(), b.y.raw(), a.z.raw(), b.z.raw());
 }
 /// Exact |v|^2 in units of 2^-64, unsigned (no precondition: < 3 * 2^126).
 constexpr Wide length_sq_q64(const Vec3& v) {
     using B = wide::Default;
     const uint64_t x = wide::uabs(v.x.raw()), y = wide::uabs(v.y.raw()), z = wide::uabs(v.z.raw());
-    return B::add(B::add(B::umul(x, x), B::umul(y, y)), B::umul(z, z));
+    return B::usq3(x, y, z);
 }
 
 /// a.b, one rounding.

@@ -110,6 +110,46 @@ struct Portable {
         if (b < 0) p.hi -= static_cast<uint64_t>(a);
         return p;
     }
+    /// a0 b0 + a1 b1 + a2 b2, modulo 2^128 (exact while it fits: the dot product's 128-bit sum).
+    /// One pass over the 32-bit halves, carries gathered once: a = ah 2^32 + al with ah = a >> 32
+    /// (arithmetic) and al = a mod 2^32, so a b = ah bh 2^64 + (ah bl + al bh) 2^32 + al bl, each
+    /// cross product within int64 and split the same way. Fewer operations than three products
+    /// and two sums (wasm32's 128-bit arithmetic is this code).
+    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2, int64_t b2) {
+        uint64_t lo = 0, mid = 0, hi = 0; // hi wraps modulo 2^64, as the 128-bit sum would
+        const auto term = [&lo, &mid, &hi](int64_t a, int64_t b) {
+            const int64_t ah = a >> 32, bh = b >> 32;
+            const uint64_t al = static_cast<uint64_t>(a) & kLow32, bl = static_cast<uint64_t>(b) & kLow32;
+            const uint64_t ll = al * bl;
+            const int64_t lh = static_cast<int64_t>(al) * bh, hl = ah * static_cast<int64_t>(bl); // |.| < 2^63
+            lo += ll & kLow32;
+            mid += (ll >> 32) + (static_cast<uint64_t>(lh) & kLow32) + (static_cast<uint64_t>(hl) & kLow32);
+            hi += static_cast<uint64_t>(ah) * static_cast<uint64_t>(bh) + static_cast<uint64_t>(lh >> 32) +
+                  static_cast<uint64_t>(hl >> 32);
+        };
+        term(a0, b0);
+        term(a1, b1);
+        term(a2, b2);
+        mid += lo >> 32; // lo < 3 * 2^32, mid < 2^37: no overflow
+        return {(mid << 32) | (lo & kLow32), hi + (mid >> 32)};
+    }
+    /// x^2 + y^2 + z^2 of magnitudes, exact (< 3 * 2^126), the same way (x = xh 2^32 + xl:
+    /// x^2 = xh^2 2^64 + 2 xh xl 2^32 + xl^2).
+    static constexpr T usq3(uint64_t x, uint64_t y, uint64_t z) {
+        uint64_t lo = 0, mid = 0, hi = 0;
+        const auto term = [&lo, &mid, &hi](uint64_t v) {
+            const uint64_t vh = v >> 32, vl = v & kLow32;
+            const uint64_t ll = vl * vl, hl = vh * vl;
+            lo += ll & kLow32;
+            mid += (ll >> 32) + ((hl & kLow32) << 1);
+            hi += vh * vh + ((hl >> 32) << 1);
+        };
+        term(x);
+        term(y);
+        term(z);
+        mid += lo >> 32; // lo < 3 * 2^32, mid < 2^36
+        return {(mid << 32) | (lo & kLow32), hi + (mid >> 32)};
+    }
     static constexpr T add(T a, T b) {
         const uint64_t lo = a.lo + b.lo;
         return {lo, a.hi + b.hi + (lo < a.lo ? 1u : 0u)};
@@ -177,9 +217,21 @@ struct Native {
         const Portable::T p = Portable::smul(a, b);
         return make(p.hi, p.lo);
     }
+    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2, int64_t b2) {
+        const Portable::T p = Portable::sdot3(a0, b0, a1, b1, a2, b2);
+        return make(p.hi, p.lo);
+    }
+    static constexpr T usq3(uint64_t x, uint64_t y, uint64_t z) {
+        const Portable::T p = Portable::usq3(x, y, z);
+        return make(p.hi, p.lo);
+    }
 #else
     static constexpr T umul(uint64_t a, uint64_t b) { return static_cast<T>(a) * b; }
     static constexpr T smul(int64_t a, int64_t b) { return from_i64(a) * from_i64(b); }
+    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2, int64_t b2) {
+        return smul(a0, b0) + smul(a1, b1) + smul(a2, b2);
+    }
+    static constexpr T usq3(uint64_t x, uint64_t y, uint64_t z) { return umul(x, x) + umul(y, y) + umul(z, z); }
 #endif
     static constexpr T add(T a, T b) { return a + b; }
     static constexpr T sub(T a, T b) { return a - b; }
