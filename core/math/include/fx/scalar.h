@@ -51,12 +51,26 @@ template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
 #if FX_COMPILER_HAS_INT128
     if constexpr (std::is_same_v<B, wide::Native>) {
 #if defined(__wasm__)
+        const int zeros = std::countl_zero(wide::uabs(a)) + std::countl_zero(wide::uabs(b));
         // |a * b| < 2^62 (a time step times a speed, two fractions below a half): the product
         // fits in 64 bits and the same rounding is two 64-bit operations.
-        if (std::countl_zero(wide::uabs(a)) + std::countl_zero(wide::uabs(b)) >= 66) {
+        if (zeros >= 66) {
             const int64_t p = a * b; // exact: |a| < 2^(64 - clz), so |p| < 2^(128 - 66)
             *ovf = false;
             return (p + ((int64_t{1} << (kFracBits - 1)) - (p < 0 ? 1 : 0))) >> kFracBits;
+        }
+        // |a * b| < 2^94, so the result is below 2^62: from the 32-bit halves (a = ah 2^32 + al,
+        // ah = a >> 32 arithmetic), a b / 2^32 = ah bh 2^32 + ah bl + al bh + al bl / 2^32, and
+        // the rounding's addend 2^31 - [a b < 0] joins al bl (below 2^64 - 2^33 + 2^31: no carry
+        // out). The sums wrap modulo 2^64 on the way and end exact, as the result fits.
+        if (zeros >= 34) {
+            const uint64_t al = static_cast<uint64_t>(a) & wide::kLow32, bl = static_cast<uint64_t>(b) & wide::kLow32;
+            const int64_t ah = a >> 32, bh = b >> 32;
+            const uint64_t neg = ((a ^ b) < 0 && a != 0 && b != 0) ? 1 : 0;
+            const uint64_t x = (static_cast<uint64_t>(ah * bh) << 32) + static_cast<uint64_t>(ah * static_cast<int64_t>(bl)) +
+                               static_cast<uint64_t>(static_cast<int64_t>(al) * bh);
+            *ovf = false;
+            return static_cast<int64_t>(x + ((al * bl + ((uint64_t{1} << (kFracBits - 1)) - neg)) >> kFracBits));
         }
 #endif
         return wide::Native::mul_shift(a, b, kFracBits, ovf); // in 128 bits, rounded
