@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "fx/mat3.h"
-#include "kcc/clock.h"
+#include "tick_loop.h"
 
 namespace fx::harness {
 
@@ -85,17 +85,6 @@ kcc::Platform to_platform(const PlatformDef& d) {
     return p;
 }
 
-/// Sends every event to two observers, in order.
-class TeeObserver final : public kcc::TraceObserver {
-public:
-    kcc::TraceObserver* first = nullptr;
-    kcc::TraceObserver* second = nullptr;
-    void on_event(const kcc::TraceEvent& e) override {
-        first->on_event(e);
-        second->on_event(e);
-    }
-};
-
 } // namespace
 
 bool build_world(const Scenario& sc, kcc::World* world, std::string* error) {
@@ -141,53 +130,7 @@ bool run_scenario(const Scenario& sc, RunSink& sink, const RunOptions& options, 
     sink.on_start(world);
     TeeObserver tee;
     tee.second = options.observer;
-
-    const int64_t last = options.stop_after >= 0 && options.stop_after < sc.ticks ? options.stop_after : sc.ticks - 1;
-    auto step_once = [&](bool frame_end, Scalar alpha) -> bool {
-        const int64_t t = world.tick();
-        if (!timeline.apply(t, &world, error)) return false;
-        timeline.inputs(t, &inputs);
-        const bool traced = options.trace != nullptr && t >= options.trace_from && t <= options.trace_to;
-        if (traced) options.trace->begin_tick(t);
-        kcc::TraceObserver* observer = options.observer;
-        if (traced) {
-            tee.first = options.trace;
-            observer = options.observer != nullptr ? static_cast<kcc::TraceObserver*>(&tee) : options.trace;
-        }
-        world.step(inputs, observer);
-        if (options.fault != nullptr && options.fault->tick == t && !apply_fault(*options.fault, &world, "fault", error))
-            return false;
-        for (size_t i = 0; i < platforms.size(); ++i) poses[i] = {platforms[i].id, platforms[i].center_at(world.tick())};
-        render.clear();
-        if (frame_end) {
-            for (size_t i = 0; i < world.characters().size(); ++i) render.push_back(world.render_position(i, alpha));
-        }
-        return sink.on_tick(t, world.characters(), poses, render, error);
-    };
-
-    if (sc.frames.empty()) {
-        while (world.tick() <= last) {
-            if (!step_once(false, Scalar{})) return false;
-        }
-        return true;
-    }
-    const int max_per_frame = sc.characters.empty() ? 4 : sc.characters.front().settings.max_ticks_per_frame;
-    kcc::FrameClock clock(sc.tick_rate_hz, max_per_frame);
-    size_t seg = 0;
-    int64_t used = 0;
-    while (world.tick() <= last) {
-        const FrameSegment& f = sc.frames[seg];
-        if (++used >= f.count && seg + 1 < sc.frames.size()) {
-            ++seg; // the last segment repeats until the run is over
-            used = 0;
-        }
-        const int n = clock.advance(f.ns);
-        for (int i = 0; i < n && world.tick() <= last; ++i) {
-            const bool frame_end = i == n - 1 || world.tick() == last;
-            if (!step_once(frame_end, clock.alpha())) return false;
-        }
-    }
-    return true;
+    return run_ticks({sc, sink, options, error, world, platforms, poses, timeline, inputs, render, tee});
 }
 
 } // namespace fx::harness
