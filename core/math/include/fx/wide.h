@@ -191,6 +191,13 @@ struct Portable {
 };
 
 #if FX_COMPILER_HAS_INT128
+// x86-64 with GCC or Clang: the 128/64 division as one instruction (Native::udiv64).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FX_WIDE_DIVQ 1
+#else
+#define FX_WIDE_DIVQ 0
+#endif
+
 /// Native backend: the compiler's 128-bit integer.
 struct Native {
     __extension__ typedef unsigned __int128 T;
@@ -272,7 +279,7 @@ struct Native {
     /// instruction (the precondition rules out its overflow trap); elsewhere divlu's two 64-bit
     /// divisions. Both floor, so every path gives the same bits (tests/math/wide_test.cpp).
     static constexpr uint64_t udiv64(T n, uint64_t d, uint64_t* rem) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if FX_WIDE_DIVQ
         if (!std::is_constant_evaluated()) {
             uint64_t q = 0, r = 0;
             __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo64(n)), "d"(hi64(n)), "rm"(d) : "cc");
@@ -282,11 +289,7 @@ struct Native {
 #endif
         return divlu(hi64(n), lo64(n), d, rem);
     }
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    static constexpr bool kOneInstructionUdiv64 = true;
-#else
-    static constexpr bool kOneInstructionUdiv64 = false;
-#endif
+    static constexpr bool kOneInstructionUdiv64 = FX_WIDE_DIVQ != 0;
 };
 #endif
 
