@@ -392,6 +392,10 @@ LocalScene::LocalScene(const StaticScene& scene, const Aabb& region) : scene_(&s
 }
 
 Vec3 LocalScene::unit(const Vec3& v) const {
+    // Straight up or down (every probe and snap): normalize() gives +-1 on y exactly (its own
+    // shortcut for a vector along an axis), without the memo.
+    if (v.x.raw() == 0 && v.z.raw() == 0 && wide::uabs(v.y.raw()) >= static_cast<uint64_t>(kMinNormalizeLength.raw()))
+        return Vec3{Scalar{}, v.y.raw() < 0 ? -Scalar::one() : Scalar::one(), Scalar{}};
     for (uint32_t k = 0; k < unit_used_; ++k)
         if (unit_in_[k] == v) return unit_out_[k];
     const Vec3 u = normalize(v);
