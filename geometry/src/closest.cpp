@@ -207,32 +207,6 @@ Closest closest(const Vec3& a, const Vec3& b, const SegCore& s) {
 // the six slab planes. Between consecutive crossings the set of clamped axes is fixed, so the
 // minimum on that piece is the clamped vertex of one quadratic; the least over the pieces
 // (at most 7) is the exact minimum. Ties go to the earliest piece.
-namespace {
-
-int clamp_state(Scalar p, Scalar h) { return p < -h ? -1 : (p > h ? 1 : 0); }
-
-inline Feature box_feature(const int st[3]) {
-    int clamped = 0;
-    for (int i = 0; i < 3; ++i) clamped += st[i] != 0;
-    Feature f;
-    if (clamped == 1) {
-        const int ax = st[0] != 0 ? 0 : (st[1] != 0 ? 1 : 2);
-        f.kind = FeatureKind::kFace;
-        f.index = static_cast<uint8_t>(ax * 2 + (st[ax] > 0 ? 1 : 0));
-    } else if (clamped == 2) {
-        const int free_ax = st[0] == 0 ? 0 : (st[1] == 0 ? 1 : 2);
-        const int o1 = (free_ax + 1) % 3, o2 = (free_ax + 2) % 3;
-        f.kind = FeatureKind::kEdge;
-        f.index = static_cast<uint8_t>(free_ax * 4 + (st[o1] > 0 ? 1 : 0) + (st[o2] > 0 ? 2 : 0));
-    } else if (clamped == 3) {
-        f.kind = FeatureKind::kVertex;
-        f.index = static_cast<uint8_t>((st[0] > 0 ? 1 : 0) + (st[1] > 0 ? 2 : 0) + (st[2] > 0 ? 4 : 0));
-    }
-    return f;
-}
-
-} // namespace
-
 // The common case of every tick: an upright capsule (a and b differ only in y) against a box
 // that is not rotated or turns about y only (then the segment is upright in the box's frame
 // too: its ends' x and z there are equal dot products, its y exact). The same computation as

@@ -156,6 +156,9 @@ bool cast_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, co
 //   - A level motion toward a side face: the general path's steps, with the closest points
 //     written down while they stay on that face (level_to_side); a start contact with that face
 //     (not a deep one) written down too.
+//   - Any other motion with the segment's lower end above an unrotated box's top (a drop onto
+//     the top's edge or corner, a slanted motion over it): the general path's steps, with the
+//     closest points written down while the lower end stays above the top (above_box).
 namespace {
 
 enum class Decided { kNo, kHit, kUndecided };
@@ -256,12 +259,72 @@ Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, S
     return hit(t, A, false, Scalar{});
 }
 
-Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
-                         const BoxCore& box, Hit* out) {
+/// The gap from the point A (box frame) above an unrotated box's top (A.y > h.y) to the box:
+/// closest_upright's one piece for a segment wholly above the top (t = 0, its lower end A; the
+/// box point below or beside it on the top face, q = (clamp(A.x), h.y, clamp(A.z))). *on_face:
+/// that point lies on the top face (x and z within it), not on an edge or a corner of the top.
+Vec3 gap_above(const Vec3& A, const BoxCore& box, Scalar* qx, Scalar* qz, bool* on_face) {
+    *qx = clamp(A.x, -box.h.x, box.h.x);
+    *qz = clamp(A.z, -box.h.z, box.h.z);
+    const Vec3 g{A.x - *qx, A.y - box.h.y, A.z - *qz};
+    *on_face = g.x.raw() == 0 && g.z.raw() == 0;
+    return g;
+}
+
+/// Any motion of an upright segment whose lower end stays above an unrotated box's top (a
+/// drop onto the top's edge or corner, a jump or a slope's motion over the box): the general
+/// path's advancement, step for step. While the lower end is above the top, closest() finds one
+/// piece (no crossing of the y slab) and t = 0 on it: the lower end A, the box point q above
+/// (gap_above()), the distance the rounded length of their difference; the contact normal the
+/// top face's where q is on it, else that difference normalised (on_seg - on_core is exactly
+/// A - q: the box is not rotated, so both are sums of the same coordinates). A step that ends
+/// with the lower end at or below the top hands the whole cast to the general path (which then
+/// retraces these steps), as does a start within the contact tolerance (fill_contact's push).
+Decided above_box(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scalar max_distance, const BoxCore& box,
+                  const Vec3& A0, Hit* out) {
+    const Vec3 up = box.rot.column(1);
+    Scalar qx, qz;
+    bool on_face = false;
+    Vec3 g = gap_above(A0, box, &qx, &qz, &on_face);
+    Scalar sep = length(g) - r;
+    if (sep <= kContactTolerance) return Decided::kUndecided;
+    if (max_distance.raw() <= 0 || dir.is_zero()) return Decided::kNo;
+    Vec3 n;
+    if (on_face) n = up;
+    else if (!try_normalize(g, &n)) n = -dir;
+    Scalar t;
+    Scalar ax = A0.x, az = A0.z;
+    for (int it = 0; it < kMaxCastIterations; ++it) {
+        const Scalar gd = dot(dir, n);
+        if (gd.raw() >= 0) return Decided::kNo;
+        const Scalar ng = -gd;
+        const Scalar gap = sep - kCastTargetSeparation;
+        if (gap > ng * (max_distance - t)) return Decided::kNo;
+        t = min(t + gap / ng, max_distance);
+        const Vec3 A = (a + dir * t) - box.c;
+        if (!(A.y > box.h.y)) return Decided::kUndecided;
+        ax = A.x, az = A.z;
+        g = gap_above(A, box, &qx, &qz, &on_face);
+        sep = length(g) - r;
+        Vec3 m;
+        if (on_face) n = up;
+        else if (try_normalize(g, &m)) n = m;
+        if (sep <= kContactTolerance) break;
+    }
+    const int st[3] = {clamp_state(ax, box.h.x), 1, clamp_state(az, box.h.z)};
+    out->distance = t;
+    out->normal = n;
+    out->point = box.c + Vec3{qx, box.h.y, qz} + o;
+    out->feature = box_feature(st);
+    out->start_overlap = false;
+    out->depth = Scalar{};
+    return Decided::kHit;
+}
+
+Decided cast_upright_box_level_or_vertical(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scalar max_distance,
+                                           const BoxCore& box, const UprightInBox& u, Hit* out) {
     const bool vertical = dir.x.raw() == 0 && dir.z.raw() == 0 && dir.y.raw() != 0;
     if (!vertical && dir.y.raw() != 0) return Decided::kUndecided;
-    UprightInBox u;
-    if (!upright_in_box(a, b, box, &u)) return Decided::kUndecided;
     const Scalar hy = box.h.y;
     const bool over_top = u.gx.raw() == 0 && u.gz.raw() == 0;
     const Scalar touch = r + kContactTolerance; // closer than this: a start contact (general path)
@@ -286,6 +349,15 @@ Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, 
         return Decided::kHit;
     }
     return Decided::kUndecided;
+}
+
+Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+                         const BoxCore& box, Hit* out) {
+    UprightInBox u;
+    if (!upright_in_box(a, b, box, &u)) return Decided::kUndecided;
+    const Decided d = cast_upright_box_level_or_vertical(o, a, r, dir, max_distance, box, u, out);
+    if (d != Decided::kUndecided || !box.aligned || !(u.A.y > box.h.y)) return d;
+    return above_box(o, a, r, dir, max_distance, box, u.A, out);
 }
 
 } // namespace

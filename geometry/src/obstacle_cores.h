@@ -54,6 +54,31 @@ inline Scalar core_radius(const SegCore& c) { return c.radius; }
 inline Scalar core_radius(const BoxCore&) { return Scalar{}; }
 inline Scalar core_radius(const TriCore&) { return Scalar{}; }
 
+/// Where p lies against the slab [-h, h]: -1 below it, 1 above it, 0 within.
+inline int clamp_state(Scalar p, Scalar h) { return p < -h ? -1 : (p > h ? 1 : 0); }
+
+/// The box feature of a point whose clamp states against the three slabs (box frame) are st:
+/// a face where one axis is clamped, an edge where two are, a vertex where all three are.
+inline Feature box_feature(const int st[3]) {
+    int clamped = 0;
+    for (int i = 0; i < 3; ++i) clamped += st[i] != 0;
+    Feature f;
+    if (clamped == 1) {
+        const int ax = st[0] != 0 ? 0 : (st[1] != 0 ? 1 : 2);
+        f.kind = FeatureKind::kFace;
+        f.index = static_cast<uint8_t>(ax * 2 + (st[ax] > 0 ? 1 : 0));
+    } else if (clamped == 2) {
+        const int free_ax = st[0] == 0 ? 0 : (st[1] == 0 ? 1 : 2);
+        const int o1 = (free_ax + 1) % 3, o2 = (free_ax + 2) % 3;
+        f.kind = FeatureKind::kEdge;
+        f.index = static_cast<uint8_t>(free_ax * 4 + (st[o1] > 0 ? 1 : 0) + (st[o2] > 0 ? 2 : 0));
+    } else if (clamped == 3) {
+        f.kind = FeatureKind::kVertex;
+        f.index = static_cast<uint8_t>((st[0] > 0 ? 1 : 0) + (st[1] > 0 ? 2 : 0) + (st[2] > 0 ? 4 : 0));
+    }
+    return f;
+}
+
 /// Closest points between the capsule's core segment [a, b] and an obstacle core.
 struct Closest {
     Scalar dist;   ///< |on_seg - on_core|, correctly rounded

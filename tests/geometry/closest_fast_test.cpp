@@ -223,8 +223,8 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
           "[narrow][box]") {
     // cast_core and overlap_core decide some upright capsules against boxes turned about y without
     // the closest-point routine (narrow.cpp: level motions over a top face or toward a side face or
-    // starting in contact with one,
-    // vertical motions beside a side, drops onto a top face, overlaps ruled out by one axis's gap). Every answer must be the
+    // starting in contact with one, vertical motions beside a side, drops onto a top face, any
+    // motion above an unrotated box's top, overlaps ruled out by one axis's gap). Every answer must be the
     // general path's, bit for bit, with ends and axes often exactly on the faces' planes and
     // gaps near the radius, the contact tolerance and the cast's reach.
     fxtest::Rng rng(0xca57);
@@ -232,6 +232,7 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
     const int64_t cases = fxtest::scaled(300000);
     const auto at_least = [](int64_t n) { return fxtest::scaled(n); };
     long casts = 0, drops_hit = 0, side_hits = 0, side_contacts = 0, level_misses = 0, vertical_misses = 0, overlaps_ruled_out = 0, contacts = 0;
+    long above_edge_hits = 0, above_slanted_hits = 0;
     const int64_t one = Scalar::kOneRaw;
     for (int64_t i = 0; i < cases; ++i) {
         Box shape;
@@ -249,7 +250,7 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
         // beyond a face, or on a face's plane, so that every boundary of the shortcuts is met.
         Vec3 a{coord(rng, 5), coord(rng, 4), coord(rng, 5)};
         const Scalar near_r = r + Scalar::from_raw(rng.range(-3, 3) * (rng.next() % 2 == 0 ? 1 : kContactTolerance.raw()));
-        bool toward_side = false;
+        bool toward_side = false, above_case = false;
         switch (rng.next() % 8) {
         case 7: { // beside a side face, within its height and width: some way off, touching, inside
             const int64_t inside = std::min<int64_t>(r.raw(), one / 4);
@@ -266,6 +267,13 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
             toward_side = box.yaw_only;
             break;
         }
+        case 4: // above the top, over or beyond an edge or a corner of it (an unrotated box)
+            if (!box.aligned) break;
+            above_case = true;
+            a = box.c + Vec3{(rng.next() % 2 == 0 ? box.h.x : -box.h.x) + Scalar::from_raw(rng.range(-one / 4, one / 2)),
+                             box.h.y + Scalar::from_raw(rng.range(0, one / 2)),
+                             (rng.next() % 2 == 0 ? box.h.z : -box.h.z) + Scalar::from_raw(rng.range(-one / 4, one / 2))};
+            break;
         case 0: a.y = box.c.y + box.h.y + near_r; break;                         // over the top
         case 6: a.y = box.c.y + box.h.y + r + Scalar::from_raw(rng.range(0, one)); // above it
             a.z = box.c.z + Scalar::from_raw(rng.range(-box.h.z.raw() / 2, box.h.z.raw() / 2));
@@ -288,6 +296,14 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
         default: dir = normalize(Vec3{coord(rng, 2), coord(rng, 2), coord(rng, 2)}); break;
         }
         if (toward_side && rng.next() % 2 == 0) dir = normalize(box.rotate(Vec3{-Scalar::one(), Scalar{}, coord(rng, 1)}));
+        if (above_case && rng.next() % 2 == 0) {
+            // Down onto the top's edge or corner: straight, toward the top's middle, or slanted.
+            switch (rng.next() % 3) {
+            case 0: dir = Vec3{Scalar{}, -Scalar::one(), Scalar{}}; break;
+            case 1: dir = normalize(box.c + Vec3{Scalar{}, box.h.y, Scalar{}} - a); break;
+            default: dir = normalize(Vec3{coord(rng, 1), -Scalar::from_raw(rng.range(1, 2 * one)), coord(rng, 1)}); break;
+            }
+        }
         const Scalar reach = Scalar::from_raw(rng.range(-one / 16, 3 * one));
         const Vec3 o{coord(rng, 50), coord(rng, 50), coord(rng, 50)};
         Hit fast{}, general{};
@@ -307,6 +323,10 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
             general.feature.index / 2 != 1)
             ++side_hits;
         if (upright && !gh && dir.y.raw() != 0 && dir.x.raw() == 0 && dir.z.raw() == 0) ++vertical_misses;
+        const bool above = upright && box.aligned && a.y - box.c.y > box.h.y;
+        if (above && gh && !general.start_overlap && general.feature.kind != FeatureKind::kFace) ++above_edge_hits;
+        if (above && gh && !general.start_overlap && dir.y.raw() != 0 && !(dir.x.raw() == 0 && dir.z.raw() == 0))
+            ++above_slanted_hits;
 
         const Scalar margin = rng.next() % 2 == 0 ? Scalar{} : Scalar::from_raw(rng.range(0, one / 4));
         Contact fc{}, gc{};
@@ -325,7 +345,9 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
     }
     // Each shortcut's case is drawn often (or the comparison would prove little).
     INFO("drops " << drops_hit << ", side hits " << side_hits << ", side contacts " << side_contacts << ", level misses " << level_misses << ", vertical misses " << vertical_misses
-                  << ", overlaps ruled out " << overlaps_ruled_out << ", contacts " << contacts);
+                  << ", overlaps ruled out " << overlaps_ruled_out << ", contacts " << contacts
+                  << ", hits on a top edge or corner from above " << above_edge_hits << ", slanted hits from above "
+                  << above_slanted_hits);
     CHECK(casts == cases);
     CHECK(drops_hit > at_least(2000));
     CHECK(side_hits > at_least(2000));
@@ -334,4 +356,6 @@ TEST_CASE("cast and overlap: the upright-capsule shortcuts against boxes give th
     CHECK(vertical_misses > at_least(20000));
     CHECK(overlaps_ruled_out > at_least(20000));
     CHECK(contacts > at_least(5000));
+    CHECK(above_edge_hits > at_least(2000));
+    CHECK(above_slanted_hits > at_least(2000));
 }
