@@ -1,6 +1,7 @@
 // Closest points between a capsule's core segment and each obstacle core (local frame).
 #include "obstacle_cores.h"
 
+#include "geo/tolerances.h"
 #include "wide_ops.h"
 
 namespace fx::geo::detail {
@@ -355,12 +356,69 @@ bool closest_in_face_slab(const Vec3& a, const Vec3& b, const BoxCore& box, cons
 
 } // namespace
 
+namespace {
+
+/// How far inside a face's extent the first end must lie for closest_receding_from_face(), and
+/// the longest segment (along each axis of the box) it takes.
+constexpr Scalar kRecedeInset = kContactTolerance;
+constexpr Scalar kRecedeMaxAxis = Scalar::from_int(256);
+
+/// closest_box_general for a segment that starts beyond one face's plane, inside the face's
+/// extent along the other two axes by kRecedeInset, and does not come nearer that plane: A (the
+/// first end, box frame) beyond the face, D = Bl - A along the face's axis pointing away from
+/// the box or zero (an upright body's segment above a tilted ramp's top, whose upper end may lie
+/// beyond the top's extent, outside closest_in_face_slab). The general routine's first piece,
+/// [0, t1] (t1 the earliest crossing of any slab bound), keeps the face's clamp state alone at
+/// its midpoint: the crossing of the other axes' bounds lies at least kRecedeInset / |D_i| in,
+/// the midpoint at most half way plus 2^-32, and the rounded point moves at most 2^-33 m more
+/// (|D_i| <= 2^8 m: 2^-25 m, against the inset's 2^-20). So its num = (A_k - bound) D_k has the
+/// sign of D_k times the side, never negative, -num <= 0 = den t0 and t = 0: the point A, the
+/// face point q = A with the face's coordinate set to the bound, a gap along the face's axis
+/// alone, whose square's rounded root is its magnitude. Every later piece's point has its face
+/// coordinate no nearer the bound (A_k + D_k t, D_k t rounded with D_k's sign) and is clamped on
+/// that axis, so its exact square is at least the first's: not kept (ties go to the earlier
+/// piece). The result: the first piece's, written down. False (nothing written) otherwise.
+bool closest_receding_from_face(const Vec3& a, const BoxCore& box, const Vec3& A, const Vec3& Bl, Closest* out) {
+    const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
+    const Scalar Ai[3] = {A.x, A.y, A.z};
+    const Scalar Bi[3] = {Bl.x, Bl.y, Bl.z};
+    int axis = -1, side = 0;
+    for (int i = 0; i < 3; ++i) {
+        const Scalar d = Bi[i] - Ai[i];
+        if (!(abs(d) <= kRecedeMaxAxis)) return false;
+        const int st = clamp_state(Ai[i], h[i]);
+        if (st == 0) {
+            if (!(abs(Ai[i]) < h[i] - kRecedeInset)) return false; // near or on the face's edge lines
+            continue;
+        }
+        if (axis >= 0) return false; // beyond two faces' planes: an edge's or a vertex's region
+        if ((st > 0 && d.raw() < 0) || (st < 0 && d.raw() > 0)) return false; // nearing the plane
+        axis = i;
+        side = st;
+    }
+    if (axis < 0) return false; // inside the box
+    const Scalar bound = side < 0 ? -h[axis] : h[axis];
+    Scalar q[3] = {Ai[0], Ai[1], Ai[2]};
+    q[axis] = bound;
+    out->dist = side > 0 ? Ai[axis] - bound : bound - Ai[axis];
+    out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
+    out->on_seg = a;
+    out->on_core = box.c + box.rotate(Vec3{q[0], q[1], q[2]});
+    const Vec3 col = box.rot.column(axis);
+    out->has_face_normal = true;
+    out->face_normal = side > 0 ? col : -col;
+    return true;
+}
+
+} // namespace
+
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
     if (box.yaw_only && a.x == b.x && a.z == b.z && a.y != b.y)
         return closest_upright(a, b, box, box.aligned ? a - box.c : box.rot.transpose_mul(a - box.c));
     const Vec3 A = box.to_box(a), Bl = box.to_box(b);
     Closest c;
     if (closest_in_face_slab(a, b, box, A, Bl, &c)) return c;
+    if (closest_receding_from_face(a, box, A, Bl, &c)) return c;
     return closest_box_in_frame(a, b, box, A, Bl);
 }
 

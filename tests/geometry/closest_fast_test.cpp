@@ -169,6 +169,106 @@ TEST_CASE("closest: a segment within one face's slab gives the general routine's
     CHECK(moving_toward > fxtest::scaled(10000));
 }
 
+TEST_CASE("closest: a segment receding from a face gives the general routine's bits", "[closest][box]") {
+    // closest() answers a segment whose first end lies beyond one face's plane and inside the
+    // face's extent along the other axes by kContactTolerance, and that does not come nearer the
+    // plane, without the piecewise search, wherever its other end lies (an upright body above a
+    // tilted ramp, its upper end beyond the ramp's top). Ends drawn on the borders of that case:
+    // the first end a few raw units either side of the inset and of the plane, the segment
+    // parallel to the plane or a hair toward it, segments near the 256 m limit along an axis.
+    fxtest::Rng rng(0x7ece);
+    const int64_t one = Scalar::kOneRaw;
+    const int64_t cases = fxtest::scaled(200000);
+    const int64_t inset = kContactTolerance.raw();
+    long receding = 0, far_end_outside = 0, near_inset = 0;
+    for (int64_t i = 0; i < cases; ++i) {
+        Box shape;
+        shape.center = {coord(rng, 4), coord(rng, 4), coord(rng, 4)};
+        shape.half_extents = {Scalar::from_raw(rng.range(1 << 16, 3 * one)), Scalar::from_raw(rng.range(1 << 16, 3 * one)),
+                              Scalar::from_raw(rng.range(1 << 16, 3 * one))};
+        switch (rng.next() % 4) {
+        case 0: shape.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(-60, 60))); break;
+        case 1: shape.rotation = Mat3::rotation_z(Scalar::from_raw(rng.range(-60 * one, 60 * one))); break;
+        case 2:
+            shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-180, 180))) *
+                             Mat3::rotation_x(Scalar::from_int(rng.range(-40, 40)));
+            break;
+        default: break;
+        }
+        const BoxCore box = make_core(shape, Vec3{});
+        const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
+        const int axis = static_cast<int>(rng.next() % 3);
+        const int side = rng.next() % 2 == 0 ? 1 : -1;
+        Scalar A[3], D[3];
+        for (int k = 0; k < 3; ++k) {
+            if (k == axis) {
+                const int64_t beyond = rng.next() % 4 == 0 ? rng.range(-2, 2) : rng.range(0, one);
+                A[k] = Scalar::from_raw(side * (h[k].raw() + beyond));
+                switch (rng.next() % 6) {
+                case 0: D[k] = Scalar{}; break;                                          // parallel
+                case 1: D[k] = Scalar::from_raw(-side * rng.range(1, 64)); break;        // a hair toward
+                default: D[k] = Scalar::from_raw(side * rng.range(0, 2 * one)); break;   // away
+                }
+            } else {
+                const int64_t sgn = rng.next() % 2 == 0 ? 1 : -1;
+                switch (rng.next() % 4) {
+                case 0: A[k] = Scalar::from_raw(sgn * (h[k].raw() - inset + rng.range(-3, 3))); break; // at the inset
+                case 1: A[k] = Scalar::from_raw(sgn * (h[k].raw() + rng.range(-3, 3))); break;        // at the edge
+                default: A[k] = Scalar::from_raw(rng.range(-h[k].raw(), h[k].raw())); break;
+                }
+                switch (rng.next() % 8) {
+                case 0: D[k] = Scalar::from_raw(sgn * (256 * one + rng.range(-2, 2))); break; // at the limit
+                case 1: D[k] = Scalar::from_raw(rng.range(-64, 64)); break;
+                default: D[k] = Scalar::from_raw(rng.range(-3 * one, 3 * one)); break;
+                }
+            }
+        }
+        if (rng.next() % 4 == 0) {
+            // The case the inset guards: the first end a few raw units inside an edge line, a long
+            // segment out across it, parallel to the face or nearly (the general routine's first
+            // piece a sliver). The shortcut declines it; the answer must be the same either way.
+            const int other = (axis + 1 + static_cast<int>(rng.next() % 2)) % 3;
+            const int64_t sgn = rng.next() % 2 == 0 ? 1 : -1;
+            A[axis] = Scalar::from_raw(side * (h[axis].raw() + rng.range(1, 64)));
+            D[axis] = Scalar::from_raw(side * rng.range(0, 2));
+            A[other] = Scalar::from_raw(sgn * (h[other].raw() - rng.range(0, 3)));
+            D[other] = Scalar::from_raw(sgn * rng.range(2 * one, 256 * one));
+        }
+        const Vec3 Al{A[0], A[1], A[2]}, Dl{D[0], D[1], D[2]};
+        const Vec3 a = box.c + box.rotate(Al), b = box.c + box.rotate(Al + Dl);
+        const Closest fast = closest(a, b, box);
+        const Closest general = closest_box_general(a, b, box);
+        require_same(fast, general);
+        // Whether the draw is the receding case, in the box's frame as closest() sees it.
+        const Vec3 la = box.to_box(a), lb = box.to_box(b);
+        const Scalar pa[3] = {la.x, la.y, la.z}, pb[3] = {lb.x, lb.y, lb.z};
+        int beyond = 0;
+        bool ok = true, outside = false, at_inset = false;
+        for (int k = 0; k < 3; ++k) {
+            const Scalar d = pb[k] - pa[k];
+            ok = ok && abs(d) <= Scalar::from_int(256);
+            const bool oa = pa[k] < -h[k] || pa[k] > h[k];
+            outside = outside || pb[k] < -h[k] || pb[k] > h[k];
+            if (!oa) {
+                ok = ok && abs(pa[k]) < h[k] - kContactTolerance;
+                at_inset = at_inset || wide::uabs((h[k] - kContactTolerance - abs(pa[k])).raw()) <= 8;
+                continue;
+            }
+            ++beyond;
+            ok = ok && (pa[k] > h[k] ? d.raw() >= 0 : d.raw() <= 0);
+        }
+        ok = ok && beyond == 1;
+        receding += ok;
+        far_end_outside += ok && outside;
+        near_inset += at_inset;
+    }
+    INFO("receding " << receding << ", of them with the far end beyond another bound " << far_end_outside
+                     << ", first end within 8 raw units of the inset " << near_inset);
+    CHECK(receding > fxtest::scaled(30000));
+    CHECK(far_end_outside > fxtest::scaled(20000));
+    CHECK(near_inset > fxtest::scaled(5000));
+}
+
 TEST_CASE("closest: a straight drop onto a box's top face gives closest()'s bits", "[closest][box]") {
     fxtest::Rng rng(0xd209);
     long on_face = 0;
