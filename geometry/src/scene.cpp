@@ -406,6 +406,17 @@ Vec3 LocalScene::unit(const Vec3& v) const {
     return u;
 }
 
+Scalar LocalScene::length_of(const Vec3& v) const {
+    for (uint32_t k = 0; k < length_used_; ++k)
+        if (length_in_[k] == v) return length_out_[k];
+    const Scalar len = length(v);
+    length_in_[length_next_] = v;
+    length_out_[length_next_] = len;
+    length_next_ = (length_next_ + 1) % kLengthMemo;
+    if (length_used_ < kLengthMemo) ++length_used_;
+    return len;
+}
+
 bool LocalScene::static_below(const Capsule& c, Scalar reach) const {
     if (kinematic_ != 0) return false;
     // swept_bounds(c, down, reach), written out: the start's bounds and the same lowered by

@@ -146,9 +146,11 @@ TEST_CASE("bodies handed to a LocalScene are met by every query, as kBodyShape, 
     CHECK(error.find("reserved") != std::string::npos);
 }
 
-TEST_CASE("LocalScene: remembered directions are normalize()'s, whatever the order they come in", "[scene][local]") {
-    // unit() keeps the last few directions it normalised; a stream of a few recurring and many
-    // new directions (more than it keeps, so entries are replaced) must give normalize()'s bits.
+TEST_CASE("LocalScene: remembered directions and lengths are normalize()'s and length()'s, whatever the order they come in", "[scene][local]") {
+    // unit() keeps the last few directions it normalised, length_of() the last few lengths it
+    // measured; a stream of a few recurring and many new vectors (more than either keeps, so
+    // entries are replaced), straight up and down among them, must give normalize()'s and
+    // length()'s bits.
     fxtest::Rng rng(0x0417);
     StaticScene s;
     s.add_box(1, Box{V(0, -0.5L, 0), V(20, 0.5L, 20), Mat3::identity()});
@@ -165,12 +167,16 @@ TEST_CASE("LocalScene: remembered directions are normalize()'s, whatever the ord
         if (rng.next() % 3 != 0) {
             v = recurring[static_cast<size_t>(rng.next() % recurring.size())];
             ++repeats;
+        } else if (rng.next() % 4 == 0) { // vertical, some shorter than normalize() takes
+            const int64_t span = rng.next() % 2 == 0 ? int64_t{1} << 34 : int64_t{1} << 10;
+            v = Vec3{Scalar{}, Scalar::from_raw(rng.range(-span, span)), Scalar{}};
         } else {
             v = Vec3{Scalar::from_raw(rng.range(-(int64_t{1} << 34), int64_t{1} << 34)),
                      Scalar::from_raw(rng.range(-(int64_t{1} << 20), int64_t{1} << 20)),
                      Scalar::from_raw(rng.range(-(int64_t{1} << 34), int64_t{1} << 34))};
         }
         REQUIRE(local.unit(v) == normalize(v));
+        REQUIRE(local.length_of(v) == length(v));
     }
     CHECK(repeats > 10000);
 }

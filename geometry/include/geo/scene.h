@@ -193,6 +193,9 @@ public:
     /// normalize(v), from the last few directions this LocalScene normalised (a body moving at
     /// a steady velocity sweeps the same direction every tick): the same bits.
     Vec3 unit(const Vec3& v) const;
+    /// length(v), from the last few lengths this LocalScene measured (a body's slide measures
+    /// the same motion every tick at a steady velocity): the same bits.
+    Scalar length_of(const Vec3& v) const;
 
 private:
     friend class StaticScene;
@@ -200,6 +203,10 @@ private:
     static constexpr size_t kUnitMemo = 4;
     mutable std::array<Vec3, kUnitMemo> unit_in_{}, unit_out_{}; ///< normalize(unit_in_[k]) = unit_out_[k]
     mutable uint32_t unit_used_ = 0, unit_next_ = 0;
+    static constexpr size_t kLengthMemo = 4;
+    mutable std::array<Vec3, kLengthMemo> length_in_{}; ///< length(length_in_[k]) = length_out_[k]
+    mutable std::array<Scalar, kLengthMemo> length_out_{};
+    mutable uint32_t length_used_ = 0, length_next_ = 0;
     Aabb region_{};
     bool complete_ = false;
     uint32_t count_ = 0;
