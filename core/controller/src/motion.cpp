@@ -134,11 +134,8 @@ void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, co
 } // namespace
 
 geo::Capsule grown_capsule_at(const Vec3& feet, const Params& p) {
-    const Scalar r = p.s.radius + p.s.skin;
-    Scalar low = p.s.radius + grown_base_lift(p);
-    Scalar high = p.s.height - r;
-    if (high < low) low = high = p.s.height.div_int(2); // shorter than 2 * radius + skin + lift
-    return {feet + Vec3{Scalar{}, low, Scalar{}}, feet + Vec3{Scalar{}, high, Scalar{}}, r};
+    // The ends' heights above the feet and the radius from make_params (grown_low, grown_high).
+    return {Vec3{feet.x, feet.y + p.grown_low, feet.z}, Vec3{feet.x, feet.y + p.grown_high, feet.z}, p.grown_radius};
 }
 
 namespace {

@@ -76,6 +76,10 @@ Params make_params(const Settings& s) {
     const geo::Aabb origin = tick_region(Vec3{}, Vec3{}, p);
     p.region_lo = origin.lo;
     p.region_hi = origin.hi;
+    p.grown_radius = s.radius + s.skin;
+    p.grown_low = s.radius + grown_base_lift(p);
+    p.grown_high = s.height - p.grown_radius;
+    if (p.grown_high < p.grown_low) p.grown_low = p.grown_high = s.height.div_int(2); // shorter than 2 * radius + skin + lift
     return p;
 }
 

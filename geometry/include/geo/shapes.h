@@ -29,8 +29,8 @@ struct Capsule {
 
     /// Upright capsule standing on `feet` (the lowest point), total height >= 2 * radius.
     static Capsule upright(const Vec3& feet, Scalar radius, Scalar height) {
-        const Vec3 a = feet + Vec3{Scalar{}, radius, Scalar{}};
-        const Vec3 b = feet + Vec3{Scalar{}, height - radius, Scalar{}};
+        const Vec3 a{feet.x, feet.y + radius, feet.z};
+        const Vec3 b{feet.x, feet.y + (height - radius), feet.z};
         return {a, b, radius};
     }
     Capsule translated(const Vec3& d) const { return {a + d, b + d, radius}; }

@@ -111,6 +111,8 @@ struct Params {
     Scalar region_speed;    ///< m/s, max(max_speed, jump_speed): tick_region's least speed
     Scalar region_margin;   ///< m, max(step_height, snap_distance, probe_distance) + step_min_forward + 2 skin
     Vec3 region_lo, region_hi; ///< m, tick_region of a body at the origin no faster than region_speed
+    Scalar grown_radius;    ///< m, radius + skin: the grown capsule's radius (grown_capsule_at)
+    Scalar grown_low, grown_high; ///< m, heights of the grown capsule's segment ends above the feet
 };
 
 /// Checks the settings' ranges; on failure writes a message naming the field and returns false.
