@@ -134,7 +134,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
 
     // 3. Horizontal pass, along the ground plane at full surface speed when grounded.
     Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
-    Vec3 motion = horizontal * p.dt;
+    Vec3 motion{horizontal.x * p.dt, Scalar{}, horizontal.z * p.dt}; // (horizontal * dt: y is 0 * dt)
     Scalar step_hold; // what the horizontal pass held back at a riser this tick
     // On an edge (a step's nosing, a ledge) the normal is not the ground's direction: following
     // it at surface speed would slow the body to cos(angle) of its speed on every stair. Over

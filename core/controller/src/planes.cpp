@@ -88,7 +88,7 @@ Scalar approach_distance(Scalar d, Scalar c, Scalar skin) {
 Scalar ground_rest_height(Scalar ny, const Params& p) {
     const Scalar limit = max(p.ground_band - geo::kContactTolerance, p.s.skin);
     if (ny.raw() <= 0 || ny * limit <= p.s.skin) return limit;
-    return p.s.skin / ny;
+    return ny == Scalar::one() ? p.s.skin : p.s.skin / ny; // (level ground: the exact quotient)
 }
 
 SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
@@ -133,6 +133,8 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
 Vec3 ground_plane_motion(const Vec3& horizontal, const Vec3& n) {
     const Vec3 h{horizontal.x, Scalar{}, horizontal.z};
     if ((h.x.raw() == 0 && h.z.raw() == 0) || n.y.raw() <= 0) return h;
+    // Level ground (n.x = n.z = 0): the y below is -(0 + 0) / n.y = 0 exactly, d is h (below).
+    if (n.x.raw() == 0 && n.z.raw() == 0) return h;
     // Point on the plane straight above/below h: y such that dot((h.x, y, h.z), n) = 0.
     const Vec3 d{h.x, -((n.x * h.x + n.z * h.z) / n.y), h.z};
     // Level ground (or a motion along the slope's level line): d is h, and h * |h| / |h| is h
