@@ -35,7 +35,11 @@ struct Vec3 {
     friend constexpr Vec3 operator-(const Vec3& a, const Vec3& b) {
         return {a.x - b.x, a.y - b.y, a.z - b.z};
     }
-    friend constexpr Vec3 operator*(const Vec3& a, Scalar s) { return {a.x * s, a.y * s, a.z * s}; }
+    /// Each component one rounded product; a zero component stays zero without one (a level
+    /// motion's y, a vertical one's x and z: 0 * s is exactly 0).
+    friend constexpr Vec3 operator*(const Vec3& a, Scalar s) {
+        return {a.x.raw() == 0 ? Scalar{} : a.x * s, a.y.raw() == 0 ? Scalar{} : a.y * s, a.z.raw() == 0 ? Scalar{} : a.z * s};
+    }
     friend constexpr Vec3 operator*(Scalar s, const Vec3& a) { return a * s; }
     friend constexpr Vec3 operator/(const Vec3& a, Scalar s) { return {a.x / s, a.y / s, a.z / s}; }
     constexpr Vec3& operator+=(const Vec3& b) { return *this = *this + b; }
