@@ -608,7 +608,7 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
     // wall meets the step after the wall, and trying only the wall stopped it dead there.
     // Bounded by the pass's iterations.
     for (int iter = 0; iter < s.max_slide_iterations; ++iter) {
-        const Scalar len = scene.length_of(motion);
+        const Scalar len = iter == 0 ? scene.length_of(motion) : length(motion);
         if (len < kMinMove) break;
         geo::Hit h;
         bool hit = sweep(scene, grown_capsule_at(out.position, p), motion, len, kNoId, &h);

@@ -430,7 +430,10 @@ void World::resolve_bodies() {
         if (cell_of(s.position.x) != cell_of(before.x) || cell_of(s.position.z) != cell_of(before.z))
             bodies_indexed_ = false;
         if (s.grounded) {
-            const Ground g = probe_ground(statics, s.position, p, true, Tracer{});
+            // Cast where the body now ends its tick: remembered (GroundMemo), it answers the next
+            // tick's overlap and probe queries as the step's last cast does for a body not pushed.
+            GroundMemo* memo = kept != nullptr ? &cache_[i].ground : nullptr;
+            const Ground g = probe_ground(statics, s.position, p, true, Tracer{}, nullptr, memo);
             s.grounded = g.grounded;
             s.ground_normal = g.normal;
             s.ground_shape = g.shape;
