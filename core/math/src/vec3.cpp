@@ -63,11 +63,15 @@ bool try_normalize(const Vec3& v, Vec3* out) {
     const uint64_t sx = scaled(ax), sy = scaled(ay), sz = scaled(az);
     const Wide sum = B::add(B::add(B::umul(sx, sx), B::umul(sy, sy)), B::umul(sz, sz));
     const uint64_t len = wide::isqrt_round<B>(sum);
+    // Each component s * 2^32 / len rounded half away from zero (div_wide_raw's rounding), with
+    // neither of its range checks: s <= floor(sqrt(sum)) <= len, so the quotient is at most 2^32
+    // (its high word, s >> 32 < 2^30, lies below len >= 2^61, as the division requires).
     auto component = [len](uint64_t s, bool neg) {
         if (s == 0) return Scalar{}; // 0 / len, without the division
-        bool ovf = false;
-        return Scalar::from_raw(
-            detail::div_wide_raw<B>(B::shl(B::from_u64(s), Scalar::kFracBits), neg, len, &ovf));
+        uint64_t rem = 0;
+        uint64_t q = B::udiv64(B::shl(B::from_u64(s), Scalar::kFracBits), len, &rem);
+        if (rem >= len - rem) ++q;
+        return Scalar::from_raw(neg ? -static_cast<int64_t>(q) : static_cast<int64_t>(q));
     };
     *out = {component(sx, v.x.raw() < 0), component(sy, v.y.raw() < 0),
             component(sz, v.z.raw() < 0)};
