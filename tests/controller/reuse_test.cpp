@@ -411,7 +411,7 @@ TEST_CASE("tick_region: a body no faster than the least speed gets the origin's 
 
 TEST_CASE("kept grid: runtime changes between ticks run to the same bytes as a grid built every tick", "[world][memo]") {
     // step() starts a tick with the characters' grid as the last tick's resolve_bodies() left
-    // it, its pushed bodies indexed again in place, unless one left its 4 m cell or a character
+    // it, its pushed bodies indexed again in place, unless one left its 2 m cell or a character
     // was changed between the ticks (World::bodies_indexed_). A crowd pressed together across
     // the cell borders at x = 0 and z = 0, so that pushes move bodies from cell to cell, with
     // every kind of change between ticks: a teleport into the crowd, a body moved through

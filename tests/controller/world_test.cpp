@@ -448,9 +448,9 @@ TEST_CASE("characters that collide: the same trajectories whatever their ids and
 }
 
 TEST_CASE("characters that collide: the same trajectories whether their grid is dense or sparse", "[characters]") {
-    // Nine characters alone span one 3 x 3 block of the world's 4 m cells: their grid is dense
+    // Nine characters alone span a small block of the world's 2 m cells: their grid is dense
     // (World::index_bodies' counting sort, a cell's bodies found directly). Two more 400 m
-    // away on either side spread the eleven over 201 x 201 cells, more than 4 per body plus
+    // away on either side spread the eleven over 401 x 401 cells, more than 4 per body plus
     // 64: the grid falls back to a sorted list of cells and binary search. The nine must not
     // notice.
     const std::array<CharacterId, 9> ids{1, 2, 3, 4, 5, 6, 7, 8, 9};

@@ -259,9 +259,10 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
 }
 
 namespace {
-/// Side of a cell of the characters' grid: 4 m (2^2: a cell index is the raw coordinate
-/// shifted right by 34, which rounds toward minus infinity).
-constexpr int kBodyCellShift = 32 + 2;
+/// Side of a cell of the characters' grid: 2 m (2^1: a cell index is the raw coordinate
+/// shifted right by 33, which rounds toward minus infinity). Only which bodies a query visits
+/// depends on it (docs/performance.md: 4 m cells visited twice as many on crowd-1024).
+constexpr int kBodyCellShift = 32 + 1;
 int64_t cell_of(Scalar c) { return c.raw() >> kBodyCellShift; }
 int64_t cell_key(int64_t cx, int64_t cz) { return cx * (int64_t{1} << 32) + (cz + (int64_t{1} << 31)); }
 /// More cells than this in a query's footprint (a platform's long carry): every body is visited.

@@ -170,7 +170,7 @@ private:
     // Scratch of step() for the characters' collisions, sized at build() (no allocation per tick).
     std::vector<geo::Capsule> body_start_;   ///< parallel to states_: capsule at the tick's start
     std::vector<geo::Aabb> body_box_;        ///< parallel to states_: its bounds
-    std::vector<std::pair<int64_t, uint32_t>> body_cells_; ///< colliding characters: (4 m grid cell, index), sorted
+    std::vector<std::pair<int64_t, uint32_t>> body_cells_; ///< colliding characters: (2 m grid cell, index), sorted
     /// Dense grid over the cells the bodies occupy (when it has at most a few cells per body):
     /// body_cells_[cell_start_[c] .. cell_start_[c + 1]) are the bodies of cell c, where
     /// c = (cx - grid_x0_) * grid_h_ + (cz - grid_z0_). Empty when the bodies are too spread out.
