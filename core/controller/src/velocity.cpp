@@ -29,7 +29,9 @@ namespace {
 Vec3 clamp_length(const Vec3& v, Scalar limit) {
     const Scalar len = length(v);
     if (len <= limit) return v;
-    return {mul_div(v.x, limit, len), mul_div(v.y, limit, len), mul_div(v.z, limit, len)};
+    // (len > limit >= 0: a zero component, the horizontal velocity's y, stays exactly zero.)
+    const auto part = [&](Scalar c) { return c.raw() == 0 ? Scalar{} : mul_div(c, limit, len); };
+    return {part(v.x), part(v.y), part(v.z)};
 }
 
 /// d (horizontal, length len > 0) scaled to length speed.
