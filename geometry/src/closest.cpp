@@ -301,6 +301,16 @@ Closest closest_upright(const Vec3& a, const Vec3& b, const BoxCore& box, const 
 
 namespace {
 
+/// The face part of a closest-point answer: face (axis, side) of `box`, the box-frame point q
+/// on it, the face's outward normal.
+void set_face(const BoxCore& box, int axis, int side, const Scalar q[3], Closest* out) {
+    out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
+    out->on_core = box.c + box.rotate(Vec3{q[0], q[1], q[2]});
+    const Vec3 col = box.rot.column(axis);
+    out->has_face_normal = true;
+    out->face_normal = side > 0 ? col : -col;
+}
+
 /// closest_box_general for a segment wholly within one face's slab: both ends strictly beyond
 /// that face's plane and within the face's extent along the other two axes (in the box's frame).
 /// There the general routine finds no breakpoint (a breakpoint is a crossing of some axis's
@@ -343,14 +353,10 @@ bool closest_in_face_slab(const Vec3& a, const Vec3& b, const BoxCore& box, cons
         q[i] = i == axis ? bound : pi; // within the other axes' extent: unclamped
         if (i == axis) out->dist = side > 0 ? pi - bound : bound - pi;
     }
-    out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
     const Vec3 ab = b - a;
     out->on_seg = {ab.x.raw() == 0 ? a.x : a.x + ab.x * t, ab.y.raw() == 0 ? a.y : a.y + ab.y * t,
                    ab.z.raw() == 0 ? a.z : a.z + ab.z * t};
-    out->on_core = box.c + box.rotate(Vec3{q[0], q[1], q[2]});
-    const Vec3 col = box.rot.column(axis);
-    out->has_face_normal = true;
-    out->face_normal = side > 0 ? col : -col;
+    set_face(box, axis, side, q, out);
     return true;
 }
 
@@ -401,12 +407,8 @@ bool closest_receding_from_face(const Vec3& a, const BoxCore& box, const Vec3& A
     Scalar q[3] = {Ai[0], Ai[1], Ai[2]};
     q[axis] = bound;
     out->dist = side > 0 ? Ai[axis] - bound : bound - Ai[axis];
-    out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
     out->on_seg = a;
-    out->on_core = box.c + box.rotate(Vec3{q[0], q[1], q[2]});
-    const Vec3 col = box.rot.column(axis);
-    out->has_face_normal = true;
-    out->face_normal = side > 0 ? col : -col;
+    set_face(box, axis, side, q, out);
     return true;
 }
 

@@ -38,6 +38,27 @@ void require_same(const Closest& fast, const Closest& general) {
     if (fast.has_face_normal) REQUIRE(fast.face_normal == general.face_normal);
 }
 
+/// A box for the face-shortcut tests: anywhere near the origin, 2^-16 to 3 m half extents,
+/// tilted about x or z, turned about y and tilted, turned about y only, or not rotated.
+Box face_test_box(fxtest::Rng& rng) {
+    const int64_t one = Scalar::kOneRaw;
+    Box shape;
+    shape.center = {coord(rng, 4), coord(rng, 4), coord(rng, 4)};
+    shape.half_extents = {Scalar::from_raw(rng.range(1 << 16, 3 * one)), Scalar::from_raw(rng.range(1 << 16, 3 * one)),
+                          Scalar::from_raw(rng.range(1 << 16, 3 * one))};
+    switch (rng.next() % 5) {
+    case 0: shape.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(-60, 60))); break;
+    case 1: shape.rotation = Mat3::rotation_z(Scalar::from_raw(rng.range(-60 * one, 60 * one))); break;
+    case 2:
+        shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-180, 180))) *
+                         Mat3::rotation_x(Scalar::from_int(rng.range(-40, 40)));
+        break;
+    case 3: shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-180, 180))); break;
+    default: break;
+    }
+    return shape;
+}
+
 } // namespace
 
 TEST_CASE("closest: the upright-segment shortcut gives the general routine's bits", "[closest][box]") {
@@ -102,20 +123,7 @@ TEST_CASE("closest: a segment within one face's slab gives the general routine's
     const int64_t cases = fxtest::scaled(200000);
     long in_slab = 0, moving_toward = 0, on_edge_lines = 0;
     for (int64_t i = 0; i < cases; ++i) {
-        Box shape;
-        shape.center = {coord(rng, 4), coord(rng, 4), coord(rng, 4)};
-        shape.half_extents = {Scalar::from_raw(rng.range(1 << 16, 3 * one)), Scalar::from_raw(rng.range(1 << 16, 3 * one)),
-                              Scalar::from_raw(rng.range(1 << 16, 3 * one))};
-        switch (rng.next() % 5) {
-        case 0: shape.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(-60, 60))); break;
-        case 1: shape.rotation = Mat3::rotation_z(Scalar::from_raw(rng.range(-60 * one, 60 * one))); break;
-        case 2:
-            shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-180, 180))) *
-                             Mat3::rotation_x(Scalar::from_int(rng.range(-40, 40)));
-            break;
-        case 3: shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-180, 180))); break;
-        default: break;
-        }
+        const Box shape = face_test_box(rng);
         const BoxCore box = make_core(shape, Vec3{});
         const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
         const int axis = static_cast<int>(rng.next() % 3);
@@ -182,19 +190,7 @@ TEST_CASE("closest: a segment receding from a face gives the general routine's b
     const int64_t inset = kContactTolerance.raw();
     long receding = 0, far_end_outside = 0, near_inset = 0;
     for (int64_t i = 0; i < cases; ++i) {
-        Box shape;
-        shape.center = {coord(rng, 4), coord(rng, 4), coord(rng, 4)};
-        shape.half_extents = {Scalar::from_raw(rng.range(1 << 16, 3 * one)), Scalar::from_raw(rng.range(1 << 16, 3 * one)),
-                              Scalar::from_raw(rng.range(1 << 16, 3 * one))};
-        switch (rng.next() % 4) {
-        case 0: shape.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(-60, 60))); break;
-        case 1: shape.rotation = Mat3::rotation_z(Scalar::from_raw(rng.range(-60 * one, 60 * one))); break;
-        case 2:
-            shape.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-180, 180))) *
-                             Mat3::rotation_x(Scalar::from_int(rng.range(-40, 40)));
-            break;
-        default: break;
-        }
+        const Box shape = face_test_box(rng);
         const BoxCore box = make_core(shape, Vec3{});
         const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
         const int axis = static_cast<int>(rng.next() % 3);
