@@ -303,7 +303,7 @@ namespace {
 
 /// The face part of a closest-point answer: face (axis, side) of `box`, the box-frame point q
 /// on it, the face's outward normal.
-void set_face(const BoxCore& box, int axis, int side, const Scalar q[3], Closest* out) {
+inline void set_face(const BoxCore& box, int axis, int side, const Scalar q[3], Closest* out) {
     out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
     out->on_core = box.c + box.rotate(Vec3{q[0], q[1], q[2]});
     const Vec3 col = box.rot.column(axis);
