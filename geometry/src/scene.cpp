@@ -396,24 +396,16 @@ Vec3 LocalScene::unit(const Vec3& v) const {
     // shortcut for a vector along an axis), without the memo.
     if (v.x.raw() == 0 && v.z.raw() == 0 && wide::uabs(v.y.raw()) >= static_cast<uint64_t>(kMinNormalizeLength.raw()))
         return Vec3{Scalar{}, v.y.raw() < 0 ? -Scalar::one() : Scalar::one(), Scalar{}};
-    for (uint32_t k = 0; k < unit_used_; ++k)
-        if (unit_in_[k] == v) return unit_out_[k];
+    if (const Vec3* u = units_.find(v)) return *u;
     const Vec3 u = normalize(v);
-    unit_in_[unit_next_] = v;
-    unit_out_[unit_next_] = u;
-    unit_next_ = (unit_next_ + 1) % kUnitMemo;
-    if (unit_used_ < kUnitMemo) ++unit_used_;
+    units_.put(v, u);
     return u;
 }
 
 Scalar LocalScene::length_of(const Vec3& v) const {
-    for (uint32_t k = 0; k < length_used_; ++k)
-        if (length_in_[k] == v) return length_out_[k];
+    if (const Scalar* len = lengths_.find(v)) return *len;
     const Scalar len = length(v);
-    length_in_[length_next_] = v;
-    length_out_[length_next_] = len;
-    length_next_ = (length_next_ + 1) % kLengthMemo;
-    if (length_used_ < kLengthMemo) ++length_used_;
+    lengths_.put(v, len);
     return len;
 }
 

@@ -39,12 +39,8 @@ bool is_edge(const geo::Feature& f) {
     return f.kind == geo::FeatureKind::kEdge || f.kind == geo::FeatureKind::kVertex;
 }
 
-/// v * num / den, each component rounded once; a zero component (a level motion's y) stays
-/// zero without the division (every caller's den is positive: 0 * num / den is exactly 0).
-Vec3 scaled(const Vec3& v, Scalar num, Scalar den) {
-    const auto part = [&](Scalar c) { return c.raw() == 0 ? Scalar{} : mul_div(c, num, den); };
-    return {part(v.x), part(v.y), part(v.z)};
-}
+/// v * num / den (every caller's den is positive; a level motion's zero y is not divided).
+Vec3 scaled(const Vec3& v, Scalar num, Scalar den) { return mul_div(v, num, den); }
 
 /// Room for up to N query results, not initialised: zeroing eight hits cost more than the
 /// probe's arithmetic. The scene writes the first ones (whole objects, by trivial assignment,

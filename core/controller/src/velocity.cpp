@@ -29,9 +29,7 @@ namespace {
 Vec3 clamp_length(const Vec3& v, Scalar limit) {
     const Scalar len = length(v);
     if (len <= limit) return v;
-    // (len > limit >= 0: a zero component, the horizontal velocity's y, stays exactly zero.)
-    const auto part = [&](Scalar c) { return c.raw() == 0 ? Scalar{} : mul_div(c, limit, len); };
-    return {part(v.x), part(v.y), part(v.z)};
+    return mul_div(v, limit, len); // (len > limit >= 0)
 }
 
 /// d (horizontal, length len > 0) scaled to length speed.

@@ -199,14 +199,26 @@ public:
 
 private:
     friend class StaticScene;
+    /// The last N values of a function of a vector, the oldest replaced first.
+    template <class Out, size_t N> struct Recent {
+        std::array<Vec3, N> in{};
+        std::array<Out, N> out{}; ///< f(in[k]) = out[k]
+        uint32_t used = 0, next = 0;
+        const Out* find(const Vec3& v) const {
+            for (uint32_t k = 0; k < used; ++k)
+                if (in[k] == v) return &out[k];
+            return nullptr;
+        }
+        void put(const Vec3& v, const Out& o) {
+            in[next] = v;
+            out[next] = o;
+            next = (next + 1) % N;
+            if (used < N) ++used;
+        }
+    };
     const StaticScene* scene_;
-    static constexpr size_t kUnitMemo = 4;
-    mutable std::array<Vec3, kUnitMemo> unit_in_{}, unit_out_{}; ///< normalize(unit_in_[k]) = unit_out_[k]
-    mutable uint32_t unit_used_ = 0, unit_next_ = 0;
-    static constexpr size_t kLengthMemo = 4;
-    mutable std::array<Vec3, kLengthMemo> length_in_{}; ///< length(length_in_[k]) = length_out_[k]
-    mutable std::array<Scalar, kLengthMemo> length_out_{};
-    mutable uint32_t length_used_ = 0, length_next_ = 0;
+    mutable Recent<Vec3, 4> units_;     ///< normalize()
+    mutable Recent<Scalar, 4> lengths_; ///< length()
     Aabb region_{};
     bool complete_ = false;
     uint32_t count_ = 0;

@@ -41,6 +41,13 @@ struct Vec3 {
         return {a.x.raw() == 0 ? Scalar{} : a.x * s, a.y.raw() == 0 ? Scalar{} : a.y * s, a.z.raw() == 0 ? Scalar{} : a.z * s};
     }
     friend constexpr Vec3 operator*(Scalar s, const Vec3& a) { return a * s; }
+    /// v * num / den, each component rounded once (fx::mul_div); a zero component stays zero
+    /// without the division. For den > 0 (0 * num / den is exactly 0; a zero den is reported by
+    /// the components that are divided).
+    friend constexpr Vec3 mul_div(const Vec3& v, Scalar num, Scalar den) {
+        const auto part = [&](Scalar c) { return c.raw() == 0 ? Scalar{} : fx::mul_div(c, num, den); };
+        return {part(v.x), part(v.y), part(v.z)};
+    }
     friend constexpr Vec3 operator/(const Vec3& a, Scalar s) { return {a.x / s, a.y / s, a.z / s}; }
     constexpr Vec3& operator+=(const Vec3& b) { return *this = *this + b; }
     constexpr Vec3& operator-=(const Vec3& b) { return *this = *this - b; }
