@@ -465,6 +465,60 @@ TEST_CASE("characters that collide: the same trajectories whether their grid is 
     }
 }
 
+TEST_CASE("characters that collide: the resolution meets each pair that touches exactly once at any size", "[characters]") {
+    // World::resolve_bodies visits each pair of bodies whose boxes meet once: from the dense grid,
+    // a body against the later ones of its own cell and the cells beside it in one direction, when
+    // two of the widest bodies and a skin fit in a 2 m cell; else every body looks up the cells
+    // around it. Crowds of each kind, bunched over cell borders on both sides of zero and at the
+    // grid's edges, walking into each other, are compared with every pair tested at every tick.
+    struct Crowd {
+        const char* what;
+        long double small, large; // radii: every fifth character small; the rest large, or a few giants
+        bool giants;
+    };
+    for (const Crowd& crowd : {Crowd{"2 m cells hold a pair", 0.25L, 0.4L, false},
+                               Crowd{"0.99 m radii: 2 m and a skin in a cell", 0.3L, 0.99L, false},
+                               Crowd{"giants among them: every body looks around", 0.25L, 1.3L, true}}) {
+        INFO(crowd.what);
+        World w;
+        add_floor(w);
+        std::string error;
+        for (int k = 0; k < 36; ++k) {
+            Settings st = kDefaults;
+            st.radius = sc(k % 5 == 0 ? crowd.small : !crowd.giants || k % 7 == 3 ? crowd.large : 0.4L);
+            st.height = max(st.height, st.radius.mul_int(2) + sc(0.1L));
+            // Around the corner of four cells at (2, -2), 0.75 m apart.
+            const long double x = 2 + 0.75L * (k % 6 - 2.5L), z = -2 + 0.75L * (k / 6 - 2.5L);
+            REQUIRE(w.add_character(static_cast<CharacterId>(k + 1), v3(x, rest_height(), z), st, &error));
+        }
+        if (crowd.giants) { // two giants whose boxes meet two cells apart (x = 1.9 and 4.2)
+            Settings st = kDefaults;
+            st.radius = sc(crowd.large);
+            st.height = sc(3);
+            REQUIRE(w.add_character(101, v3(1.9L, rest_height(), -6), st, &error));
+            REQUIRE(w.add_character(102, v3(4.2L, rest_height(), -6), st, &error));
+        }
+        REQUIRE(w.build(&error));
+        REQUIRE(w.body_pairs_complete()); // as they start
+        size_t most = 0;
+        for (int64_t t = 0; t < 120; ++t) {
+            std::vector<Input> in(w.characters().size());
+            for (size_t i = 0; i < in.size(); ++i) { // toward the corner, turning
+                const CharacterState& c = w.characters()[i];
+                const long double a = 0.3L * static_cast<long double>(i) + 0.04L * static_cast<long double>(t);
+                in[i] = stick((ld(c.position.x) > 2 ? -0.8L : 0.8L) + 0.2L * std::sin(a),
+                              (ld(c.position.z) > -2 ? -0.8L : 0.8L) + 0.2L * std::cos(a));
+            }
+            w.step(in);
+            size_t pairs = 0;
+            INFO("tick " << t);
+            REQUIRE(w.body_pairs_complete(&pairs));
+            most = std::max(most, pairs);
+        }
+        CHECK(most > 36); // they bunched: more pairs than bodies
+    }
+}
+
 namespace {
 /// A level with everything a snapshot must bring back: a platform carrying a body, colliding
 /// bodies pressing into each other, a body at a riser (step_hold), jumps in the air.

@@ -376,6 +376,66 @@ template <class Visit> void World::for_bodies_near(const geo::Aabb& q, Visit&& v
     }
 }
 
+template <class Visit> void World::for_body_pairs(Visit&& visit) const {
+    const Scalar widest_skin = body_widest_skin_;
+    // Two bodies whose boxes meet, one grown by widest_skin, have their axes at most
+    // d = 2 widest + widest_skin apart on x and on z. When d is at most a cell's side, they lie in
+    // the same cell or in neighbouring ones, and the dense grid visits each such pair once: a body
+    // against the bodies after it in its own cell and those of the next cell of its row (one
+    // stretch of body_cells_), and the bodies of the three cells beside it in the next row
+    // (another). Before, each body looked up the cells around its box (for_bodies_near) and
+    // skipped every pair it met from the other side: on crowd-1024 that look-up cost more than
+    // the pairs (docs/performance.md).
+    const int64_t d = body_widest_.raw() * 2 + widest_skin.raw(); // radii and skins are bounded (settings)
+    if (!cell_start_.empty() && d <= (int64_t{1} << kBodyCellShift)) {
+        const int64_t h = grid_h_;
+        const auto end_of = [&](int64_t c) { return static_cast<size_t>(cell_start_[static_cast<size_t>(c + 1)]); };
+        for (size_t k = 0; k < body_cells_.size(); ++k) {
+            const int64_t key = body_cells_[k].first;
+            const uint32_t i = body_cells_[k].second;
+            // The key's cell (cell_key), relative to the grid.
+            const int64_t xl = (key >> 32) - grid_x0_, zl = (key & 0xffffffff) - (int64_t{1} << 31) - grid_z0_;
+            const int64_t z_lo = zl > 0 ? zl - 1 : 0, z_hi = zl + 1 < h ? zl + 1 : h - 1;
+            const geo::Aabb bi = body_box_[i].expanded(widest_skin);
+            const auto stretch = [&](size_t from, size_t to) {
+                for (size_t m = from; m < to; ++m) {
+                    const uint32_t j = body_cells_[m].second;
+                    if (body_box_[j].overlaps(bi)) visit(i, j);
+                }
+            };
+            const int64_t row = xl * h;
+            stretch(k + 1, end_of(row + z_hi));
+            if (xl + 1 < grid_w_) stretch(cell_start_[static_cast<size_t>(row + h + z_lo)], end_of(row + h + z_hi));
+        }
+        return;
+    }
+    for (const auto& cell : body_cells_) {
+        const uint32_t i = cell.second;
+        const geo::Aabb bi = body_box_[i].expanded(widest_skin);
+        for_bodies_near(bi, [&](uint32_t j) {
+            if (j > i && body_box_[j].overlaps(bi)) visit(i, j); // each pair once
+        });
+    }
+}
+
+bool World::body_pairs_complete(size_t* pairs) const {
+    World fresh = *this;
+    fresh.index_bodies();
+    std::vector<std::pair<uint32_t, uint32_t>> seen, all;
+    fresh.for_body_pairs([&](uint32_t i, uint32_t j) { seen.emplace_back(std::min(i, j), std::max(i, j)); });
+    for (size_t a = 0; a < fresh.body_cells_.size(); ++a) {
+        for (size_t b = 0; b < fresh.body_cells_.size(); ++b) {
+            const uint32_t i = fresh.body_cells_[a].second, j = fresh.body_cells_[b].second;
+            if (i < j && fresh.body_box_[j].overlaps(fresh.body_box_[i].expanded(fresh.body_widest_skin_)))
+                all.emplace_back(i, j);
+        }
+    }
+    std::sort(seen.begin(), seen.end());
+    std::sort(all.begin(), all.end());
+    if (pairs != nullptr) *pairs = all.size();
+    return seen == all; // every pair whose boxes meet, and each once
+}
+
 void World::resolve_bodies() {
     // Where the steps left two colliding characters closer than their radii and a skin (each
     // met the other where it stood at the start of the tick, and both moved), each is pushed
@@ -386,20 +446,15 @@ void World::resolve_bodies() {
     // the resolution launches nobody.
     // body_push_ is all zero here: size_scratch() makes it so, and each push is reset once applied.
     index_bodies(); // where the tick ended
-    const Scalar widest_skin = body_widest_skin_;
     bool any = false;
-    for (const auto& cell : body_cells_) {
-        const uint32_t i = cell.second;
-        const geo::Aabb bi = body_box_[i].expanded(widest_skin);
-        for_bodies_near(bi, [&](uint32_t j) {
-            if (j <= i || !body_box_[j].overlaps(bi)) return; // each pair once
-            const Vec3 push = body_separation(body_start_[i], body_start_[j], max(params_[i].s.skin, params_[j].s.skin));
-            if (push.is_zero()) return;
-            body_push_[i] += push;
-            body_push_[j] -= push;
-            any = true;
-        });
-    }
+    for_body_pairs([&](uint32_t i, uint32_t j) {
+        // body_separation is exactly antisymmetric: which of the two comes first does not matter.
+        const Vec3 push = body_separation(body_start_[i], body_start_[j], max(params_[i].s.skin, params_[j].s.skin));
+        if (push.is_zero()) return;
+        body_push_[i] += push;
+        body_push_[j] -= push;
+        any = true;
+    });
     // The index is kept for the next tick's start (step()): it describes where the bodies are
     // once the pushed ones are indexed again in place, unless one of them left its cell.
     bodies_indexed_ = true;

@@ -113,6 +113,10 @@ public:
     /// For tests: whether the grid the next tick would start with (the kept one, when kept) is
     /// the grid built afresh from the characters as they are. Allocates (it builds a copy).
     bool grid_is_fresh() const;
+    /// For tests: whether the resolution at the end of a tick, were it to run now, would meet
+    /// every pair of colliding characters whose boxes meet (one grown by the widest skin) exactly
+    /// once, as comparing every pair finds them (*pairs: how many there are). Allocates.
+    bool body_pairs_complete(size_t* pairs = nullptr) const;
     /// Platforms in ascending id (after build(); in the order added before it).
     std::span<const Platform> platforms() const { return platforms_; }
 
@@ -199,6 +203,8 @@ private:
     void size_scratch();        ///< the per-tick scratch, sized for the current characters
     void index_bodies();
     template <class Visit> void for_bodies_near(const geo::Aabb& q, Visit&& visit) const;
+    /// visit(i, j) once for each pair of indexed bodies whose boxes meet, one grown by the widest skin.
+    template <class Visit> void for_body_pairs(Visit&& visit) const;
     void resolve_bodies();
     int64_t tick_ = 0;
     bool built_ = false;
