@@ -191,3 +191,46 @@ TEST_CASE("a capsule spawned 1 m deep in a box comes out at no more than 0.2 m p
     CHECK(ticks <= 7);
     CHECK(ld(s.st().position.x) >= 0.4L - 1e-6L);
 }
+
+TEST_CASE("a step-up is not stopped by a character it moves away from but is by one in its way", "[slide][step][characters]") {
+    // try_step_up answers "blocked" from the other characters alone when one of them resists the
+    // raised forward motion, before it sweeps the scene's shapes. A character the stepping body
+    // touches but moves away from (behind it, at every overlap below the deep one) must not stop
+    // it; one on the step in front must, at every distance within the forward's reach.
+    fx::geo::StaticScene s;
+    s.add_box(1, fx::geo::Box{v3(0, -0.5L, 0), v3(20, 0.5L, 20), fx::Mat3::identity()}); // floor, top y = 0
+    s.add_box(2, fx::geo::Box{v3(2, 0.15L, 0), v3(1.5L, 0.15L, 3), fx::Mat3::identity()}); // step, x >= 0.5, 0.3 m
+    std::string error;
+    REQUIRE(s.build(&error));
+    const Params p = make_params(kDefaults);
+    const long double r = ld(kDefaults.radius), skin = ld(kDefaults.skin);
+    const Vec3 feet = v3(0.5L - r - skin, skin, 0);
+    const auto body_at = [&](long double x, long double y, long double z) {
+        return fx::geo::Body::of(capsule_at(v3(x, y, z), p));
+    };
+    const auto attempt = [&](const std::vector<fx::geo::Body>& bodies, const Vec3& motion) {
+        fx::geo::LocalScene local(s, fx::geo::Aabb{v3(-4, -1, -4), v3(4, 4, 4)});
+        local.set_bodies(bodies);
+        return try_step_up(local, feet, motion, Scalar{}, sc(0.3L), false, p, Tracer{});
+    };
+    for (const long double forward : {0.12L, 0.2L, 0.35L}) { // at least step_min_forward (0.1 m)
+        INFO("forward " << static_cast<double>(forward));
+        const Vec3 motion = v3(forward, 0, 0);
+        const StepAttempt alone = attempt({}, motion);
+        REQUIRE(alone.result == StepResult::kAccepted);
+        for (const long double overlap : {0.0L, 0.001L, 0.05L, 0.2L}) {
+            for (const long double side : {0.0L, 0.3L}) { // straight behind, and behind to one side
+                INFO("behind, overlap " << static_cast<double>(overlap) << ", side " << static_cast<double>(side));
+                const long double back = std::sqrt((2 * r - overlap) * (2 * r - overlap) - side * side);
+                const StepAttempt a = attempt({body_at(ld(feet.x) - back, skin, side)}, motion);
+                CHECK(a.result == alone.result);
+                CHECK(a.position == alone.position);
+            }
+        }
+        for (const long double gap : {0.0L, 0.5L, 1.0L}) { // on the step, the forward reaching it
+            INFO("in front, gap " << static_cast<double>(gap));
+            const long double ahead = 2 * r + gap * (forward + skin);
+            CHECK(attempt({body_at(ld(feet.x) + ahead, 0.3L + skin, 0)}, motion).result == StepResult::kBlocked);
+        }
+    }
+}

@@ -112,15 +112,32 @@ bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& moti
     return false;
 }
 
+/// Whether another character's body resists `motion` (resists(), above) within `distance`: when
+/// one does, sweep() with the same arguments returns true whatever the static shapes add (it
+/// returns a resisting hit, the earliest, or stops the motion when more contacts start than its
+/// buffer holds), so a caller that needs only that answer is spared the static shapes.
+bool body_resists(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion, Scalar distance) {
+    if (!scene.has_bodies()) return false;
+    Results<geo::Hit, kMaxSweepHits> results;
+    const std::span<geo::Hit> hits = results.span();
+    size_t count = 0;
+    const size_t found = scene.cast_bodies(c, motion, distance, hits, &count);
+    for (size_t i = 0; i < count; ++i)
+        if (resists(hits[i], motion, kNoId)) return true;
+    return found > count; // more of them than the buffer holds: sweep() stops the motion
+}
+
 /// A body met a wall (a contact too steep to stand on, normal n) while `inside` its skin (along
 /// n; <= 0: not inside): `feet` moves horizontally away from the wall until the body is one
 /// skin from it (at most a skin back), unless that move would meet something. Before, a body
 /// that came down along a step's edge onto the floor rested 4.6 mm from the edge, and one held
 /// against a wall it had come within the skin of stayed there.
-void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, const Params& p, Vec3* feet) {
+/// hn_known: horizontal_normal(n), when the caller has it (else computed here).
+void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, const Params& p, Vec3* feet,
+                  const Vec3* hn_known = nullptr) {
     const Scalar want = min(inside, p.s.skin);
     if (want <= geo::kContactTolerance) return;
-    const Vec3 hn = horizontal_normal(n);
+    const Vec3 hn = hn_known != nullptr ? *hn_known : horizontal_normal(n);
     if (hn.is_zero()) return;
     const Scalar along = dot(hn, n); // > 0: the normal's horizontal part
     if (along.raw() <= 0) return;
@@ -532,6 +549,12 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
         // ahead of where its speed takes it.
         const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
         const auto attempt = [&](Vec3 f, Scalar& flen) {
+            // With nothing held, blocked is all a stopped forward gives: another character in
+            // the way (the common case in a crowd) says so without the scene's shapes.
+            if (held.raw() <= 0 && body_resists(scene, capsule_at(raised, p), f, flen + s.skin)) {
+                a.result = StepResult::kBlocked;
+                return;
+            }
             if (sweep(scene, capsule_at(raised, p), f, flen + s.skin, kNoId, &h)) {
                 // Blocked up there by a wall while held at this riser: the forward slides along
                 // the wall once (a body pressed into a wall beside the step was held at the riser
@@ -663,10 +686,10 @@ SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& 
                         break;
                     }
                 }
-                restore_skin(scene, h.normal, inside, p, &out.position);
                 // Too steep: a wall for the horizontal pass (its horizontal normal), so the
                 // body never climbs it. Vertical pass slides it down instead.
-                const Vec3 hn = horizontal_normal(n);
+                const Vec3 hn = horizontal_normal(n); // (n is h.normal)
+                restore_skin(scene, h.normal, inside, p, &out.position, &hn);
                 if (!hn.is_zero()) n = hn;
             }
         } else if (r.pass == Pass::kVertical && r.motion.y.raw() < 0 && n.y >= p.cos_enter &&
