@@ -404,7 +404,7 @@ bool within_limit(Scalar v) {
 } // namespace
 
 bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance, const SegCore& core,
-                  Hit* out) {
+                  Hit* out, ContactMemo* memo) {
     const bool upright = b.x.raw() == 0 && b.z.raw() == 0 && core.a.x == core.b.x && core.a.z == core.b.z;
     if (!upright || !within_limit(core.a.x) || !within_limit(core.a.z) || !within_limit(core.a.y) ||
         !within_limit(core.b.y) || !within_limit(b.y) || !within_limit(max_distance))
@@ -430,10 +430,17 @@ bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scala
             const Scalar y_core = clamp(Scalar{}, b0, b1);
             const Vec3 on_core{dx, y_core, dz};
             const Vec3 v = Vec3{Scalar{}, clamp(y_core, a0, a1), Scalar{}} - on_core;
-            const Scalar dist = length(v);
-            if (dist <= kDeepDistance) return cast_core(o, Vec3{}, b, r, dir, max_distance, core, out);
-            Vec3 n;
-            if (!try_normalize(v, &n)) n = Vec3::unit_y();
+            Separation sep;
+            if (const Separation* known = memo != nullptr ? memo->find(v) : nullptr) {
+                sep = *known; // (only separations beyond kDeepDistance are remembered)
+            } else {
+                sep.length = length(v);
+                if (sep.length <= kDeepDistance) return cast_core(o, Vec3{}, b, r, dir, max_distance, core, out);
+                if (!try_normalize(v, &sep.normal)) sep.normal = Vec3::unit_y();
+                if (memo != nullptr) memo->put(v, sep);
+            }
+            const Scalar dist = sep.length;
+            const Vec3 n = sep.normal;
             out->distance = Scalar{};
             out->normal = n;
             out->point = on_core + n * core.radius + o;

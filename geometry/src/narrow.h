@@ -3,6 +3,7 @@
 #pragma once
 
 #include "geo/queries.h"
+#include "geo/scene.h"
 #include "obstacle_cores.h"
 
 namespace fx::geo::detail {
@@ -23,9 +24,10 @@ template <class Core>
 bool cast_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
                        const Core& core, Hit* out);
 /// cast_core for an obstacle segment, in closed form when both segments are upright (see
-/// narrow.cpp); the moving segment is [0, b] in the local frame.
+/// narrow.cpp); the moving segment is [0, b] in the local frame. memo (optional): start
+/// contacts' separations seen before, and where this one is remembered.
 bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance, const SegCore& core,
-                  Hit* out);
+                  Hit* out, ContactMemo* memo = nullptr);
 bool overlap_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const PlaneCore& p, Scalar margin,
                    Contact* out);
 bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,

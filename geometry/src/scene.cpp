@@ -262,7 +262,8 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
             if (any && total > 0) break;
             if (!body.bounds.overlaps(swept)) continue;
             Hit h;
-            keep(cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h), h, kBodyShape);
+            keep(cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h, &local->contacts_), h,
+                 kBodyShape);
         }
     }
     return total;
@@ -280,7 +281,7 @@ size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar m
     for (const Body& body : bodies_) {
         if (!body.bounds.overlaps(swept)) continue;
         Hit h;
-        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h)) continue;
+        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h, &contacts_)) continue;
         h.shape = kBodyShape;
         ++found;
         insert_hit(out, count, h);

@@ -15,6 +15,7 @@
 #include <array>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "geo/bvh.h"
@@ -142,6 +143,42 @@ private:
 /// the whole scene. The results are the same either way (every query orders its results by
 /// its own total order, and the region holds every shape that could be a candidate), only
 /// cheaper. Valid while the scene does not change (no move_* or refit() in between).
+namespace detail {
+/// The last N values of a function of a vector, the oldest replaced first (LocalScene's memos).
+/// The entries are written before they are read (used): not zeroed when a LocalScene is made.
+template <class Out, size_t N> struct Recent {
+    struct Entry {
+        Vec3 in;
+        Out out; ///< f(in)
+    };
+    static_assert(std::is_trivially_copyable_v<Entry> && std::is_trivially_destructible_v<Entry>);
+    Recent() {}
+    union {
+        Entry entries[N];
+    };
+    uint32_t used = 0, next = 0;
+    const Out* find(const Vec3& v) const {
+        for (uint32_t k = 0; k < used; ++k)
+            if (entries[k].in == v) return &entries[k].out;
+        return nullptr;
+    }
+    void put(const Vec3& v, const Out& o) {
+        entries[next] = Entry{v, o};
+        next = (next + 1) % N;
+        if (used < N) ++used;
+    }
+};
+/// length(v) and the normal normalize(v) (unit y when it is zero) of the vector v between the
+/// closest points of two upright capsules that touch (cast_upright's start contact).
+struct Separation {
+    Scalar length;
+    Vec3 normal;
+};
+/// A body cast again and again from where it stands (a blocked slide, then its probe and snap)
+/// meets the same bodies there: the same vectors.
+using ContactMemo = Recent<Separation, 2>;
+} // namespace detail
+
 class LocalScene {
 public:
     /// Most shapes kept; a region with more falls back to the whole scene for every query.
@@ -199,26 +236,11 @@ public:
 
 private:
     friend class StaticScene;
-    /// The last N values of a function of a vector, the oldest replaced first.
-    template <class Out, size_t N> struct Recent {
-        std::array<Vec3, N> in{};
-        std::array<Out, N> out{}; ///< f(in[k]) = out[k]
-        uint32_t used = 0, next = 0;
-        const Out* find(const Vec3& v) const {
-            for (uint32_t k = 0; k < used; ++k)
-                if (in[k] == v) return &out[k];
-            return nullptr;
-        }
-        void put(const Vec3& v, const Out& o) {
-            in[next] = v;
-            out[next] = o;
-            next = (next + 1) % N;
-            if (used < N) ++used;
-        }
-    };
+    template <class Out, size_t N> using Recent = detail::Recent<Out, N>;
     const StaticScene* scene_;
     mutable Recent<Vec3, 4> units_;     ///< normalize()
     mutable Recent<Scalar, 4> lengths_; ///< length()
+    mutable detail::ContactMemo contacts_; ///< the bodies' start contacts (cast_upright)
     Aabb region_{};
     bool complete_ = false;
     uint32_t count_ = 0;
