@@ -139,7 +139,8 @@ Scalar plane_distance(const Vec3& p, const TriCore& tri);
 
 /// Builders of cores in the local frame with origin o.
 PointCore make_core(const Sphere& s, const Vec3& o);
-SegCore make_core(const Capsule& c, const Vec3& o);
+/// Inline: the scene's casts build one for every other character they test.
+inline SegCore make_core(const Capsule& c, const Vec3& o) { return {c.a - o, c.b - o, c.radius}; }
 BoxCore make_core(const Box& b, const Vec3& o);
 /// As above, with the rotation's kind known already (box_frame()). Inline: the scene's casts
 /// build one for every box they test.

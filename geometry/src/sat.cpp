@@ -118,7 +118,6 @@ void sat(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Vec3* norma
 
 // ----------------------------------------------------------------------------------------
 PointCore make_core(const Sphere& s, const Vec3& o) { return {s.center - o, s.radius}; }
-SegCore make_core(const Capsule& c, const Vec3& o) { return {c.a - o, c.b - o, c.radius}; }
 uint8_t box_frame(const Mat3& rot) {
     if (rot == Mat3::identity()) return 2;
     const bool yaw = rot.row[1] == Vec3::unit_y() && rot.row[0].y.raw() == 0 && rot.row[2].y.raw() == 0;
