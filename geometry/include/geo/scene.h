@@ -137,12 +137,6 @@ private:
     bool built_ = false;
 };
 
-/// The scene seen from one place: the shapes whose bounds overlap a region, gathered once for
-/// the series of queries one character makes in a tick. A query whose bounds lie inside the
-/// region tests only those shapes' bounds instead of walking the trees; any other query walks
-/// the whole scene. The results are the same either way (every query orders its results by
-/// its own total order, and the region holds every shape that could be a candidate), only
-/// cheaper. Valid while the scene does not change (no move_* or refit() in between).
 namespace detail {
 /// The last N values of a function of a vector, the oldest replaced first (LocalScene's memos).
 /// The entries are written before they are read (used): not zeroed when a LocalScene is made.
@@ -168,8 +162,9 @@ template <class Out, size_t N> struct Recent {
         if (used < N) ++used;
     }
 };
-/// length(v) and the normal normalize(v) (unit y when it is zero) of the vector v between the
-/// closest points of two upright capsules that touch (cast_upright's start contact).
+/// length(v), and the direction try_normalize(v) gives (unit y where it gives none), of the
+/// vector v between the closest points of two upright capsules that touch (cast_upright's start
+/// contact).
 struct Separation {
     Scalar length;
     Vec3 normal;
@@ -179,6 +174,12 @@ struct Separation {
 using ContactMemo = Recent<Separation, 2>;
 } // namespace detail
 
+/// The scene seen from one place: the shapes whose bounds overlap a region, gathered once for
+/// the series of queries one character makes in a tick. A query whose bounds lie inside the
+/// region tests only those shapes' bounds instead of walking the trees; any other query walks
+/// the whole scene. The results are the same either way (every query orders its results by
+/// its own total order, and the region holds every shape that could be a candidate), only
+/// cheaper. Valid while the scene does not change (no move_* or refit() in between).
 class LocalScene {
 public:
     /// Most shapes kept; a region with more falls back to the whole scene for every query.
