@@ -27,4 +27,12 @@ function(fx_deterministic_layer target)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     target_compile_options(${target} PRIVATE -mgeneral-regs-only)
   endif()
+  if(EMSCRIPTEN)
+    # wasm32: clang's inliner at -O3 (threshold 225) leaves the small vector and matrix
+    # operations (Mat3 * Vec3, Vec3 * Scalar, length) as calls there, each returning its vector
+    # through memory, where GCC inlines them natively: with 600 arena-1 runs about 8 % faster under
+    # node (docs/performance.md). Larger thresholds gained nothing more (1,500 made the module half
+    # again as big, and V8 slower to optimise it). Integer code: the same bits.
+    target_compile_options(${target} PRIVATE "SHELL:-mllvm -inline-threshold=600")
+  endif()
 endfunction()
