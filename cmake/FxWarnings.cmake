@@ -30,9 +30,9 @@ function(fx_deterministic_layer target)
   if(EMSCRIPTEN)
     # wasm32: clang's inliner at -O3 (threshold 225) leaves the small vector and matrix
     # operations (Mat3 * Vec3, Vec3 * Scalar, length) as calls there, each returning its vector
-    # through memory, where GCC inlines them natively: with 600 arena-1 runs about 8 % faster under
-    # node (docs/performance.md). Larger thresholds gained nothing more (1,500 made the module half
-    # again as big, and V8 slower to optimise it). Integer code: the same bits.
+    # through memory, where GCC inlines them natively: with 600 arena-1 runs about 6 % faster under
+    # node (medians; the fastest runs 3.5 %; docs/performance.md). 1,500 gained nothing more, made
+    # the module 1.7 times as big and node slower to optimise it. Integer code: the same bits.
     target_compile_options(${target} PRIVATE "SHELL:-mllvm -inline-threshold=600")
   endif()
 endfunction()
