@@ -276,7 +276,11 @@ TEST_CASE("loader: the digest is of what is simulated, not of the file's text", 
 TEST_CASE("loader: load_scenario reads a file, and absolute references need allow_outside") {
     // Absolute on every system (on Windows "/tmp/x" is relative to the current drive).
     const std::string dir = fs::absolute(data_dir()).generic_string();
-    const std::string path = (fs::temp_directory_path() / "fx_loader_test_scenario.yaml").string();
+    // In a folder of its own: the data folder is outside it wherever the checkout is (written
+    // straight into the temporary folder, the test failed when that folder held the checkout).
+    const fs::path folder = fs::temp_directory_path() / "fx_loader_test_outside";
+    fs::create_directories(folder);
+    const std::string path = (folder / "scenario.yaml").string();
     // Written next to nothing: the reference is absolute, so allow_outside is needed.
     {
         std::ofstream f(path, std::ios::binary);
@@ -296,6 +300,7 @@ TEST_CASE("loader: load_scenario reads a file, and absolute references need allo
     fs::remove(path);
     CHECK_FALSE(load_scenario(path, opts, &s, &e));
     CHECK(e.to_string() == path + ": cannot read the scenario: No such file or directory");
+    fs::remove_all(folder);
 }
 
 TEST_CASE("loader: ramp top face passes through the foot and rises at the angle") {
