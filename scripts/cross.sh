@@ -96,6 +96,11 @@ job_desync() {
     grep -q "^  a t=58 c=3 tick-begin " <<<"$out" && grep -q "^  b t=58 c=3 tick-begin " <<<"$out" &&
     grep -q "^target: *${TARGET_GOLDEN:-.}" "$BUILD/desync-bundle/b.version.txt" ||
     { echo "cross: the desync report does not name tick 57, c3, vz and the tick-begin step" >&2; return 1; }
+  # The swarm's sides oracle (docs/swarm.md): generated runs on the native build and this one,
+  # every tick's hashes compared; the other oracles run natively in suite.swarm_seed11.
+  build/cli/fxkcc swarm --seed 11 --runs "${FX_SWARM_SIDE_RUNS:-12}" -j "$JOBS" --no-metamorphic --no-synctest \
+    --known scenarios/swarm/known-findings.txt --b "$side" ||
+    { echo "cross: fxkcc swarm with this build as side b found something (above)" >&2; return 1; }
 }
 
 trap target_end EXIT

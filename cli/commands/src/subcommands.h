@@ -25,6 +25,7 @@ std::unique_ptr<Subcommand> make_validate_subcommand();
 std::unique_ptr<Subcommand> make_plot_subcommand();
 std::unique_ptr<Subcommand> make_shrink_subcommand();
 std::unique_ptr<Subcommand> make_synctest_subcommand();
+std::unique_ptr<Subcommand> make_swarm_subcommand();
 
 /// False (and a message on err naming `command`) when a filter selected no scenario and
 /// --allow-empty was not given (verify, bless).

@@ -56,6 +56,12 @@ const CommandEntry kCommands[] = {
      make_synctest_subcommand,
      FX_EXIT_HEAD "  0    every re-simulated tick identical\n"
                   "  1    a desync after a rollback (tick, character, fields)\n" FX_EXIT_BAD},
+    {"swarm", "Generate runs from a seed, check them with oracles that do not trust the solver, shrink what fails",
+     make_swarm_subcommand,
+     FX_EXIT_HEAD "  0    every oracle held on every run\n"
+                  "  1    a finding (each shrunk, written with --out, and printed with its reproduction)\n"
+                  "  2    bad usage (an unknown feature, options that do not go together)\n"
+                  "  125  cannot test: an output cannot be written, or a side cannot run\n"},
 };
 
 #undef FX_EXIT_HEAD

@@ -54,6 +54,8 @@ FailureSignature classify(const CheckFailure& f) {
             s.invariant = "grounded";
         } else if (f.message.find(": halted: ") != std::string::npos) {
             s.invariant = "halted";
+        } else if (f.message.find(": inside shape") != std::string::npos) {
+            s.invariant = "inside";
         } else {
             s.invariant = "other";
         }
@@ -424,6 +426,8 @@ public:
 };
 
 } // namespace
+
+FailureSignature classify_failure(const CheckFailure& f) { return classify(f); }
 
 std::optional<int64_t> failure_tick(const CheckReport& report, const FailureSignature& sig, int position) {
     for (const CheckFailure& f : report.failures) {

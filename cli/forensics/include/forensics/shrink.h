@@ -35,7 +35,7 @@ struct FailureSignature {
     enum class Kind : uint8_t { kExpectation, kInvariant, kDesync };
     Kind kind = Kind::kExpectation;
     int expect_index = -1;      ///< kExpectation: SourceRef::index in the original scenario
-    std::string invariant;      ///< kInvariant: "penetration", "grounded" or "overflow"
+    std::string invariant;      ///< kInvariant: "penetration", "inside", "grounded", "halted" or "overflow"
     bool has_character = false; ///< the failure names a character
     uint32_t character = 0;
     bool has_entity = false;    ///< kDesync: the entity that must still diverge
@@ -45,6 +45,9 @@ struct FailureSignature {
     /// One line: "expect[3] (line 40): tick 57, character 2: x = ...", "desync at c7 (tick 40)".
     std::string describe() const;
 };
+
+/// What a check failure is: the expectation's index or the invariant's kind, and its character.
+FailureSignature classify_failure(const CheckFailure& f);
 
 /// Runs `sc` with every check and takes its first failure (expectations first, as `run` lists
 /// them). *failed = false when the run passes. False with *error when it cannot run.

@@ -1,0 +1,151 @@
+// `fxkcc swarm`: generated runs, oracles, shrunk findings (swarm/swarm.h, docs/swarm.md).
+#include "swarm/swarm.h"
+
+#include <thread>
+
+#include "records/atomic_file.h"
+#include "subcommands.h"
+
+namespace fx::harness {
+
+namespace {
+
+struct SwarmCommand {
+    int64_t seed = 1;
+    int64_t runs = -1;
+    int64_t run = -1;
+    int64_t time = 0;
+    int jobs = 0;
+    std::string features;
+    std::string out_dir, emit_dir, json_path, junit_path;
+    std::string a, b, a_args, b_args;
+    bool no_metamorphic = false, no_synctest = false;
+    int shrink_runs = 300;
+    std::string known;
+};
+
+int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream& out, std::ostream& err) {
+    swarm::SwarmOptions o;
+    std::string error;
+    o.seed = static_cast<uint64_t>(cmd.seed);
+    if (cmd.runs >= 0 && cmd.run >= 0) {
+        err << "fxkcc swarm: --runs and --run do not go together (--run K reproduces run K alone)\n";
+        return kExitBadInput;
+    }
+    if (cmd.time > 0 && cmd.run >= 0) {
+        err << "fxkcc swarm: --time and --run do not go together\n";
+        return kExitBadInput;
+    }
+    o.runs = cmd.runs >= 0 ? cmd.runs : cmd.time > 0 ? INT64_MAX / 4 : 100;
+    if (cmd.time > 0 && cmd.runs >= 0) o.runs = cmd.runs;
+    if (cmd.time > 0 && cmd.runs < 0) o.runs = 100000000;
+    o.only_run = cmd.run;
+    o.time_limit = cmd.time;
+    o.jobs = cmd.jobs > 0 ? cmd.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (!cmd.features.empty()) {
+        if (!swarm::parse_features(cmd.features, &o.features, &error)) {
+            err << "fxkcc swarm: --features: " << error << "\n";
+            return kExitBadInput;
+        }
+        o.features_text = cmd.features;
+    }
+    if (!cmd.known.empty() && !swarm::read_known(cmd.known, &o.known, &error)) {
+        err << "fxkcc swarm: --known: " << error << "\n";
+        return kExitBadInput;
+    }
+    o.out_dir = cmd.out_dir;
+    o.emit_dir = cmd.emit_dir;
+    o.shrink_runs = cmd.shrink_runs;
+    o.oracles.metamorphic = !cmd.no_metamorphic;
+    o.oracles.synctest = !cmd.no_synctest;
+    std::vector<OutputPath> outputs;
+    if (!cmd.json_path.empty() && cmd.json_path != "-") outputs.push_back({"--json", cmd.json_path});
+    if (!cmd.junit_path.empty()) outputs.push_back({"--junit", cmd.junit_path});
+    if (const std::string conflict = output_conflict(outputs, {}); !conflict.empty()) {
+        err << "fxkcc swarm: " << conflict << "\n";
+        return kExitBadInput;
+    }
+    Side a, b;
+    TempFolder tmp;
+    const bool sides = !cmd.a.empty() || !cmd.b.empty() || !cmd.a_args.empty() || !cmd.b_args.empty();
+    if (sides) {
+        if (!tmp.ok()) {
+            err << "fxkcc swarm: cannot create a temporary folder\n";
+            return kExitCannotTest;
+        }
+        if (!make_side(cmd.a.empty() ? self : cmd.a, cmd.a_args, &a, &error) ||
+            !make_side(cmd.b.empty() ? self : cmd.b, cmd.b_args, &b, &error)) {
+            err << "fxkcc swarm: " << error << "\n";
+            return kExitBadInput;
+        }
+        o.oracles.a = &a;
+        o.oracles.b = &b;
+        o.oracles.tmp = &tmp;
+        auto quoted = [](const std::string& v) { return "'" + v + "'"; };
+        if (!cmd.a.empty()) o.side_args += "--a " + quoted(cmd.a) + " ";
+        if (!cmd.b.empty()) o.side_args += "--b " + quoted(cmd.b) + " ";
+        if (!cmd.a_args.empty()) o.side_args += "--a-args " + quoted(cmd.a_args) + " ";
+        if (!cmd.b_args.empty()) o.side_args += "--b-args " + quoted(cmd.b_args) + " ";
+        if (!o.side_args.empty()) o.side_args.pop_back();
+    }
+    o.progress = [&err](const std::string& line) { err << line << "\n" << std::flush; };
+    swarm::SwarmReport report;
+    int code = swarm::run_swarm(o, &report, &error);
+    if (code == kExitCannotTest) {
+        err << "fxkcc swarm: " << error << "\n";
+        return code;
+    }
+    if (cmd.json_path == "-") {
+        out << swarm::report_json(report);
+    } else {
+        out << swarm::report_text(report);
+    }
+    if (!cmd.json_path.empty() && cmd.json_path != "-" &&
+        !write_file_atomic(cmd.json_path, swarm::report_json(report), &error)) {
+        err << "fxkcc swarm: " << error << "\n";
+        return kExitCannotTest;
+    }
+    if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, swarm::report_junit(report), &error)) {
+        err << "fxkcc swarm: " << error << "\n";
+        return kExitCannotTest;
+    }
+    return code;
+}
+
+class SwarmSubcommand final : public Subcommand {
+public:
+    void declare(OptionSet& app) override {
+        app.add("--seed", &cmd_.seed, "The swarm's seed: run K of seed S is the same scenario on every target").show_default().range(0, INT64_MAX);
+        app.add("--runs", &cmd_.runs, "Runs 0 .. N-1 (default 100; with --time: at most N)").range(1, 100000000);
+        app.add("--run", &cmd_.run, "Run K alone: the reproduction of a finding").range(0, INT64_MAX / 4);
+        app.add("--time", &cmd_.time, "Stop starting runs after this many seconds").range(1, 100000000);
+        app.add("-j,--jobs", &cmd_.jobs, "Runs in parallel (default: all cores)").range(1, 4096);
+        app.add("--features", &cmd_.features,
+                "Comma-separated features a run may enable (default all; each run enables a random subset): "
+                "wall-joint, corner, union, slot, seams, step, ledge, slope, ceiling, platform, crush, crowd, roam, "
+                "lifecycle, frames, offset, settings");
+        app.add("--out", &cmd_.out_dir, "Write each finding's shrunk scenario into this folder");
+        app.add("--emit", &cmd_.emit_dir, "Write every run's generated scenario into this folder");
+        app.add("--json", &cmd_.json_path, "The report as JSON (- : on stdout instead of the text)");
+        app.add("--junit", &cmd_.junit_path, "The report as JUnit XML, one test case per oracle");
+        app.add("--a", &cmd_.a, "Command that runs fxkcc for side a (the sides oracle; default: this binary)");
+        app.add("--b", &cmd_.b, "Command that runs fxkcc for side b (default: this binary)");
+        app.add("--a-args", &cmd_.a_args, "Extra run arguments for side a");
+        app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
+        app.flag("--no-metamorphic", &cmd_.no_metamorphic, "Leave out the translate, permute and frames oracles");
+        app.flag("--no-synctest", &cmd_.no_synctest, "Leave out the synctest oracle");
+        app.add("--known", &cmd_.known,
+                "A file of known findings (oracle|family a line): reported as known, not a failure (exit 0)");
+        app.add("--shrink-runs", &cmd_.shrink_runs, "Candidates tested per shrink at most").show_default().range(1, 100000);
+    }
+    int run(const Invocation& inv) override { return swarm_command(cmd_, inv.self, inv.out, inv.err); }
+
+private:
+    SwarmCommand cmd_;
+};
+
+} // namespace
+
+std::unique_ptr<Subcommand> make_swarm_subcommand() { return std::make_unique<SwarmSubcommand>(); }
+
+} // namespace fx::harness

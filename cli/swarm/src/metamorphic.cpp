@@ -1,0 +1,76 @@
+// Transformations for the metamorphic oracles (swarm/metamorphic.h).
+#include "swarm/metamorphic.h"
+
+#include <algorithm>
+
+namespace fx::harness::swarm {
+
+namespace {
+
+void shift_check(std::vector<std::pair<StateField, Check>>* checks, const Vec3& d) {
+    for (auto& [f, c] : *checks) {
+        const Scalar by = f == StateField::kX ? d.x : f == StateField::kY ? d.y : f == StateField::kZ ? d.z : Scalar{};
+        if (c.has_min) c.min = c.min + by;
+        if (c.has_max) c.max = c.max + by;
+    }
+}
+
+} // namespace
+
+Scenario translated(const Scenario& sc, const Vec3& d) {
+    Scenario t = sc;
+    for (BoxDef& b : t.boxes) b.center = b.center + d;
+    for (PlaneDef& p : t.planes) p.offset = p.offset + dot(p.normal, d);
+    for (SphereDef& s : t.spheres) s.center = s.center + d;
+    for (CapsuleDef& c : t.capsules) {
+        c.a = c.a + d;
+        c.b = c.b + d;
+    }
+    for (MeshDef& m : t.meshes) {
+        for (Vec3& v : m.vertices) v = v + d;
+    }
+    for (PlatformDef& p : t.platforms) {
+        for (kcc::Waypoint& w : p.waypoints) w.center = w.center + d;
+    }
+    for (CharacterDef& c : t.characters) c.spawn = c.spawn + d;
+    for (EventDef& e : t.events) {
+        if (e.kind == EventDef::Kind::kTeleport) e.feet = e.feet + d;
+    }
+    for (StateExpectation& e : t.expect_states) shift_check(&e.checks, d);
+    return t;
+}
+
+Scenario permuted(const Scenario& sc, Rng& rng, std::map<uint32_t, uint32_t>* ids_out) {
+    Scenario p = sc;
+    std::vector<uint32_t> ids;
+    for (const CharacterDef& c : sc.characters) ids.push_back(c.id);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::vector<uint32_t> to = ids;
+    rng.shuffle(&to);
+    std::map<uint32_t, uint32_t> m;
+    for (size_t i = 0; i < ids.size(); ++i) m[ids[i]] = to[i];
+    for (CharacterDef& c : p.characters) c.id = m.at(c.id);
+    std::stable_sort(p.characters.begin(), p.characters.end(), [](const CharacterDef& a, const CharacterDef& b) {
+        return a.id != b.id ? a.id < b.id : a.join < b.join;
+    });
+    for (EventDef& e : p.events) e.character = m.at(e.character);
+    rng.shuffle(&p.events);
+    std::stable_sort(p.events.begin(), p.events.end(), [](const EventDef& a, const EventDef& b) { return a.tick < b.tick; });
+    for (StateExpectation& e : p.expect_states) {
+        if (e.character != kcc::kNoId) e.character = m.at(e.character);
+    }
+    for (MetricExpectation& e : p.expect_metrics) {
+        if (e.character != kcc::kNoId) e.character = m.at(e.character);
+    }
+    rng.shuffle(&p.boxes);
+    rng.shuffle(&p.planes);
+    rng.shuffle(&p.spheres);
+    rng.shuffle(&p.capsules);
+    rng.shuffle(&p.meshes);
+    rng.shuffle(&p.platforms);
+    *ids_out = std::move(m);
+    return p;
+}
+
+} // namespace fx::harness::swarm

@@ -1,0 +1,562 @@
+// The swarm's oracles (swarm/oracles.h).
+#include "swarm/oracles.h"
+
+#include <algorithm>
+#include <array>
+
+#include "forensics/desync.h"
+#include "fx/decimal.h"
+#include "kcc/motion.h"
+#include "records/atomic_file.h"
+#include "run/checks.h"
+#include "run/runner.h"
+#include "run/synctest.h"
+#include "scenario/loader.h"
+#include "scenario/writer.h"
+#include "swarm/metamorphic.h"
+
+namespace fx::harness::swarm {
+
+namespace {
+
+using States = std::vector<kcc::CharacterState>;
+
+std::string at_text(int64_t tick, uint32_t id) {
+    return "tick " + std::to_string(tick) + ", character " + std::to_string(id);
+}
+std::string m6(Scalar v) { return to_string_shortest(round(v.mul_int(1000000)).div_int(1000000)); }
+
+/// Every tick's states, and the rules that look at the world (floor, crowd-apart, rest-*).
+class RuleSink final : public RunSink {
+public:
+    RuleSink(const GeneratedRun& run, const Scenario& sc, bool keep_states) : run_(run), sc_(sc), keep_(keep_states) {}
+
+    void on_start(const kcc::World& world) override { world_ = &world; }
+
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override {
+        (void)platforms, (void)render, (void)error;
+        character_ticks += static_cast<int64_t>(chars.size());
+        if (keep_) ticks.emplace_back(chars.begin(), chars.end());
+        for (size_t i = 0; i < chars.size(); ++i) floor_rule(tick, i, chars);
+        for (const CrowdRule& r : run_.crowds) crowd_rule(tick, r, chars);
+        for (const RestRule& r : run_.rests) rest_rule(tick, r, chars);
+        return true;
+    }
+
+    std::vector<States> ticks;
+    std::vector<Finding> findings;
+    int64_t character_ticks = 0;
+
+private:
+    bool reported(const std::string& oracle, uint32_t id) const {
+        return std::any_of(findings.begin(), findings.end(),
+                           [&](const Finding& f) { return f.oracle == oracle && f.character == id; });
+    }
+    void report(const std::string& oracle, int64_t tick, uint32_t id, const std::string& message) {
+        if (reported(oracle, id)) return;
+        Finding f;
+        f.oracle = oracle;
+        f.has_character = true;
+        f.character = id;
+        f.tick = tick;
+        f.message = message;
+        findings.push_back(f);
+    }
+    bool is_platform(geo::ShapeId id) const {
+        return std::any_of(sc_.platforms.begin(), sc_.platforms.end(), [&](const PlatformDef& p) { return p.id == id; });
+    }
+
+    // Airborne, not rising, with walkable static ground within the probe band, 3 ticks running.
+    void floor_rule(int64_t tick, size_t i, std::span<const kcc::CharacterState> chars) {
+        const kcc::CharacterState& s = chars[i];
+        int& run = airborne_[s.id];
+        if (s.grounded || s.velocity.y > Scalar{} || s.halted) {
+            run = 0;
+            return;
+        }
+        const kcc::Params& p = world_->params(i);
+        const geo::Capsule cap = kcc::capsule_at(s.position, p);
+        std::array<geo::Hit, 16> hits;
+        const Scalar reach = p.ground_band + kGroundTolerance;
+        const size_t n = std::min(world_->scene().cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits),
+                                  hits.size());
+        bool floor = false;
+        for (size_t k = 0; k < n && !floor; ++k) {
+            floor = !hits[k].start_overlap && hits[k].normal.y >= p.cos_enter && !is_platform(hits[k].shape);
+        }
+        run = floor ? run + 1 : 0;
+        if (run >= 3) {
+            report("floor", tick, s.id,
+                   at_text(tick, s.id) + ": airborne for " + std::to_string(run) + " ticks (vy " + m6(s.velocity.y) +
+                       " m/s) with walkable ground within " + m6(reach) + " m below its feet");
+        }
+    }
+
+    void crowd_rule(int64_t tick, const CrowdRule& r, std::span<const kcc::CharacterState> chars) {
+        if (tick < r.from) return;
+        const Scalar limit = Scalar::ratio(1, 100);
+        for (size_t i = 0; i < chars.size(); ++i) {
+            if (!std::binary_search(r.ids.begin(), r.ids.end(), chars[i].id)) continue;
+            const kcc::Params& pi = world_->params(i);
+            if (!pi.s.collide_characters) continue;
+            for (size_t j = i + 1; j < chars.size(); ++j) {
+                if (!std::binary_search(r.ids.begin(), r.ids.end(), chars[j].id)) continue;
+                const kcc::Params& pj = world_->params(j);
+                if (!pj.s.collide_characters) continue;
+                const geo::Capsule a = kcc::capsule_at(chars[i].position, pi), b = kcc::capsule_at(chars[j].position, pj);
+                const Scalar reach = a.radius + b.radius;
+                const Vec3 d{a.a.x - b.a.x, Scalar{}, a.a.z - b.a.z};
+                if (abs(d.x) >= reach || abs(d.z) >= reach) continue;
+                const Scalar gy = max(max(a.a.y - b.b.y, b.a.y - a.b.y), Scalar{});
+                const Scalar overlap = reach - length(Vec3{d.x, gy, d.z});
+                if (overlap > limit) {
+                    report("crowd-apart", tick, chars[i].id,
+                           at_text(tick, chars[i].id) + ": overlaps character " + std::to_string(chars[j].id) + " by " +
+                               m6(overlap) + " m, " + std::to_string(tick - r.from) +
+                               " ticks after the crowd should be apart (at most 0.01 m)");
+                }
+            }
+        }
+    }
+
+    void rest_rule(int64_t tick, const RestRule& r, std::span<const kcc::CharacterState> chars) {
+        if (tick < r.from) return;
+        for (size_t i = 0; i < chars.size(); ++i) {
+            const kcc::CharacterState& s = chars[i];
+            if (s.id != r.id) continue;
+            const kcc::Params& p = world_->params(i);
+            const Scalar want = p.s.skin - Scalar::ratio(1, 1000);
+            std::array<geo::Contact, 16> contacts;
+            const size_t n = std::min(world_->scene().overlap(kcc::capsule_at(s.position, p), want, contacts),
+                                      contacts.size());
+            for (size_t k = 0; k < n; ++k) {
+                const geo::Contact& c = contacts[k];
+                if (is_platform(c.shape) || (s.grounded && c.shape == s.ground_shape)) continue;
+                report("rest-skin", tick, s.id,
+                       at_text(tick, s.id) + ": " + m6(-c.depth) + " m from shape " + std::to_string(c.shape) +
+                           " (it rests a skin, " + m6(p.s.skin) + " m, from what it touches; 1 mm tolerance)");
+                break;
+            }
+            if (r.max_travel.raw() > 0) {
+                const Scalar went = length(s.position - r.spawn);
+                if (went > r.max_travel) {
+                    report("rest-path", tick, s.id,
+                           at_text(tick, s.id) + ": " + m6(went) + " m from its spawn, farther than the smallest way out (" +
+                               m6(r.max_travel) + " m with its skin)");
+                }
+            }
+        }
+    }
+
+    const GeneratedRun& run_;
+    const Scenario& sc_;
+    bool keep_;
+    const kcc::World* world_ = nullptr;
+    std::map<uint32_t, int> airborne_;
+};
+
+/// Compares a transformed run with the original's states, tick by tick (first difference).
+class CompareSink final : public RunSink {
+public:
+    using Map = std::function<bool(const kcc::CharacterState& original, const kcc::CharacterState& other,
+                                   std::string* field)>;
+    CompareSink(const std::vector<States>& original, std::map<uint32_t, uint32_t> ids, Map same)
+        : original_(original), ids_(std::move(ids)), same_(std::move(same)) {}
+
+    bool on_tick(int64_t t, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override {
+        (void)platforms, (void)render, (void)error;
+        if (differs || t >= static_cast<int64_t>(original_.size())) return true;
+        const States& a = original_[static_cast<size_t>(t)];
+        if (a.size() != chars.size()) {
+            differs = true;
+            tick = t;
+            message = "tick " + std::to_string(t) + ": " + std::to_string(chars.size()) + " characters, not " +
+                      std::to_string(a.size());
+            return true;
+        }
+        for (const kcc::CharacterState& s : a) {
+            const uint32_t want = ids_.empty() ? s.id : ids_.at(s.id);
+            const auto it = std::find_if(chars.begin(), chars.end(), [&](const kcc::CharacterState& o) { return o.id == want; });
+            std::string field;
+            if (it == chars.end()) {
+                field = "presence";
+            } else if (same_(s, *it, &field)) {
+                continue;
+            }
+            differs = true;
+            tick = t;
+            character = s.id;
+            message = at_text(t, s.id) + ": " + field + " differs";
+            return true;
+        }
+        return true;
+    }
+
+    bool differs = false;
+    int64_t tick = -1;
+    uint32_t character = 0;
+    std::string message;
+
+private:
+    const std::vector<States>& original_;
+    std::map<uint32_t, uint32_t> ids_;
+    Map same_;
+};
+
+/// Field by field, with the position mapped: "" when equal, else the first differing field.
+std::string first_difference(const kcc::CharacterState& a, const kcc::CharacterState& b, const Vec3& shift) {
+    if (a.position + shift != b.position) return "position";
+    if (a.previous_position + shift != b.previous_position) return "previous_position";
+    if (a.velocity != b.velocity) return "velocity";
+    if (a.run_speed != b.run_speed) return "run_speed";
+    if (a.step_hold != b.step_hold) return "step_hold";
+    if (a.facing != b.facing || a.previous_facing != b.previous_facing) return "facing";
+    if (a.grounded != b.grounded) return "grounded";
+    if (a.ground_normal != b.ground_normal) return "ground_normal";
+    if (a.ground_shape != b.ground_shape) return "ground_shape";
+    if (a.platform != b.platform) return "platform";
+    if (a.halted != b.halted) return "halted";
+    return "";
+}
+
+struct Metamorphic {
+    std::string oracle;
+    Scenario other;
+    std::map<uint32_t, uint32_t> ids;
+    Vec3 shift;
+};
+
+/// The transformed scenarios this run is compared with (translation, permutation, frames off).
+std::vector<Metamorphic> transforms(const GeneratedRun& run, const Scenario& sc) {
+    std::vector<Metamorphic> out;
+    Rng rng(run_seed(run.seed ^ 0x5157A3D1u, static_cast<uint64_t>(run.index)));
+    const Vec3 d{Scalar::from_int(rng.range(-50000, 50000)), Scalar::from_int(rng.range(-500, 500)),
+                 Scalar::from_int(rng.range(-50000, 50000))};
+    out.push_back({"translate", translated(sc, d), {}, d});
+    Metamorphic p{"permute", Scenario{}, {}, Vec3{}};
+    p.other = permuted(sc, rng, &p.ids);
+    out.push_back(std::move(p));
+    if (!sc.frames.empty()) {
+        Metamorphic f{"frames", sc, {}, Vec3{}};
+        f.other.frames.clear();
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+bool reload(const Scenario& cand, Scenario* out) {
+    LoadError e;
+    return load_scenario_text(scenario_to_yaml(cand), cand.path.empty() ? cand.name + ".yaml" : cand.path, "",
+                              LoadOptions{}, out, &e);
+}
+
+/// The first metamorphic difference of `which` (a transform's oracle name), or "" .
+bool metamorphic_fails(const GeneratedRun& run, const Scenario& sc, const std::vector<States>& states,
+                       const Metamorphic& m, Finding* f, int64_t* character_ticks) {
+    (void)run;
+    const Vec3 shift = m.shift;
+    CompareSink cmp(states, m.ids, [shift](const kcc::CharacterState& a, const kcc::CharacterState& b, std::string* field) {
+        *field = first_difference(a, b, shift);
+        return field->empty();
+    });
+    std::string error;
+    if (!run_scenario(m.other, cmp, RunOptions{}, &error)) {
+        cmp.differs = true;
+        cmp.message = "the " + m.oracle + "d scenario does not run: " + error;
+    }
+    *character_ticks += static_cast<int64_t>(states.size()) * static_cast<int64_t>(sc.characters.size());
+    if (!cmp.differs) return false;
+    f->oracle = m.oracle;
+    f->has_character = cmp.character != 0 || !sc.characters.empty();
+    f->character = cmp.character;
+    f->tick = cmp.tick;
+    f->message = cmp.message;
+    return true;
+}
+
+int rollback_of(const GeneratedRun& run) {
+    return static_cast<int>(Rng(run_seed(run.seed ^ 0x5EC7u, static_cast<uint64_t>(run.index))).range(1, 12));
+}
+
+bool synctest_fails(const GeneratedRun& run, const Scenario& sc, Finding* f, int64_t* character_ticks) {
+    SyncTestOptions o;
+    o.rollback = rollback_of(run);
+    SyncTestResult r;
+    std::string error;
+    if (!sync_test(sc, o, &r, &error)) {
+        f->message = "synctest cannot run: " + error;
+        f->oracle = "synctest";
+        return true;
+    }
+    *character_ticks += (r.ticks + r.resimulated) * static_cast<int64_t>(sc.characters.size());
+    if (r.ok) return false;
+    f->oracle = "synctest";
+    f->tick = r.tick;
+    f->message = "tick " + std::to_string(r.tick) + " simulated again after restoring tick " +
+                 std::to_string(r.restored_tick) + " (rollback " + std::to_string(o.rollback) + ") differs";
+    return true;
+}
+
+std::string oracle_of(const GeneratedRun& run, const FailureSignature& s) {
+    if (s.kind == FailureSignature::Kind::kInvariant) return "invariant:" + s.invariant;
+    if (s.expect_index >= 0 && static_cast<size_t>(s.expect_index) < run.expect_rules.size()) {
+        return "rule:" + run.expect_rules[static_cast<size_t>(s.expect_index)];
+    }
+    return "rule:other";
+}
+
+/// The run's rules restricted to the characters `sc` still has.
+GeneratedRun rules_for(const GeneratedRun& run, const Scenario& sc) {
+    GeneratedRun r;
+    r.seed = run.seed;
+    r.index = run.index;
+    auto has = [&sc](uint32_t id) {
+        return std::any_of(sc.characters.begin(), sc.characters.end(), [&](const CharacterDef& c) { return c.id == id; });
+    };
+    for (CrowdRule c : run.crowds) {
+        std::erase_if(c.ids, [&](uint32_t id) { return !has(id); });
+        c.from = std::min(c.from, sc.ticks - 1);
+        if (c.ids.size() >= 2) r.crowds.push_back(c);
+    }
+    for (const RestRule& rr : run.rests) {
+        if (has(rr.id)) r.rests.push_back(rr);
+    }
+    return r;
+}
+
+/// The shape ids of `sc` in the family (id range) of character `id`, ascending.
+std::vector<uint32_t> family_shapes(const Scenario& sc, uint32_t id) {
+    std::vector<uint32_t> ids;
+    auto add = [&](uint32_t shape) {
+        if (shape / 1000 == id / 1000) ids.push_back(shape);
+    };
+    for (const BoxDef& b : sc.boxes) add(b.id);
+    for (const SphereDef& x : sc.spheres) add(x.id);
+    for (const CapsuleDef& x : sc.capsules) add(x.id);
+    for (const MeshDef& x : sc.meshes) add(x.id);
+    for (const PlatformDef& x : sc.platforms) add(x.id);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+/// Whether `cand` still has the character's input events and every shape of its family.
+bool keeps_setup(const Scenario& original, const Scenario& cand, uint32_t id) {
+    if (family_shapes(original, id) != family_shapes(cand, id)) return false;
+    auto input_of = [id](const Scenario& s) -> const InputStream* {
+        for (const CharacterDef& c : s.characters) {
+            if (c.id == id) return &*c.input;
+        }
+        return nullptr;
+    };
+    const InputStream* a = input_of(original);
+    const InputStream* b = input_of(cand);
+    return a != nullptr && b != nullptr && a->sticks.size() == b->sticks.size() && a->jumps.size() == b->jumps.size() &&
+           a->impulses.size() == b->impulses.size();
+}
+
+class StepObserver final : public kcc::TraceObserver {
+public:
+    StepObserver(uint32_t id, int64_t tick) : id_(id), tick_(tick) {}
+    void on_event(const kcc::TraceEvent& e) override {
+        if (e.kind == kcc::TraceKind::kTickBegin && e.character == id_) ++seen_;
+        if (seen_ - 1 != tick_ || e.character != id_) return;
+        std::string step;
+        switch (e.kind) {
+        case kcc::TraceKind::kPlatformCarry: step = "platform-carry"; break;
+        case kcc::TraceKind::kDepenetrate: step = "depenetrate"; break;
+        case kcc::TraceKind::kIterationCap: step = "iteration-cap"; break;
+        case kcc::TraceKind::kStepAttempt:
+            step = std::string("step:") + kcc::to_string(static_cast<kcc::StepResult>(e.reason));
+            break;
+        case kcc::TraceKind::kSnap: step = e.flag ? "snap" : "snap-missed"; break;
+        case kcc::TraceKind::kLanded: step = "landed"; break;
+        default: return;
+        }
+        if (steps.empty() || steps.back() != step) steps.push_back(step);
+    }
+    std::vector<std::string> steps;
+
+private:
+    uint32_t id_;
+    int64_t tick_;
+    int64_t seen_ = 0;
+};
+
+class NullSink final : public RunSink {
+public:
+    bool on_tick(int64_t, std::span<const kcc::CharacterState>, std::span<const std::pair<uint32_t, Vec3>>,
+                 std::span<const Vec3>, std::string*) override {
+        return true;
+    }
+};
+
+} // namespace
+
+const std::vector<std::string>& oracle_names() {
+    static const std::vector<std::string> names = {"invariants", "rules", "floor", "crowd-apart", "rest",
+                                                   "translate", "permute", "frames", "synctest", "sides"};
+    return names;
+}
+
+bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Finding>* out,
+               std::map<std::string, int64_t>* checked, int64_t* character_ticks, std::string* error) {
+    const Scenario& sc = run.scenario;
+    RuleSink sink(run, sc, set.metamorphic);
+    CheckReport report;
+    if (!run_checked(sc, &sink, RunOptions{}, &report, error)) return false;
+    *character_ticks += sink.character_ticks;
+    ++(*checked)["invariants"];
+    if (!run.expect_rules.empty()) ++(*checked)["rules"];
+    ++(*checked)["floor"];
+    if (!run.crowds.empty()) ++(*checked)["crowd-apart"];
+    if (!run.rests.empty()) ++(*checked)["rest"];
+    std::vector<Finding> found;
+    auto add = [&found](Finding f) {
+        const bool dup = std::any_of(found.begin(), found.end(), [&](const Finding& g) {
+            return g.oracle == f.oracle && g.has_character == f.has_character && g.character == f.character;
+        });
+        if (!dup) found.push_back(std::move(f));
+    };
+    for (const CheckFailure& c : report.failures) {
+        Finding f;
+        f.sig = classify_failure(c);
+        f.oracle = oracle_of(run, f.sig);
+        f.has_character = f.sig.has_character;
+        f.character = f.sig.character;
+        f.tick = c.tick;
+        f.message = c.message;
+        add(f);
+    }
+    for (Finding f : sink.findings) {
+        f.sig.kind = FailureSignature::Kind::kInvariant;
+        f.sig.invariant = f.oracle;
+        f.sig.has_character = true;
+        f.sig.character = f.character;
+        f.sig.tick = f.tick;
+        f.sig.message = f.message;
+        add(f);
+    }
+    if (set.metamorphic) {
+        for (const Metamorphic& m : transforms(run, sc)) {
+            ++(*checked)[m.oracle];
+            Finding f;
+            if (metamorphic_fails(run, sc, sink.ticks, m, &f, character_ticks)) {
+                f.sig.kind = FailureSignature::Kind::kInvariant;
+                f.sig.invariant = m.oracle;
+                f.sig.tick = f.tick;
+                f.sig.message = f.message;
+                f.has_character = false; // the reduced scenario may part at another character
+                add(f);
+            }
+        }
+    }
+    if (set.synctest) {
+        ++(*checked)["synctest"];
+        Finding f;
+        if (synctest_fails(run, sc, &f, character_ticks)) {
+            f.sig.kind = FailureSignature::Kind::kInvariant;
+            f.sig.invariant = "synctest";
+            f.sig.tick = f.tick;
+            f.sig.message = f.message;
+            add(f);
+        }
+    }
+    if (set.a != nullptr && set.b != nullptr && set.tmp != nullptr) {
+        ++(*checked)["sides"];
+        FailureSignature sig;
+        bool diverged = false;
+        std::string why;
+        Scenario plain = sc;
+        plain.expect_states.clear();
+        plain.expect_metrics.clear();
+        plain.expect_same_as.clear();
+        if (!find_desync(plain, *set.a, *set.b, *set.tmp, &sig, &diverged, &why)) {
+            *error = why;
+            return false;
+        }
+        *character_ticks += 2 * sink.character_ticks;
+        if (diverged) {
+            Finding f;
+            f.oracle = "sides";
+            f.sig = sig;
+            f.has_character = sig.has_character;
+            f.character = sig.character;
+            f.tick = sig.tick;
+            f.message = sig.message;
+            add(f);
+        }
+    }
+    out->insert(out->end(), found.begin(), found.end());
+    return true;
+}
+
+bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set, const Scenario& candidate,
+                 int64_t* tick) {
+    // The floor stays: without it a body falls for ever, and the failure is another one.
+    auto floor = [](const Scenario& s) {
+        return std::any_of(s.planes.begin(), s.planes.end(), [](const PlaneDef& p) { return p.id == 1; });
+    };
+    if (floor(run.scenario) && !floor(candidate)) return false;
+    // A rule the generator derived for a character holds only with the geometry and the input it
+    // was derived for: the character's input and its family's shapes stay (the rest may go).
+    const bool pinned = f.oracle.rfind("rule:", 0) == 0 || f.oracle.rfind("rest-", 0) == 0;
+    if (pinned && f.has_character && !keeps_setup(run.scenario, candidate, f.character)) return false;
+    if (f.oracle.rfind("invariant:", 0) == 0 || f.oracle.rfind("rule:", 0) == 0) {
+        return check_oracle(f.sig, "")(candidate, tick);
+    }
+    if (f.oracle == "sides") {
+        if (set.a == nullptr || set.b == nullptr || set.tmp == nullptr) return false;
+        return desync_oracle(f.sig, *set.a, *set.b, *set.tmp)(candidate, tick);
+    }
+    Scenario sc;
+    if (!reload(candidate, &sc)) return false;
+    if (f.oracle == "synctest") {
+        Finding g;
+        int64_t ct = 0;
+        if (!synctest_fails(run, sc, &g, &ct)) return false;
+        *tick = g.tick;
+        return true;
+    }
+    const GeneratedRun rules = rules_for(run, sc);
+    const bool meta = f.oracle == "translate" || f.oracle == "permute" || f.oracle == "frames";
+    RuleSink sink(rules, sc, meta);
+    std::string error;
+    if (!run_scenario(sc, sink, RunOptions{}, &error)) return false;
+    if (meta) {
+        for (const Metamorphic& m : transforms(run, sc)) {
+            if (m.oracle != f.oracle) continue;
+            Finding g;
+            int64_t ct = 0;
+            if (!metamorphic_fails(run, sc, sink.ticks, m, &g, &ct)) return false;
+            *tick = g.tick;
+            return true;
+        }
+        return false;
+    }
+    for (const Finding& g : sink.findings) {
+        if (g.oracle == f.oracle && g.character == f.character) {
+            *tick = g.tick;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string solver_steps(const Scenario& sc, uint32_t id, int64_t tick) {
+    StepObserver obs(id, tick);
+    NullSink sink;
+    RunOptions o;
+    o.observer = &obs;
+    o.stop_after = tick;
+    std::string error;
+    if (!run_scenario(sc, sink, o, &error)) return "";
+    std::string s;
+    for (const std::string& step : obs.steps) s += (s.empty() ? "" : ",") + step;
+    return s;
+}
+
+} // namespace fx::harness::swarm

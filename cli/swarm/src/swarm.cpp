@@ -1,0 +1,340 @@
+// The swarm's driver: runs in parallel, findings shrunk and de-duplicated (swarm/swarm.h).
+#include "swarm/swarm.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "records/atomic_file.h"
+#include "records/build_info.h"
+#include "records/text.h"
+#include "scenario/writer.h"
+
+namespace fs = std::filesystem;
+
+namespace fx::harness::swarm {
+
+namespace {
+
+struct RunResult {
+    bool done = false;
+    bool generated = false;
+    GeneratedRun run;
+    std::vector<Finding> findings;
+    std::map<std::string, int64_t> checked;
+    int64_t character_ticks = 0;
+    std::string error;
+};
+
+/// Calls work(i) for i in [0, n) on `jobs` threads; stop() is asked before each new item.
+void parallel_for(int64_t n, int jobs, const std::function<bool()>& stop, const std::function<void(int64_t)>& work) {
+    std::atomic<int64_t> next{0};
+    auto worker = [&] {
+        for (;;) {
+            if (stop()) return;
+            const int64_t i = next.fetch_add(1);
+            if (i >= n) return;
+            work(i);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int k = 1; k < std::max(1, jobs); ++k) threads.emplace_back(worker);
+    worker();
+    for (std::thread& t : threads) t.join();
+}
+
+/// The family (feature) a character or shape id belongs to, by its id range.
+std::string family_of(const Finding& f) {
+    if (!f.has_character) return "-";
+    const uint32_t code = f.character / 1000;
+    if (code < 1 || code > static_cast<uint32_t>(kFeatureCount)) return "-";
+    return feature_info()[code - 1].name;
+}
+
+std::string slug(const std::string& text) {
+    std::string s;
+    for (const char c : text) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (ok) {
+            s += c;
+        } else if (!s.empty() && s.back() != '-') {
+            s += '-';
+        }
+    }
+    while (!s.empty() && s.back() == '-') s.pop_back();
+    return s;
+}
+
+} // namespace
+
+int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
+    report->seed = o.seed;
+    report->commit = build_info().commit;
+    const int64_t first = o.only_run >= 0 ? o.only_run : 0;
+    const int64_t count = o.only_run >= 0 ? 1 : o.runs;
+    std::vector<RunResult> results(static_cast<size_t>(count));
+    const auto start = std::chrono::steady_clock::now();
+    auto out_of_time = [&] {
+        if (o.time_limit <= 0) return false;
+        return std::chrono::steady_clock::now() - start >= std::chrono::seconds(o.time_limit);
+    };
+    std::mutex say;
+    std::atomic<int64_t> finished{0};
+    parallel_for(count, o.jobs, out_of_time, [&](int64_t i) {
+        RunResult& r = results[static_cast<size_t>(i)];
+        r.generated = generate_run(o.seed, first + i, o.features, false, &r.run, &r.error);
+        if (r.generated) {
+            std::string why;
+            if (!check_run(r.run, o.oracles, &r.findings, &r.checked, &r.character_ticks, &why)) {
+                r.error = why;
+            }
+        }
+        r.done = true;
+        const int64_t k = ++finished;
+        if (o.progress && (k % 50 == 0)) {
+            std::lock_guard<std::mutex> lock(say);
+            o.progress("swarm: " + std::to_string(k) + " runs");
+        }
+    });
+
+    // Every run's scenario, when asked.
+    for (const RunResult& r : results) {
+        if (!r.done) continue;
+        if (!o.emit_dir.empty() && r.generated) {
+            std::error_code ec;
+            fs::create_directories(o.emit_dir, ec);
+            if (!write_file_atomic(o.emit_dir + "/" + r.run.scenario.name + ".yaml", r.run.yaml, error)) return 125;
+        }
+    }
+
+    // The findings, one per oracle and family in run order; later ones are its duplicates.
+    struct Pending {
+        const RunResult* from;
+        Finding f;
+        std::string key;
+    };
+    std::vector<Pending> pending;
+    std::map<std::string, size_t> first_of;
+    for (const RunResult& r : results) {
+        if (!r.done) continue;
+        ++report->runs;
+        report->character_ticks += r.character_ticks;
+        for (const auto& [name, n] : r.checked) report->oracles[name] += n;
+        if (!r.generated || !r.error.empty()) {
+            // The generator made a scenario that does not load or run: a finding of its own.
+            Finding f;
+            f.oracle = r.generated ? "generator-run" : "generator";
+            f.message = r.error;
+            pending.push_back({&r, f, f.oracle});
+            continue;
+        }
+        for (const Finding& f : r.findings) {
+            const std::string key = f.oracle + "|" + family_of(f);
+            if (first_of.count(key) != 0) {
+                SwarmFinding& dup = report->findings.emplace_back();
+                dup.signature = key;
+                dup.run = -1; // marker: merged below
+                dup.finding = f;
+                dup.duplicate_runs.push_back(r.run.index);
+                continue;
+            }
+            first_of[key] = pending.size();
+            pending.push_back({&r, f, key});
+        }
+    }
+    std::vector<SwarmFinding> dups = std::move(report->findings);
+    report->findings.clear();
+    std::vector<SwarmFinding> shrunk(pending.size());
+    if (!o.out_dir.empty()) {
+        std::error_code ec;
+        fs::create_directories(o.out_dir, ec);
+        if (ec) {
+            *error = o.out_dir + ": cannot create the folder: " + ec.message();
+            return 125;
+        }
+    }
+    parallel_for(static_cast<int64_t>(pending.size()), o.jobs, [] { return false; }, [&](int64_t k) {
+        const Pending& p = pending[static_cast<size_t>(k)];
+        SwarmFinding& s = shrunk[static_cast<size_t>(k)];
+        s.finding = p.f;
+        s.key = p.key;
+        s.known = std::find(o.known.begin(), o.known.end(), p.key) != o.known.end();
+        s.run = p.from->run.index;
+        s.run_features = p.from->run.features;
+        std::string repro = "fxkcc swarm --seed " + std::to_string(o.seed) + " --run " + std::to_string(s.run);
+        if (!o.features_text.empty()) repro += " --features " + o.features_text;
+        if (!o.side_args.empty()) repro += " " + o.side_args;
+        s.repro = repro + "   # at commit " + build_info().commit;
+        if (!p.from->generated) {
+            s.signature = p.f.oracle;
+            return;
+        }
+        const Scenario& sc = p.from->run.scenario;
+        s.before = shrink_sizes(sc);
+        ShrinkOptions so;
+        so.max_runs = o.shrink_runs;
+        const GeneratedRun& run = p.from->run;
+        const Finding f = p.f;
+        const ShrinkOracle oracle = [&run, f, &o](const Scenario& cand, int64_t* tick) {
+            return fails_again(run, f, o.oracles, cand, tick);
+        };
+        ShrinkResult r = shrink_scenario(sc, f.sig, oracle, so);
+        Scenario& small = r.scenario;
+        s.after = shrink_sizes(small);
+        s.kept_features = features_of(small);
+        const int64_t tick = r.tick >= 0 ? r.tick : f.tick;
+        s.steps = f.has_character && tick >= 0 ? solver_steps(small, f.character, tick) : "";
+        s.signature = f.oracle + "|" + feature_names(s.kept_features) + "|" + (s.steps.empty() ? "-" : s.steps);
+        small.name = slug("swarm-" + f.oracle + "-" + family_of(f)).substr(0, 40) + "-" + std::to_string(o.seed) + "-" +
+                     std::to_string(s.run);
+        small.name = small.name.substr(0, 64);
+        small.description = "Found by fxkcc swarm (oracle " + f.oracle + ", seed " + std::to_string(o.seed) + ", run " +
+                            std::to_string(s.run) + ", features " + feature_names(s.run_features) + "), shrunk from " +
+                            format_sizes(s.before) + ". " + f.message + ". Reproduce: " + repro + ".";
+        if (!o.out_dir.empty()) {
+            s.scenario = o.out_dir + "/" + small.name + ".yaml";
+            std::string why;
+            if (!write_file_atomic(s.scenario, scenario_to_yaml(small), &why)) s.scenario = "(not written: " + why + ")";
+        }
+    });
+    // One finding per signature; the rest (and the runs merged before shrinking) count as its duplicates.
+    std::map<std::string, size_t> by_sig;
+    std::map<std::string, size_t> by_key;
+    for (size_t k = 0; k < shrunk.size(); ++k) {
+        SwarmFinding& s = shrunk[k];
+        const auto it = by_sig.find(s.signature);
+        if (it != by_sig.end()) {
+            SwarmFinding& keep = report->findings[it->second];
+            ++keep.duplicates;
+            keep.duplicate_runs.push_back(s.run);
+            by_key[pending[k].key] = it->second;
+            continue;
+        }
+        by_sig[s.signature] = report->findings.size();
+        by_key[pending[k].key] = report->findings.size();
+        report->findings.push_back(std::move(s));
+    }
+    for (const SwarmFinding& d : dups) {
+        const auto it = by_key.find(d.signature);
+        if (it == by_key.end()) continue;
+        SwarmFinding& keep = report->findings[it->second];
+        ++keep.duplicates;
+        keep.duplicate_runs.insert(keep.duplicate_runs.end(), d.duplicate_runs.begin(), d.duplicate_runs.end());
+    }
+    const bool unknown = std::any_of(report->findings.begin(), report->findings.end(),
+                                     [](const SwarmFinding& f) { return !f.known; });
+    return unknown ? 1 : 0;
+}
+
+bool read_known(const std::string& path, std::vector<std::string>* out, std::string* error) {
+    std::string text;
+    std::string why;
+    if (!read_file_limited(path, uint64_t{1} << 20, &text, &why)) {
+        *error = path + ": " + why;
+        return false;
+    }
+    size_t start = 0;
+    int line = 0;
+    while (start < text.size()) {
+        const size_t end = std::min(text.find('\n', start), text.size());
+        std::string l = text.substr(start, end - start);
+        ++line;
+        start = end + 1;
+        if (!l.empty() && l.back() == '\r') l.pop_back();
+        const size_t hash = l.find('#');
+        if (hash != std::string::npos) l.erase(hash);
+        while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.pop_back();
+        size_t lead = 0;
+        while (lead < l.size() && (l[lead] == ' ' || l[lead] == '\t')) ++lead;
+        l.erase(0, lead);
+        if (l.empty()) continue;
+        if (l.find('|') == std::string::npos || l.find(' ') != std::string::npos) {
+            *error = path + ":" + std::to_string(line) + ":1: expected an oracle|family key such as rule:wall-slide|wall-joint, found '" + l + "'";
+            return false;
+        }
+        out->push_back(l);
+    }
+    return true;
+}
+
+std::string report_text(const SwarmReport& r) {
+    std::string s;
+    for (const SwarmFinding& f : r.findings) {
+        s += std::string(f.known ? "known    " : "FINDING  ") + f.signature + "\n";
+        s += "  run " + std::to_string(f.run) + " (features " + feature_names(f.run_features) + "): " + f.finding.message + "\n";
+        if (f.after.ticks > 0) s += "  shrunk: " + format_sizes(f.before) + " -> " + format_sizes(f.after) + "\n";
+        if (!f.scenario.empty()) s += "  scenario: " + f.scenario + "\n";
+        if (f.duplicates > 0) {
+            s += "  also in " + std::to_string(f.duplicates) + " other run(s):";
+            for (size_t k = 0; k < f.duplicate_runs.size() && k < 10; ++k) s += " " + std::to_string(f.duplicate_runs[k]);
+            if (f.duplicate_runs.size() > 10) s += " ...";
+            s += "\n";
+        }
+        s += "  repro: " + f.repro + "\n";
+    }
+    std::string oracles;
+    for (const auto& [name, n] : r.oracles) oracles += (oracles.empty() ? "" : ", ") + name + " " + std::to_string(n);
+    s += "swarm seed " + std::to_string(r.seed) + ": " + std::to_string(r.runs) + " runs, " +
+         std::to_string(r.character_ticks) + " character-ticks, " + std::to_string(r.findings.size()) +
+         " finding(s), " + std::to_string(std::count_if(r.findings.begin(), r.findings.end(), [](const SwarmFinding& f) { return f.known; })) +
+         " of them known; oracles (runs checked): " + oracles + "\n";
+    return s;
+}
+
+std::string report_json(const SwarmReport& r) {
+    std::string s = "{\n  \"seed\": " + std::to_string(r.seed) + ",\n  \"commit\": " + text::json_quote(r.commit) +
+                    ",\n  \"runs\": " + std::to_string(r.runs) + ",\n  \"character_ticks\": " +
+                    std::to_string(r.character_ticks) + ",\n  \"oracles\": {";
+    bool first = true;
+    for (const auto& [name, n] : r.oracles) {
+        s += std::string(first ? "" : ",") + "\n    " + text::json_quote(name) + ": " + std::to_string(n);
+        first = false;
+    }
+    s += "\n  },\n  \"findings\": [";
+    first = true;
+    for (const SwarmFinding& f : r.findings) {
+        s += std::string(first ? "" : ",") + "\n    {\"signature\": " + text::json_quote(f.signature) +
+             ", \"oracle\": " + text::json_quote(f.finding.oracle) + ", \"seed\": " + std::to_string(r.seed) +
+             ", \"run\": " + std::to_string(f.run) + ", \"features\": " + text::json_quote(feature_names(f.run_features)) +
+             ", \"character\": " + (f.finding.has_character ? std::to_string(f.finding.character) : "null") +
+             ", \"tick\": " + std::to_string(f.finding.tick) + ", \"steps\": " + text::json_quote(f.steps) +
+             ", \"message\": " + text::json_quote(f.finding.message) + ", \"scenario\": " +
+             (f.scenario.empty() ? "null" : text::json_quote(f.scenario)) + ", \"repro\": " + text::json_quote(f.repro) +
+             ", \"duplicates\": " + std::to_string(f.duplicates) + ", \"key\": " + text::json_quote(f.key) +
+             ", \"known\": " + (f.known ? "true" : "false") + "}";
+        first = false;
+    }
+    s += "\n  ]\n}\n";
+    return s;
+}
+
+std::string report_junit(const SwarmReport& r) {
+    std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"fxkcc swarm seed " +
+                    std::to_string(r.seed) + "\" tests=\"" + std::to_string(r.oracles.size()) + "\" failures=\"";
+    std::map<std::string, std::vector<const SwarmFinding*>> by_oracle;
+    for (const SwarmFinding& f : r.findings) by_oracle[f.finding.oracle].push_back(&f);
+    int failing = 0;
+    std::string cases;
+    for (const auto& [name, n] : r.oracles) {
+        cases += "    <testcase classname=\"swarm\" name=\"" + text::xml_escape(name) + "\">";
+        std::string body;
+        for (const auto& [oracle, list] : by_oracle) {
+            const bool mine = oracle == name || oracle.rfind(name == "invariants" ? "invariant:" : name == "rules" ? "rule:" : name + "\x01", 0) == 0 ||
+                              (name == "rest" && oracle.rfind("rest-", 0) == 0);
+            if (!mine) continue;
+            for (const SwarmFinding* f : list) body += f->signature + ": " + f->finding.message + "\n  " + f->repro + "\n";
+        }
+        if (!body.empty()) {
+            ++failing;
+            cases += "<failure message=\"" + text::xml_escape(name) + " found something\">" + text::xml_escape(body) + "</failure>";
+        }
+        cases += "</testcase>\n";
+    }
+    s += std::to_string(failing) + "\">\n" + cases + "  </testsuite>\n</testsuites>\n";
+    return s;
+}
+
+} // namespace fx::harness::swarm
