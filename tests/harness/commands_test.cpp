@@ -128,7 +128,7 @@ TEST_CASE("command table: every subcommand once, each with help and a factory") 
         CHECK(std::string(c.exit_codes).find("  0    ") != std::string::npos);
     }
     CHECK(names == std::set<std::string>{"run", "bench", "desync", "verify", "bless", "review", "diff",
-                                         "compare-goldens", "list", "validate", "plot", "shrink", "synctest"});
+                                         "compare-goldens", "list", "validate", "plot", "shrink", "synctest", "swarm"});
     CHECK(find_command("verfy") == nullptr);
 }
 

@@ -66,13 +66,8 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         return kExitBadInput;
     }
     Side a, b;
-    TempFolder tmp;
     const bool sides = !cmd.a.empty() || !cmd.b.empty() || !cmd.a_args.empty() || !cmd.b_args.empty();
     if (sides) {
-        if (!tmp.ok()) {
-            err << "fxkcc swarm: cannot create a temporary folder\n";
-            return kExitCannotTest;
-        }
         if (!make_side(cmd.a.empty() ? self : cmd.a, cmd.a_args, &a, &error) ||
             !make_side(cmd.b.empty() ? self : cmd.b, cmd.b_args, &b, &error)) {
             err << "fxkcc swarm: " << error << "\n";
@@ -80,7 +75,6 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         }
         o.oracles.a = &a;
         o.oracles.b = &b;
-        o.oracles.tmp = &tmp;
         auto quoted = [](const std::string& v) { return "'" + v + "'"; };
         if (!cmd.a.empty()) o.side_args += "--a " + quoted(cmd.a) + " ";
         if (!cmd.b.empty()) o.side_args += "--b " + quoted(cmd.b) + " ";

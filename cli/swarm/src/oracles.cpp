@@ -465,8 +465,13 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
             add(f);
         }
     }
-    if (set.a != nullptr && set.b != nullptr && set.tmp != nullptr) {
+    if (set.a != nullptr && set.b != nullptr) {
         ++(*checked)["sides"];
+        const TempFolder tmp; // one per run: runs go in parallel
+        if (!tmp.ok()) {
+            *error = "cannot create a temporary folder for the sides";
+            return false;
+        }
         FailureSignature sig;
         bool diverged = false;
         std::string why;
@@ -474,7 +479,7 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
         plain.expect_states.clear();
         plain.expect_metrics.clear();
         plain.expect_same_as.clear();
-        if (!find_desync(plain, *set.a, *set.b, *set.tmp, &sig, &diverged, &why)) {
+        if (!find_desync(plain, *set.a, *set.b, tmp, &sig, &diverged, &why)) {
             *error = why;
             return false;
         }
@@ -509,8 +514,9 @@ bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set
         return check_oracle(f.sig, "")(candidate, tick);
     }
     if (f.oracle == "sides") {
-        if (set.a == nullptr || set.b == nullptr || set.tmp == nullptr) return false;
-        return desync_oracle(f.sig, *set.a, *set.b, *set.tmp)(candidate, tick);
+        const TempFolder tmp;
+        if (set.a == nullptr || set.b == nullptr || !tmp.ok()) return false;
+        return desync_oracle(f.sig, *set.a, *set.b, tmp)(candidate, tick);
     }
     Scenario sc;
     if (!reload(candidate, &sc)) return false;

@@ -41,7 +41,6 @@ struct OracleSet {
     bool synctest = true;
     const Side* a = nullptr; ///< both set: the sides oracle
     const Side* b = nullptr;
-    const TempFolder* tmp = nullptr;
 };
 
 /// The names of every oracle, in the order of the header's list (report keys).
