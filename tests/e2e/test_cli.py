@@ -1257,6 +1257,82 @@ class Shrink(Workspace):
         self.assertFalse(os.path.exists(self.p("small.yaml")))
 
 
+class Swarm(Workspace):
+    """`fxkcc swarm` through the real binary: what --emit writes validates and does not depend on
+    -j; a planted desync (side b with a fault) is found in every run, merged into one finding,
+    shrunk to a scenario that still diverges, and printed with its reproduction; a known finding
+    passes; bad usage is refused."""
+
+    FAULT = "--inject-fault 5:1001:vx:3"  # the first wall-joint body, in every wall-joint run
+
+    def test_emitted_scenarios_validate_and_do_not_depend_on_jobs(self):
+        for jobs, folder in (("1", "e1"), ("2", "e2")):
+            rc, out, err = fxkcc(["swarm", "--seed", "5", "--runs", "6", "-j", jobs, "--no-synctest",
+                                  "--emit", folder], self.tmp)
+            self.assertIn(rc, (0, 1), err)
+            self.assertRegex(out, r"(?m)^swarm seed 5: 6 runs, \d+ character-ticks, \d+ finding\(s\)")
+        names = sorted(os.listdir(self.p("e1")))
+        self.assertEqual(names, sorted(f"swarm-5-{i}.yaml" for i in range(6)))
+        self.assertEqual(names, sorted(os.listdir(self.p("e2"))))
+        for n in names:
+            self.assertEqual(read(self.p("e1", n)), read(self.p("e2", n)), n)
+        out, _ = self.run_ok(["validate", "--scenarios-dir", "e1"])
+        self.assertIn("6 ", out)
+        # One run alone is the same scenario as in the batch.
+        rc, _, err = fxkcc(["swarm", "--seed", "5", "--run", "4", "--no-synctest", "--emit", "one"], self.tmp)
+        self.assertIn(rc, (0, 1), err)
+        self.assertEqual(read(self.p("one", "swarm-5-4.yaml")), read(self.p("e1", "swarm-5-4.yaml")))
+
+    def test_a_planted_desync_is_found_shrunk_and_reproduced(self):
+        if not spawns_sides():
+            self.skipTest("sides are spawned as this target's programs: natively or under wine")
+        args = ["swarm", "--seed", "11", "--runs", "3", "--features", "wall-joint", "--no-metamorphic",
+                "--no-synctest", "--b-args", self.FAULT, "--out", "found", "--json", "report.json",
+                "--shrink-runs", "60"]
+        rc, out, err = fxkcc(args, self.tmp)
+        self.assertEqual(rc, 1, err)
+        report = json.loads(read(self.p("report.json")))
+        self.assertEqual(report["seed"], 11)
+        self.assertEqual(report["runs"], 3)
+        self.assertEqual(report["oracles"]["sides"], 3)
+        sides = [f for f in report["findings"] if f["oracle"] == "sides"]
+        self.assertEqual(len(sides), 1, report["findings"])  # one finding, the other runs its duplicates
+        f = sides[0]
+        self.assertEqual(f["key"], "sides|wall-joint")
+        self.assertEqual(f["run"], 0)
+        self.assertEqual(f["duplicates"], 2)
+        self.assertIn("--seed 11 --run 0 --features wall-joint --b-args '" + self.FAULT + "'", f["repro"])
+        self.assertIn("FINDING  sides|wall-joint", out)
+        # The shrunk scenario: one character, a few ticks, still diverging at tick 5 for c1001.
+        small = os.path.relpath(f["scenario"], self.tmp) if os.path.isabs(f["scenario"]) else f["scenario"]
+        text = read(self.p(small))
+        self.assertIn("  - id: 1001\n", text)
+        self.assertNotIn("  - id: 1002\n", text)
+        rc, out, err = fxkcc(["desync", small, "--b-args", self.FAULT], self.tmp)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("first divergent tick 5\n", out)
+        # Every key of the report known: each reported as known, exit 0.
+        keys = sorted({g["key"] for g in report["findings"]})
+        write(self.p("known.txt"), "# planted\n" + "".join(k + "\n" for k in keys))
+        rc, out, err = fxkcc(args[:-2] + ["--known", "known.txt"], self.tmp)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("known    sides|wall-joint", out)
+        self.assertNotIn("FINDING", out)
+
+    def test_bad_usage(self):
+        rc, _, err = fxkcc(["swarm", "--features", "ledge,wall"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("fxkcc swarm: --features: unknown feature 'wall'", err)
+        rc, _, err = fxkcc(["swarm", "--runs", "3", "--run", "1"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("--runs and --run do not go together", err)
+        write(self.p("known.txt"), "rule:wall-slide|wall-joint\nnot a key\n")
+        rc, _, err = fxkcc(["swarm", "--runs", "1", "--known", "known.txt"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("known.txt:2:1: expected an oracle|family key", err)
+        self.assertFalse(os.path.exists(self.p("found")))
+
+
 class Colour(Workspace):
     """Status words in colour on a terminal; plain text in pipes, with NO_COLOR or TERM=dumb;
     --color always / never decide, before or after the subcommand's name."""

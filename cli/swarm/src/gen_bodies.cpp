@@ -98,16 +98,31 @@ void gen_platform(Gen& g) {
 
 void gen_crush(Gen& g) {
     const kcc::Settings s = g.settings();
-    const Vec3 half{g.rng.milli(1500, 2500), mm(200), g.rng.milli(1500, 2500)};
+    // A platform of 1.5 to 2.5 m, or a wide one (5 to 8 m: a long way out sideways), in the open
+    // or in a shaft of walls up to the ceiling (no way out sideways at all).
+    const bool wide = g.rng.chance(1, 3);
+    const bool shaft = g.rng.chance(1, 2);
+    const Vec3 half = wide ? Vec3{g.rng.milli(5000, 8000), mm(200), g.rng.milli(5000, 8000)}
+                           : Vec3{g.rng.milli(1500, 2500), mm(200), g.rng.milli(1500, 2500)};
     const Vec3 c0 = g.lot + Vec3{Scalar{}, half.y + mm(500), Scalar{}};
     const Scalar top0 = c0.y + half.y;
     const Scalar ceiling = top0 + s.height + g.rng.milli(200, 1000);
     g.box(g.lot + Vec3{Scalar{}, ceiling + mm(150), Scalar{}}, Vec3{half.x + metres(1), mm(150), half.z + metres(1)});
+    if (shaft) {
+        // Walls 2 to 20 mm clear of the platform's sides, from the floor to the ceiling.
+        const Scalar clear = g.rng.milli(2, 20), t = mm(250), hy = ceiling.div_int(2);
+        for (int side = -1; side <= 1; side += 2) {
+            const Scalar sx = Scalar::from_int(side);
+            g.box(g.lot + Vec3{sx * (half.x + clear + t), hy, Scalar{}}, Vec3{t, hy, half.z + clear + t + t});
+            g.box(g.lot + Vec3{Scalar{}, hy, sx * (half.z + clear + t)}, Vec3{half.x + clear, hy, t});
+        }
+    }
     // Rises until the room left is 3 % to 80 % of the rider's height, then stays; or (through)
     // into the slab itself, up to half a metre past its underside.
     const bool through = g.rng.chance(1, 3);
     const Scalar end_top = through ? ceiling + g.rng.milli(0, 500) : ceiling - s.height * g.rng.milli(30, 800);
-    const Scalar speed = g.rng.milli(500, 3000);
+    // Slow (under the depenetration cap a tick) or fast (past it).
+    const Scalar speed = g.rng.chance(1, 2) ? g.rng.milli(500, 3000) : g.rng.milli(3000, 20000);
     const int64_t t1 = std::max<int64_t>(2, whole((end_top - top0) / speed * Scalar::from_int(g.rate)));
     PlatformDef p;
     p.id = g.shape_id();
@@ -157,6 +172,8 @@ void gen_crowd(Gen& g) {
             at = point + Vec3{Scalar::from_raw(g.rng.range(-1, 1)), Scalar{}, Scalar::from_raw(g.rng.range(-1, 1))};
         }
         CharacterDef& c = g.character(at, s);
+        // The arrangement in the id (1000 * code + 100 * (kind + 1) + i): findings name it.
+        c.id = c.id - static_cast<uint32_t>(c.id % 1000) + static_cast<uint32_t>(100 * (kind + 1) + i + 1);
         if (kind >= 3) {
             const Vec3 into = kind == 3 ? Vec3{g.rng.milli(-300, 300), Scalar{}, Scalar::one()}
                                         : Vec3{-Scalar::one(), Scalar{}, Scalar::one()};

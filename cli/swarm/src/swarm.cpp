@@ -51,7 +51,13 @@ std::string family_of(const Finding& f) {
     if (!f.has_character) return "-";
     const uint32_t code = f.character / 1000;
     if (code < 1 || code > static_cast<uint32_t>(kFeatureCount)) return "-";
-    return feature_info()[code - 1].name;
+    std::string name = feature_info()[code - 1].name;
+    if (code - 1 == static_cast<uint32_t>(Feature::kCrowd)) {
+        static const char* const kArrangements[] = {"spread", "cluster", "coincident", "wall", "corner"};
+        const uint32_t k = f.character % 1000 / 100;
+        if (k >= 1 && k <= 5) name += std::string("/") + kArrangements[k - 1];
+    }
+    return name;
 }
 
 std::string slug(const std::string& text) {

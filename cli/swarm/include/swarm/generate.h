@@ -7,7 +7,8 @@
 // x, with the characters that test it; "modifier" features change the whole run (tick rate and
 // frames, far-from-origin offset, random settings, runtime changes, roaming input). Every shape
 // and character id is 1000 * (feature code) + n, so the features a scenario still holds after
-// shrinking can be read from its ids (features_of).
+// shrinking can be read from its ids (features_of); a crowd's characters are 1000 * code +
+// 100 * (arrangement + 1) + n (spread, cluster, coincident, wall, corner).
 #pragma once
 
 #include <cstdint>
