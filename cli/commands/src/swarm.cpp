@@ -1,6 +1,7 @@
 // `fxkcc swarm`: generated runs, oracles, shrunk findings (swarm/swarm.h, docs/swarm.md).
 #include "swarm/swarm.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "records/atomic_file.h"
@@ -22,6 +23,7 @@ struct SwarmCommand {
     bool no_metamorphic = false, no_synctest = false;
     int shrink_runs = 300;
     std::string known;
+    std::string plant;
 };
 
 int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream& out, std::ostream& err) {
@@ -58,6 +60,17 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
     o.shrink_runs = cmd.shrink_runs;
     o.oracles.metamorphic = !cmd.no_metamorphic;
     o.oracles.synctest = !cmd.no_synctest;
+    if (!cmd.plant.empty()) {
+        const auto& names = swarm::plantable_oracles();
+        if (std::find(names.begin(), names.end(), cmd.plant) == names.end()) {
+            std::string list;
+            for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+            err << "fxkcc swarm: --inject-oracle-fault: expected one of " << list << ", found '" << cmd.plant << "'\n";
+            return kExitBadInput;
+        }
+        o.oracles.plant = cmd.plant;
+        o.side_args += "--inject-oracle-fault " + cmd.plant + " ";
+    }
     std::vector<OutputPath> outputs;
     if (!cmd.json_path.empty() && cmd.json_path != "-") outputs.push_back({"--json", cmd.json_path});
     if (!cmd.junit_path.empty()) outputs.push_back({"--junit", cmd.junit_path});
@@ -80,8 +93,8 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         if (!cmd.b.empty()) o.side_args += "--b " + quoted(cmd.b) + " ";
         if (!cmd.a_args.empty()) o.side_args += "--a-args " + quoted(cmd.a_args) + " ";
         if (!cmd.b_args.empty()) o.side_args += "--b-args " + quoted(cmd.b_args) + " ";
-        if (!o.side_args.empty()) o.side_args.pop_back();
     }
+    if (!o.side_args.empty() && o.side_args.back() == ' ') o.side_args.pop_back();
     o.progress = [&err](const std::string& line) { err << line << "\n" << std::flush; };
     swarm::SwarmReport report;
     int code = swarm::run_swarm(o, &report, &error);
@@ -128,6 +141,9 @@ public:
         app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
         app.flag("--no-metamorphic", &cmd_.no_metamorphic, "Leave out the translate, permute and frames oracles");
         app.flag("--no-synctest", &cmd_.no_synctest, "Leave out the synctest oracle");
+        app.add("--inject-oracle-fault", &cmd_.plant,
+                "ORACLE: plant a difference in that oracle's comparison (translate, permute, frames, turn, roundtrip, "
+                "synctest): the test of the test, it must find something in every run it checks");
         app.add("--known", &cmd_.known,
                 "A file of known findings (oracle|family a line): reported as known, not a failure (exit 0)");
         app.add("--shrink-runs", &cmd_.shrink_runs, "Candidates tested per shrink at most").show_default().range(1, 100000);

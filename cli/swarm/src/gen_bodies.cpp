@@ -204,8 +204,11 @@ void gen_roam(Gen& g) {
             g.sc.spheres.push_back(SphereDef{g.shape_id(), at + Vec3{Scalar{}, g.rng.milli(0, 1000) * r, Scalar{}}, r});
         } else {
             const Scalar r = g.rng.milli(100, 800);
-            const Vec3 b = g.rng.chance(1, 2) ? at + Vec3{Scalar{}, g.rng.milli(500, 3000), Scalar{}}
-                                              : at + horizontal_dir(metres(g.rng.range(0, 359))) * g.rng.milli(500, 3000);
+            Vec3 b = at + Vec3{Scalar{}, g.rng.milli(500, 3000), Scalar{}};
+            if (g.rng.chance(1, 2)) {
+                const Vec3 way = horizontal_dir(metres(g.rng.range(0, 359))); // one draw a statement:
+                b = at + way * g.rng.milli(500, 3000);                         // operands are unsequenced
+            }
             g.sc.capsules.push_back(CapsuleDef{g.shape_id(), at + Vec3{Scalar{}, r, Scalar{}}, b + Vec3{Scalar{}, r, Scalar{}}, r});
         }
     }
@@ -215,11 +218,13 @@ void gen_roam(Gen& g) {
         CharacterDef& c = g.character(g.lot + Vec3{g.rng.milli(-2000, 2000), Scalar{}, g.rng.milli(-2000, 2000)}, s);
         const int style = static_cast<int>(g.rng.range(0, 4)); // held, walk, dead zone, jump spam, impulses
         if (style == 0) {
-            const Vec3 d = horizontal_dir(g.rng.milli(0, 359999)) * g.rng.milli(0, 1000);
+            const Vec3 dir = horizontal_dir(g.rng.milli(0, 359999));
+            const Vec3 d = dir * g.rng.milli(0, 1000);
             Gen::hold(c, 0, g.ticks, d.x, d.z);
         } else if (style == 2) {
             for (int64_t t = 0; t < g.ticks; t += 20) {
-                const Vec3 d = horizontal_dir(g.rng.milli(0, 359999)) * (s.dead_zone + Scalar::from_raw(g.rng.range(-3, 3) * (Scalar::kOneRaw / 1000)));
+                const Vec3 dir = horizontal_dir(g.rng.milli(0, 359999));
+                const Vec3 d = dir * (s.dead_zone + Scalar::from_raw(g.rng.range(-3, 3) * (Scalar::kOneRaw / 1000)));
                 Gen::hold(c, t, std::min(g.ticks, t + 20), d.x, d.z);
             }
         } else {

@@ -292,12 +292,15 @@ bool generate_run(uint64_t seed, int64_t index, FeatureMask allowed, bool all_of
         kFamilies[i](g);
     }
     if (frames) add_frames(g);
-    std::sort(sc.characters.begin(), sc.characters.end(),
-              [](const CharacterDef& a, const CharacterDef& b) { return a.id < b.id; });
+    // (id, join): a rejoin shares its id, and sorting equal keys is not portable.
+    std::sort(sc.characters.begin(), sc.characters.end(), [](const CharacterDef& a, const CharacterDef& b) {
+        return a.id != b.id ? a.id < b.id : a.join < b.join;
+    });
     std::stable_sort(sc.events.begin(), sc.events.end(), [](const EventDef& a, const EventDef& b) { return a.tick < b.tick; });
     if (on & bit(Feature::kOffset)) {
-        const Vec3 d{metres(rng.range(-100000, 100000)), metres(rng.range(1, 1000) * (rng.chance(1, 2) ? 1 : -1)),
-                     metres(rng.range(-100000, 100000))};
+        const int64_t dx = rng.range(-100000, 100000), dy = rng.range(1, 1000);
+        const int64_t sign = rng.chance(1, 2) ? 1 : -1;
+        const Vec3 d{metres(dx), metres(dy * sign), metres(rng.range(-100000, 100000))};
         sc = translated(sc, d);
         for (RestRule& r : run.rests) r.spawn = r.spawn + d;
     }

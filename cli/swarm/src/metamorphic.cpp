@@ -40,6 +40,62 @@ Scenario translated(const Scenario& sc, const Vec3& d) {
     return t;
 }
 
+namespace {
+
+RotationDef turned_rotation(const RotationDef& r) {
+    const Mat3 m = r.to_mat3();
+    RotationDef t;
+    t.is_matrix = true;
+    t.matrix = m;
+    t.matrix.row[0] = m.row[2];
+    t.matrix.row[1] = m.row[1];
+    t.matrix.row[2] = -m.row[0];
+    return t;
+}
+
+} // namespace
+
+Scenario turned(const Scenario& sc) {
+    Scenario t = sc;
+    for (BoxDef& b : t.boxes) {
+        b.center = quarter_turn(b.center);
+        b.rotation = turned_rotation(b.rotation);
+    }
+    for (PlaneDef& p : t.planes) {
+        p.normal = quarter_turn(p.normal);
+        p.exact = true;
+    }
+    for (SphereDef& s : t.spheres) s.center = quarter_turn(s.center);
+    for (CapsuleDef& c : t.capsules) {
+        c.a = quarter_turn(c.a);
+        c.b = quarter_turn(c.b);
+    }
+    for (MeshDef& m : t.meshes) {
+        for (Vec3& v : m.vertices) v = quarter_turn(v);
+    }
+    for (PlatformDef& p : t.platforms) {
+        p.rotation = turned_rotation(p.rotation);
+        for (kcc::Waypoint& w : p.waypoints) w.center = quarter_turn(w.center);
+    }
+    for (CharacterDef& c : t.characters) {
+        c.spawn = quarter_turn(c.spawn);
+        InputStream& in = c.input.edit();
+        for (StickSegment& s : in.sticks) {
+            const Scalar x = s.x;
+            s.x = s.y;
+            s.y = -x;
+        }
+        for (ImpulseEvent& e : in.impulses) e.velocity = quarter_turn(e.velocity);
+    }
+    for (EventDef& e : t.events) {
+        if (e.kind == EventDef::Kind::kTeleport) e.feet = quarter_turn(e.feet);
+    }
+    t.expect_states.clear();
+    t.expect_metrics.clear();
+    t.expect_same_as.clear();
+    return t;
+}
+
 Scenario permuted(const Scenario& sc, Rng& rng, std::map<uint32_t, uint32_t>* ids_out) {
     Scenario p = sc;
     std::vector<uint32_t> ids;

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "forensics/desync.h"
 #include "fx/decimal.h"
 #include "kcc/motion.h"
 #include "records/atomic_file.h"
+#include "records/tick_hash.h"
 #include "run/checks.h"
+#include "run/fault.h"
 #include "run/runner.h"
 #include "run/synctest.h"
 #include "scenario/loader.h"
@@ -223,27 +226,80 @@ std::string first_difference(const kcc::CharacterState& a, const kcc::CharacterS
     return "";
 }
 
+/// Field by field for a run turned a quarter about +y (metamorphic.h): positions, velocities and
+/// ground normals turned; the facing is not compared (the scenario format has no initial facing,
+/// so the turned run starts facing +z like the original, not turned with it).
+std::string turned_difference(const kcc::CharacterState& a, const kcc::CharacterState& b) {
+    if (quarter_turn(a.position) != b.position) return "position";
+    if (quarter_turn(a.previous_position) != b.previous_position) return "previous_position";
+    if (quarter_turn(a.velocity) != b.velocity) return "velocity";
+    if (a.run_speed != b.run_speed) return "run_speed";
+    if (a.step_hold != b.step_hold) return "step_hold";
+    if (a.grounded != b.grounded) return "grounded";
+    if (quarter_turn(a.ground_normal) != b.ground_normal) return "ground_normal";
+    if (a.ground_shape != b.ground_shape) return "ground_shape";
+    if (a.platform != b.platform) return "platform";
+    if (a.halted != b.halted) return "halted";
+    return "";
+}
+
 struct Metamorphic {
     std::string oracle;
     Scenario other;
     std::map<uint32_t, uint32_t> ids;
     Vec3 shift;
+    bool turn = false;
+    /// Set: compared with a run of this scenario instead of the original's.
+    std::optional<Scenario> base;
 };
 
+/// Every tick's states of a run.
+class StatesSink final : public RunSink {
+public:
+    bool on_tick(int64_t, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
+                 std::span<const Vec3>, std::string*) override {
+        ticks.emplace_back(chars.begin(), chars.end());
+        return true;
+    }
+    std::vector<States> ticks;
+};
+
+/// The scenario with every character a ghost (collide_characters false, also in its settings
+/// events): the quarter turn is compared on it, because contacts between characters are ordered
+/// by position (x, then y, then z: independent of ids and listing, but not of a turn).
+Scenario ghosts(const Scenario& sc) {
+    Scenario g = sc;
+    for (CharacterDef& c : g.characters) c.settings.collide_characters = false;
+    for (EventDef& e : g.events) e.settings.collide_characters = false;
+    return g;
+}
+
 /// The transformed scenarios this run is compared with (translation, permutation, frames off).
-std::vector<Metamorphic> transforms(const GeneratedRun& run, const Scenario& sc) {
+/// The planted difference of --inject-oracle-fault in a transformed scenario: its first
+/// character spawns 1 mm further along x.
+void plant_in(Scenario* other) {
+    if (!other->characters.empty()) other->characters.front().spawn.x += Scalar::ratio(1, 1000);
+}
+
+std::vector<Metamorphic> transforms(const GeneratedRun& run, const Scenario& sc, const std::string& plant) {
     std::vector<Metamorphic> out;
     Rng rng(run_seed(run.seed ^ 0x5157A3D1u, static_cast<uint64_t>(run.index)));
     const Vec3 d{Scalar::from_int(rng.range(-50000, 50000)), Scalar::from_int(rng.range(-500, 500)),
                  Scalar::from_int(rng.range(-50000, 50000))};
-    out.push_back({"translate", translated(sc, d), {}, d});
-    Metamorphic p{"permute", Scenario{}, {}, Vec3{}};
+    out.push_back({"translate", translated(sc, d), {}, d, false, std::nullopt});
+    Metamorphic p{"permute", Scenario{}, {}, Vec3{}, false, std::nullopt};
     p.other = permuted(sc, rng, &p.ids);
     out.push_back(std::move(p));
     if (!sc.frames.empty()) {
-        Metamorphic f{"frames", sc, {}, Vec3{}};
+        Metamorphic f{"frames", sc, {}, Vec3{}, false, std::nullopt};
         f.other.frames.clear();
         out.push_back(std::move(f));
+    }
+    Scenario apart = ghosts(sc);
+    Scenario turned_apart = turned(apart);
+    out.push_back({"turn", std::move(turned_apart), {}, Vec3{}, true, std::move(apart)});
+    for (Metamorphic& m : out) {
+        if (m.oracle == plant) plant_in(&m.other);
     }
     return out;
 }
@@ -259,11 +315,36 @@ bool metamorphic_fails(const GeneratedRun& run, const Scenario& sc, const std::v
                        const Metamorphic& m, Finding* f, int64_t* character_ticks) {
     (void)run;
     const Vec3 shift = m.shift;
-    CompareSink cmp(states, m.ids, [shift](const kcc::CharacterState& a, const kcc::CharacterState& b, std::string* field) {
-        *field = first_difference(a, b, shift);
+    const bool turn = m.turn;
+    CompareSink cmp(states, m.ids, [shift, turn](const kcc::CharacterState& a, const kcc::CharacterState& b, std::string* field) {
+        *field = turn ? turned_difference(a, b) : first_difference(a, b, shift);
         return field->empty();
     });
     std::string error;
+    if (m.base) {
+        StatesSink base;
+        if (!run_scenario(*m.base, base, RunOptions{}, &error)) {
+            f->oracle = m.oracle;
+            f->message = "the scenario with ghosts does not run: " + error;
+            return true;
+        }
+        *character_ticks += static_cast<int64_t>(base.ticks.size()) * static_cast<int64_t>(sc.characters.size());
+        CompareSink again(base.ticks, m.ids, [](const kcc::CharacterState& a, const kcc::CharacterState& b, std::string* field) {
+            *field = turned_difference(a, b);
+            return field->empty();
+        });
+        if (!run_scenario(m.other, again, RunOptions{}, &error)) {
+            again.differs = true;
+            again.message = "the turned scenario does not run: " + error;
+        }
+        *character_ticks += static_cast<int64_t>(base.ticks.size()) * static_cast<int64_t>(sc.characters.size());
+        if (!again.differs) return false;
+        f->oracle = m.oracle;
+        f->tick = again.tick;
+        f->character = again.character;
+        f->message = again.message;
+        return true;
+    }
     if (!run_scenario(m.other, cmp, RunOptions{}, &error)) {
         cmp.differs = true;
         cmp.message = "the " + m.oracle + "d scenario does not run: " + error;
@@ -282,9 +363,17 @@ int rollback_of(const GeneratedRun& run) {
     return static_cast<int>(Rng(run_seed(run.seed ^ 0x5EC7u, static_cast<uint64_t>(run.index))).range(1, 12));
 }
 
-bool synctest_fails(const GeneratedRun& run, const Scenario& sc, Finding* f, int64_t* character_ticks) {
+bool synctest_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Finding* f, int64_t* character_ticks) {
     SyncTestOptions o;
     o.rollback = rollback_of(run);
+    Fault fault;
+    if (plant && !sc.characters.empty()) {
+        fault.tick = 0;
+        fault.character = sc.characters.front().join == 0 ? sc.characters.front().id : 0;
+        fault.field = "x";
+        fault.bits = 3;
+        if (sc.characters.front().join == 0) o.restore_fault = &fault;
+    }
     SyncTestResult r;
     std::string error;
     if (!sync_test(sc, o, &r, &error)) {
@@ -299,6 +388,63 @@ bool synctest_fails(const GeneratedRun& run, const Scenario& sc, Finding* f, int
     f->message = "tick " + std::to_string(r.tick) + " simulated again after restoring tick " +
                  std::to_string(r.restored_tick) + " (rollback " + std::to_string(o.rollback) + ") differs";
     return true;
+}
+
+/// A snapshot taken at a tick of the seed's choosing, restored into a world built afresh, must
+/// continue as the first world does: every later tick's characters' hash the same.
+bool roundtrip_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Finding* f, int64_t* character_ticks) {
+    const int64_t at = Rng(run_seed(run.seed ^ 0x7A11u, static_cast<uint64_t>(run.index))).range(0, sc.ticks - 1);
+    std::string error;
+    auto fail = [&](int64_t tick, const std::string& why) {
+        f->oracle = "roundtrip";
+        f->tick = tick;
+        f->message = why;
+        return true;
+    };
+    kcc::World a;
+    if (!build_world(sc, &a, &error)) return fail(-1, "the scenario does not build: " + error);
+    Timeline ta(sc);
+    std::vector<uint8_t> snap;
+    std::vector<kcc::Input> in;
+    std::vector<uint64_t> hashes;
+    TickHasher hasher;
+    TickHashes h;
+    const std::vector<std::pair<uint32_t, Vec3>> no_platforms;
+    for (int64_t t = 0; t < sc.ticks; ++t) {
+        if (t == at) a.snapshot(&snap);
+        if (!ta.apply(t, &a, &error)) return fail(t, error);
+        ta.inputs(t, &in);
+        a.step(in);
+        hasher.hash_into(t, a.characters(), no_platforms, &h);
+        hashes.push_back(h.world);
+        *character_ticks += static_cast<int64_t>(a.characters().size());
+    }
+    kcc::World b;
+    if (!build_world(sc, &b, &error)) return fail(-1, "the scenario does not build: " + error);
+    if (!b.restore(snap, &error)) {
+        return fail(at, "the snapshot of tick " + std::to_string(at) + " does not restore into a new world: " + error);
+    }
+    if (plant && !b.characters().empty()) {
+        Fault fault;
+        fault.tick = at;
+        fault.character = b.characters().front().id;
+        fault.field = "x";
+        fault.bits = 3;
+        if (!apply_fault(fault, &b, "planted fault", &error)) return fail(at, error);
+    }
+    Timeline tb(sc);
+    for (int64_t t = at; t < sc.ticks; ++t) {
+        if (!tb.apply(t, &b, &error)) return fail(t, error);
+        tb.inputs(t, &in);
+        b.step(in);
+        hasher.hash_into(t, b.characters(), no_platforms, &h);
+        *character_ticks += static_cast<int64_t>(b.characters().size());
+        if (h.world != hashes[static_cast<size_t>(t)]) {
+            return fail(t, "tick " + std::to_string(t) + ": a new world restored from the snapshot of tick " +
+                               std::to_string(at) + " differs from the world it was taken from");
+        }
+    }
+    return false;
 }
 
 std::string oracle_of(const GeneratedRun& run, const FailureSignature& s) {
@@ -396,9 +542,14 @@ public:
 
 } // namespace
 
+const std::vector<std::string>& plantable_oracles() {
+    static const std::vector<std::string> names = {"translate", "permute", "frames", "turn", "roundtrip", "synctest"};
+    return names;
+}
+
 const std::vector<std::string>& oracle_names() {
     static const std::vector<std::string> names = {"invariants", "rules", "floor", "crowd-apart", "rest",
-                                                   "translate", "permute", "frames", "synctest", "sides"};
+                                                   "translate", "permute", "frames", "turn", "roundtrip", "synctest", "sides"};
     return names;
 }
 
@@ -441,7 +592,7 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
         add(f);
     }
     if (set.metamorphic) {
-        for (const Metamorphic& m : transforms(run, sc)) {
+        for (const Metamorphic& m : transforms(run, sc, set.plant)) {
             ++(*checked)[m.oracle];
             Finding f;
             if (metamorphic_fails(run, sc, sink.ticks, m, &f, character_ticks)) {
@@ -455,9 +606,18 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
         }
     }
     if (set.synctest) {
+        ++(*checked)["roundtrip"];
+        Finding r;
+        if (roundtrip_fails(run, sc, set.plant == "roundtrip", &r, character_ticks)) {
+            r.sig.kind = FailureSignature::Kind::kInvariant;
+            r.sig.invariant = "roundtrip";
+            r.sig.tick = r.tick;
+            r.sig.message = r.message;
+            add(r);
+        }
         ++(*checked)["synctest"];
         Finding f;
-        if (synctest_fails(run, sc, &f, character_ticks)) {
+        if (synctest_fails(run, sc, set.plant == "synctest", &f, character_ticks)) {
             f.sig.kind = FailureSignature::Kind::kInvariant;
             f.sig.invariant = "synctest";
             f.sig.tick = f.tick;
@@ -520,20 +680,27 @@ bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set
     }
     Scenario sc;
     if (!reload(candidate, &sc)) return false;
+    if (f.oracle == "roundtrip") {
+        Finding g;
+        int64_t ct = 0;
+        if (!roundtrip_fails(run, sc, set.plant == "roundtrip", &g, &ct)) return false;
+        *tick = g.tick;
+        return true;
+    }
     if (f.oracle == "synctest") {
         Finding g;
         int64_t ct = 0;
-        if (!synctest_fails(run, sc, &g, &ct)) return false;
+        if (!synctest_fails(run, sc, set.plant == "synctest", &g, &ct)) return false;
         *tick = g.tick;
         return true;
     }
     const GeneratedRun rules = rules_for(run, sc);
-    const bool meta = f.oracle == "translate" || f.oracle == "permute" || f.oracle == "frames";
+    const bool meta = f.oracle == "translate" || f.oracle == "permute" || f.oracle == "frames" || f.oracle == "turn";
     RuleSink sink(rules, sc, meta);
     std::string error;
     if (!run_scenario(sc, sink, RunOptions{}, &error)) return false;
     if (meta) {
-        for (const Metamorphic& m : transforms(run, sc)) {
+        for (const Metamorphic& m : transforms(run, sc, set.plant)) {
             if (m.oracle != f.oracle) continue;
             Finding g;
             int64_t ct = 0;

@@ -1,7 +1,7 @@
 // Transformations of a scenario whose runs must relate exactly to the original's (docs/swarm.md,
-// "Oracles"): a translation by whole metres, and a relabelling of characters with the listing
-// order of world items and of one tick's events shuffled. (The display frames removed is a plain
-// copy without `frames`.)
+// "Oracles"): a translation by whole metres, a relabelling of characters with the listing order
+// of world items and of one tick's events shuffled, and a quarter turn about the vertical axis.
+// (The display frames removed is a plain copy without `frames`.)
 #pragma once
 
 #include <cstdint>
@@ -23,5 +23,15 @@ Scenario translated(const Scenario& sc, const Vec3& d);
 /// in a shuffled order (their ids kept), and the events of each tick shuffled among
 /// themselves. Expectations follow the relabelling.
 Scenario permuted(const Scenario& sc, Rng& rng, std::map<uint32_t, uint32_t>* ids_out);
+
+/// A quarter turn about +y: (x, y, z) -> (z, y, -x), exact in fixed point (a permutation with
+/// one sign).
+inline Vec3 quarter_turn(const Vec3& v) { return Vec3{v.z, v.y, -v.x}; }
+
+/// The scenario turned a quarter about +y: every position and direction by quarter_turn, every
+/// rotation as the exact matrix of the turn times its own, sticks (x, y) -> (y, -x), planes
+/// marked exact (their normals are unit already). Expectations are dropped (their bounds are per
+/// axis); the runs compare state by state (oracles.cpp).
+Scenario turned(const Scenario& sc);
 
 } // namespace fx::harness::swarm

@@ -11,6 +11,9 @@
 //   permute           relabelled characters, shuffled world items and same-tick events change more
 //                     than the labels
 //   frames            display frames change the tick path
+//   turn              the run with every character a ghost, turned a quarter about +y, is not the
+//                     ghost run turned (positions, velocities, ground normals; not the facing)
+//   roundtrip         a snapshot restored into a world built afresh does not continue the same
 //   synctest          a rollback and re-simulation gives other bits (run/synctest.h)
 //   sides             two builds (--a, --b) give other hashes (forensics/desync.h)
 #pragma once
@@ -41,7 +44,14 @@ struct OracleSet {
     bool synctest = true;
     const Side* a = nullptr; ///< both set: the sides oracle
     const Side* b = nullptr;
+    /// The test of the test (--inject-oracle-fault): this oracle's comparison gets a planted
+    /// difference (a transformed run's first character moved 1 mm at its spawn; the restored
+    /// world's first character's x flipped in its 3 lowest bits; a synctest restore fault at
+    /// tick 0), so that it must report a finding on every run. Empty: none.
+    std::string plant;
 };
+/// The oracles --inject-oracle-fault can plant a difference in.
+const std::vector<std::string>& plantable_oracles();
 
 /// The names of every oracle, in the order of the header's list (report keys).
 const std::vector<std::string>& oracle_names();

@@ -2,6 +2,11 @@
 // stream on every target (no floating point, no platform generator, no address). A run's stream
 // is derived from the swarm seed and the run's index alone, so run K of seed S is generated the
 // same whether it runs alone (`--run K`), in a batch, or on any thread.
+//
+// One draw per operand: the operands of `*`, `+` and a function's arguments are evaluated in an
+// order the compiler chooses, so `f(rng.next()) * rng.next()` gave another scenario on AArch64
+// than on x86-64 (caught by swarm_test's digest). Braced initialisers ({a, b, c}), `?:`, `&&`,
+// `||` and separate statements are sequenced: draw in those.
 #pragma once
 
 #include <cstddef>
