@@ -75,14 +75,23 @@ void gen_seams(Gen& g) {
     const AxisYaw a = pick_axis_yaw(g);
     const kcc::Settings s = g.settings();
     const Scalar top = g.rng.milli(200, 1000);
-    const Scalar cell = g.rng.milli(500, 2000);
+    const Scalar cell0 = g.rng.milli(500, 2000);
     const int kind = static_cast<int>(g.rng.range(0, 2)); // 0 mesh, 1 tiles, 2 mesh then tiles
-    const Scalar x_from = -metres(2), x_to = metres(18), z_half = metres(4);
-    const Scalar split = kind == 0 ? x_to : kind == 1 ? x_from : metres(8);
+    const Scalar mag = pick_magnitude(g, s, 400);
+    const Scalar v = Gen::target_speed(s, mag);
+    const Scalar z0 = g.rng.milli(-1000, 1000);
+    const int64_t t_end = tick_reaching(g, v, s.ground_accel, metres(14), g.ticks);
+    // The floor runs past anything the body can reach: full speed until the stick is released,
+    // then its braking distance, and 2 m more.
+    const int64_t held = t_end < 0 ? g.ticks : t_end + 1;
+    const Scalar reach = v * g.seconds(held) + v * v / (s.ground_brake + s.ground_brake) + metres(2);
+    const Scalar x_from = -metres(2), x_to = max(metres(16), reach), z_half = metres(4);
+    const Scalar cell = max(cell0, (x_to - x_from).div_int(40));
+    const Scalar split = kind == 0 ? x_to : kind == 1 ? x_from : (x_from + x_to).div_int(2);
     if (split > x_from) {
         MeshDef mesh;
         mesh.id = g.shape_id();
-        const int nx = static_cast<int>(std::min<int64_t>(40, ceil((split - x_from) / cell).raw() / Scalar::kOneRaw));
+        const int nx = static_cast<int>(ceil((split - x_from) / cell).raw() / Scalar::kOneRaw);
         const int nz = static_cast<int>(std::min<int64_t>(16, ceil(z_half.mul_int(2) / cell).raw() / Scalar::kOneRaw));
         for (int i = 0; i <= nx; ++i) {
             for (int j = 0; j <= nz; ++j) {
@@ -91,12 +100,12 @@ void gen_seams(Gen& g) {
                 mesh.vertices.push_back(g.lot + a.turn * Vec3{x, top, z});
             }
         }
-        auto v = [nz](int i, int j) { return static_cast<uint32_t>(i * (nz + 1) + j); };
+        auto v_at = [nz](int i, int j) { return static_cast<uint32_t>(i * (nz + 1) + j); };
         for (int i = 0; i < nx; ++i) {
             for (int j = 0; j < nz; ++j) {
                 // Wound so that the normal points up: (a, c, b) and (b, c, d) of the quad.
-                mesh.indices.insert(mesh.indices.end(), {v(i, j), v(i, j + 1), v(i + 1, j)});
-                mesh.indices.insert(mesh.indices.end(), {v(i + 1, j), v(i, j + 1), v(i + 1, j + 1)});
+                mesh.indices.insert(mesh.indices.end(), {v_at(i, j), v_at(i, j + 1), v_at(i + 1, j)});
+                mesh.indices.insert(mesh.indices.end(), {v_at(i + 1, j), v_at(i, j + 1), v_at(i + 1, j + 1)});
             }
         }
         g.sc.meshes.push_back(std::move(mesh));
@@ -110,16 +119,12 @@ void gen_seams(Gen& g) {
             }
         }
     }
-    const Scalar mag = pick_magnitude(g, s, 400);
-    const Scalar v = Gen::target_speed(s, mag);
-    const Scalar z0 = g.rng.milli(-1000, 1000);
-    const int64_t t_end = tick_reaching(g, v, s.ground_accel, metres(14), g.ticks);
-    CharacterDef& c = runner(g, a, s, top, z0, mag, t_end < 0 ? g.ticks : t_end + 1);
+    CharacterDef& c = runner(g, a, s, top, z0, mag, held);
     if (t_end < 0) return;
     // KCC-SPEC: flat ground is walked at full speed; internal edges between the triangles of a
     // mesh, or between boxes whose tops are coplanar, are no steps: never a hop, never a stop.
     g.expect_metric("seam-no-hop", c.id, kAirborneTicks, std::nullopt, Scalar{});
-    g.expect_state("seam-no-hop", c.id, 0, t_end, StateField::kY, top - mm(1), top + mm(50));
+    g.expect_state("seam-no-hop", c.id, 0, g.ticks - 1, StateField::kY, top - mm(1), top + mm(50));
     expect_progress(g, "seam-run", c.id, t_end, a, progress_bound(g, a, metres(14), z0 - mm(10), z0 + mm(10)));
 }
 
@@ -213,6 +218,16 @@ void gen_slope(Gen& g) {
     b.rotation.yaw = yaw;
     b.rotation.pitch = -angle;
     g.sc.boxes.push_back(b);
+    // A landing at the top, as deep as the body can run, so that a climber never runs off the
+    // ramp's far edge: a box whose top is the ramp's top edge.
+    const Vec3 top_edge = foot + dir * (length * as.cos) + Vec3{Scalar{}, length * as.sin, Scalar{}};
+    const Scalar landing = metres(12);
+    BoxDef land;
+    land.id = g.shape_id();
+    land.half_extents = Vec3{width.div_int(2), top_edge.y.div_int(2), landing.div_int(2)};
+    land.center = Vec3{top_edge.x, top_edge.y.div_int(2), top_edge.z} + dir * landing.div_int(2);
+    land.rotation.yaw = yaw;
+    g.sc.boxes.push_back(land);
     const Scalar mag = pick_magnitude(g, s, 500);
     const Scalar v = Gen::target_speed(s, mag);
     CharacterDef& c = g.character(g.lot, s);
