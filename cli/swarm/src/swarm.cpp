@@ -193,7 +193,9 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
         s.kept_features = features_of(small);
         const int64_t tick = r.tick >= 0 ? r.tick : f.tick;
         s.steps = f.has_character && tick >= 0 ? solver_steps(small, f.character, tick) : "";
-        s.signature = f.oracle + "|" + feature_names(s.kept_features) + "|" + (s.steps.empty() ? "-" : s.steps);
+        // The key (oracle and the failing character's family) leads, so that one signature never
+        // holds two keys: a known key never hides an unknown one.
+        s.signature = p.key + "|" + feature_names(s.kept_features) + "|" + (s.steps.empty() ? "-" : s.steps);
         small.name = slug("swarm-" + f.oracle + "-" + family_of(f)).substr(0, 40) + "-" + std::to_string(o.seed) + "-" +
                      std::to_string(s.run);
         small.name = small.name.substr(0, 64);

@@ -35,7 +35,7 @@ struct SwarmOptions {
 
 struct SwarmFinding {
     Finding finding;
-    std::string signature; ///< oracle|features left after shrinking|solver steps at the failing tick
+    std::string signature; ///< oracle|family|features left after shrinking|solver steps at the failing tick
     int64_t run = 0;
     FeatureMask run_features = 0;
     FeatureMask kept_features = 0;
