@@ -10,7 +10,11 @@
 #      offline, with every test (scripts/fetch-deps-offline.sh);
 #   3. the end-to-end tests that run processes at once (two blesses, blesses beside verifies, a
 #      bless killed mid-write) FX_REPEAT times each (default 200) under load (a parallel build),
-#      natively and on the Windows build under wine (scripts/cross.sh TARGET repeat).
+#      natively and on the Windows build under wine (scripts/cross.sh TARGET repeat);
+#   4. swarm testing (docs/swarm.md) for FX_SWARM_SECONDS (default 3600) on every core, seed
+#      FX_SWARM_SEED (default: the date, so each extended run meets new runs), every oracle,
+#      findings not in scenarios/swarm/known-findings.txt fail it; the shrunk findings and the
+#      JSON report in build/swarm/ (record the run in docs/swarm.md, "Long runs").
 # Exit code: the first failing step's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,4 +29,8 @@ CONCURRENT=(BlessFiles.test_two_blesses_at_once_write_what_one_does
 # Natively on test.sh's own build/, then on the Windows build it left in build-x86_64-windows/.
 FX_BUILD_DIR=build bash scripts/cross.sh x86_64-linux repeat -n "${FX_REPEAT:-200}" --load "${CONCURRENT[@]}"
 bash scripts/cross.sh x86_64-windows repeat -n "${FX_REPEAT:-200}" --load "${CONCURRENT[@]}"
+mkdir -p build/swarm
+build/cli/fxkcc swarm --seed "${FX_SWARM_SEED:-$(date +%Y%m%d)}" --time "${FX_SWARM_SECONDS:-3600}" \
+  --out build/swarm/findings --json build/swarm/report.json --junit build/swarm/report.xml \
+  --known scenarios/swarm/known-findings.txt
 echo "== extended: all passed"
