@@ -1295,8 +1295,8 @@ class Swarm(Workspace):
         if not spawns_sides():
             self.skipTest("sides are spawned as this target's programs: natively or under wine")
         args = ["swarm", "--seed", "11", "--runs", "3", "--features", "wall-joint", "--no-metamorphic",
-                "--no-synctest", "--b-args", self.FAULT, "--out", "found", "--json", "report.json",
-                "--shrink-runs", "60"]
+                "--no-synctest", "--b-args", self.FAULT, "--junit", "report.xml", "--out", "found",
+                "--json", "report.json", "--shrink-runs", "60"]
         rc, out, err = fxkcc(args, self.tmp)
         self.assertEqual(rc, 1, err)
         report = json.loads(read(self.p("report.json")))
@@ -1311,6 +1311,9 @@ class Swarm(Workspace):
         self.assertEqual(f["duplicates"], 2)
         self.assertIn("--seed 11 --run 0 --features wall-joint --b-args '" + self.FAULT + "'", f["repro"])
         self.assertIn("FINDING  sides|wall-joint", out)
+        xml = read(self.p("report.xml"))
+        self.assertRegex(xml, r'<testcase classname="swarm" name="sides"><failure message="sides: 3 runs checked, findings">sides\|wall-joint\|')
+        self.assertIn('<testcase classname="swarm" name="invariants">', xml)
         # The shrunk scenario: one character, a few ticks, still diverging at tick 5 for c1001.
         small = os.path.relpath(f["scenario"], self.tmp) if os.path.isabs(f["scenario"]) else f["scenario"]
         text = read(self.p(small))
@@ -1341,6 +1344,16 @@ class Swarm(Workspace):
         rc, _, err = fxkcc(["swarm", "--inject-oracle-fault", "rules"], self.tmp)
         self.assertEqual(rc, 2)
         self.assertIn("--inject-oracle-fault: expected one of translate, permute, frames, turn, roundtrip, synctest, found 'rules'", err)
+
+    def test_time_budget_and_unwritable_report(self):
+        rc, out, err = fxkcc(["swarm", "--seed", "2", "--time", "1", "--no-synctest", "--json", "-"], self.tmp)
+        self.assertIn(rc, (0, 1), err)
+        runs = json.loads(out)["runs"]
+        self.assertGreater(runs, 0)
+        self.assertLess(runs, 100000)  # stopped by the time, not by a count
+        rc, _, err = fxkcc(["swarm", "--runs", "1", "--no-synctest", "--json", "no/such/folder/r.json"], self.tmp)
+        self.assertEqual(rc, 125)
+        self.assertIn("no/such/folder/r.json", err)
 
     def test_bad_usage(self):
         rc, _, err = fxkcc(["swarm", "--features", "ledge,wall"], self.tmp)

@@ -81,7 +81,22 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     report->commit = build_info().commit;
     const int64_t first = o.only_run >= 0 ? o.only_run : 0;
     const int64_t count = o.only_run >= 0 ? 1 : o.runs;
-    std::vector<RunResult> results(static_cast<size_t>(count));
+    // By run index, made as runs finish: with --time the count is only an upper bound.
+    std::map<int64_t, RunResult> done_runs;
+    std::mutex done_lock;
+    std::string emit_error;
+    std::map<std::string, int64_t> first_run; // key -> lowest run index found with it so far
+    std::map<int64_t, int> holds;              // run index -> keys it is the first run of
+    auto drop = [](RunResult* r) {
+        r->run.scenario = Scenario{};
+        r->run.yaml.clear();
+    };
+    auto release = [&](int64_t index) { // under done_lock
+        if (--holds[index] > 0) return;
+        holds.erase(index);
+        const auto it = done_runs.find(index);
+        if (it != done_runs.end() && it->second.error.empty()) drop(&it->second);
+    };
     const auto start = std::chrono::steady_clock::now();
     auto out_of_time = [&] {
         if (o.time_limit <= 0) return false;
@@ -90,7 +105,7 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     std::mutex say;
     std::atomic<int64_t> finished{0};
     parallel_for(count, o.jobs, out_of_time, [&](int64_t i) {
-        RunResult& r = results[static_cast<size_t>(i)];
+        RunResult r;
         r.generated = generate_run(o.seed, first + i, o.features, false, &r.run, &r.error);
         if (r.generated) {
             std::string why;
@@ -99,6 +114,33 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
             }
         }
         r.done = true;
+        if (!o.emit_dir.empty() && r.generated) {
+            std::error_code ec;
+            fs::create_directories(o.emit_dir, ec);
+            std::string why;
+            if (!write_file_atomic(o.emit_dir + "/" + r.run.scenario.name + ".yaml", r.run.yaml, &why)) {
+                std::lock_guard<std::mutex> lock(done_lock);
+                if (emit_error.empty()) emit_error = why;
+            }
+        }
+        // Only the first run (lowest index) of each finding's key keeps its scenario, to be
+        // shrunk; the others keep their counts and findings (hours of runs would not fit).
+        {
+            std::lock_guard<std::mutex> lock(done_lock);
+            bool keep = !r.error.empty();
+            for (const Finding& f : r.findings) {
+                const std::string key = f.oracle + "|" + family_of(f);
+                const auto it = first_run.find(key);
+                if (it == first_run.end() || i < it->second) {
+                    if (it != first_run.end()) release(it->second);
+                    first_run[key] = i;
+                    ++holds[i];
+                    keep = true;
+                }
+            }
+            if (!keep) drop(&r);
+            done_runs.emplace(i, std::move(r));
+        }
         const int64_t k = ++finished;
         if (o.progress && (k % 50 == 0)) {
             std::lock_guard<std::mutex> lock(say);
@@ -106,14 +148,12 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
         }
     });
 
-    // Every run's scenario, when asked.
-    for (const RunResult& r : results) {
-        if (!r.done) continue;
-        if (!o.emit_dir.empty() && r.generated) {
-            std::error_code ec;
-            fs::create_directories(o.emit_dir, ec);
-            if (!write_file_atomic(o.emit_dir + "/" + r.run.scenario.name + ".yaml", r.run.yaml, error)) return 125;
-        }
+    std::vector<const RunResult*> results;
+    for (const auto& [index, r] : done_runs) results.push_back(&r);
+
+    if (!emit_error.empty()) {
+        *error = emit_error;
+        return 125;
     }
 
     // The findings, one per oracle and family in run order; later ones are its duplicates.
@@ -124,8 +164,8 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     };
     std::vector<Pending> pending;
     std::map<std::string, size_t> first_of;
-    for (const RunResult& r : results) {
-        if (!r.done) continue;
+    for (const RunResult* rp : results) {
+        const RunResult& r = *rp;
         ++report->runs;
         report->character_ticks += r.character_ticks;
         for (const auto& [name, n] : r.checked) report->oracles[name] += n;
@@ -319,30 +359,39 @@ std::string report_json(const SwarmReport& r) {
     return s;
 }
 
+namespace {
+
+/// The report group of an oracle's findings (SwarmReport::oracles' keys).
+std::string group_of(const std::string& oracle) {
+    if (oracle.rfind("invariant:", 0) == 0) return "invariants";
+    if (oracle.rfind("rule:", 0) == 0) return "rules";
+    if (oracle.rfind("rest-", 0) == 0) return "rest";
+    return oracle;
+}
+
+} // namespace
+
 std::string report_junit(const SwarmReport& r) {
-    std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"fxkcc swarm seed " +
-                    std::to_string(r.seed) + "\" tests=\"" + std::to_string(r.oracles.size()) + "\" failures=\"";
-    std::map<std::string, std::vector<const SwarmFinding*>> by_oracle;
-    for (const SwarmFinding& f : r.findings) by_oracle[f.finding.oracle].push_back(&f);
+    std::map<std::string, std::string> failures; // group -> text
+    for (const SwarmFinding& f : r.findings) {
+        failures[group_of(f.finding.oracle)] += f.signature + (f.known ? " (known)" : "") + ": " + f.finding.message +
+                                                "\n  " + f.repro + "\n";
+    }
     int failing = 0;
     std::string cases;
     for (const auto& [name, n] : r.oracles) {
         cases += "    <testcase classname=\"swarm\" name=\"" + text::xml_escape(name) + "\">";
-        std::string body;
-        for (const auto& [oracle, list] : by_oracle) {
-            const bool mine = oracle == name || oracle.rfind(name == "invariants" ? "invariant:" : name == "rules" ? "rule:" : name + "\x01", 0) == 0 ||
-                              (name == "rest" && oracle.rfind("rest-", 0) == 0);
-            if (!mine) continue;
-            for (const SwarmFinding* f : list) body += f->signature + ": " + f->finding.message + "\n  " + f->repro + "\n";
-        }
-        if (!body.empty()) {
+        const auto it = failures.find(name);
+        if (it != failures.end()) {
             ++failing;
-            cases += "<failure message=\"" + text::xml_escape(name) + " found something\">" + text::xml_escape(body) + "</failure>";
+            cases += "<failure message=\"" + text::xml_escape(name) + ": " + std::to_string(n) + " runs checked, findings\">" +
+                     text::xml_escape(it->second) + "</failure>";
         }
         cases += "</testcase>\n";
     }
-    s += std::to_string(failing) + "\">\n" + cases + "  </testsuite>\n</testsuites>\n";
-    return s;
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"fxkcc swarm seed " +
+           std::to_string(r.seed) + "\" tests=\"" + std::to_string(r.oracles.size()) + "\" failures=\"" +
+           std::to_string(failing) + "\">\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
 } // namespace fx::harness::swarm
