@@ -38,9 +38,8 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         err << "fxkcc swarm: --time and --run do not go together\n";
         return kExitBadInput;
     }
-    o.runs = cmd.runs >= 0 ? cmd.runs : cmd.time > 0 ? INT64_MAX / 4 : 100;
-    if (cmd.time > 0 && cmd.runs >= 0) o.runs = cmd.runs;
-    if (cmd.time > 0 && cmd.runs < 0) o.runs = 100000000;
+    // --runs N, or 100; with --time alone, as many as the time allows.
+    o.runs = cmd.runs >= 0 ? cmd.runs : cmd.time > 0 ? int64_t{1} << 40 : 100;
     o.only_run = cmd.run;
     o.time_limit = cmd.time;
     o.jobs = cmd.jobs > 0 ? cmd.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

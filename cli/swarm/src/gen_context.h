@@ -69,6 +69,8 @@ public:
     static void hold(CharacterDef& c, int64_t from, int64_t to, Scalar x, Scalar y);
 
 private:
+    /// A state item of the next index, its rule recorded.
+    StateExpectation state_item(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to);
     int next_expect_ = 0;
     int next_shape_[kFeatureCount + 1] = {};
     int next_character_[kFeatureCount + 1] = {};

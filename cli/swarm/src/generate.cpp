@@ -172,37 +172,45 @@ CharacterDef& Gen::character(const Vec3& spawn, const kcc::Settings& s) {
     return sc.characters.back();
 }
 
-void Gen::expect_state(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, StateField f,
-                       std::optional<Scalar> min, std::optional<Scalar> max) {
-    StateExpectation e;
-    e.at.index = next_expect_++;
-    e.from = std::max<int64_t>(0, from);
-    e.to = std::min(to, ticks - 1);
-    e.character = id;
+namespace {
+
+Check bound(std::optional<Scalar> min, std::optional<Scalar> max) {
     Check c;
     c.has_min = min.has_value();
     c.has_max = max.has_value();
     if (min) c.min = *min;
     if (max) c.max = *max;
-    e.checks.push_back({f, c});
-    sc.expect_states.push_back(e);
-    run.expect_rules.push_back(rule);
+    return c;
 }
 
-void Gen::expect_grounded(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, bool grounded,
-                          std::optional<uint32_t> platform) {
+} // namespace
+
+StateExpectation Gen::state_item(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to) {
     StateExpectation e;
     e.at.index = next_expect_++;
     e.from = std::max<int64_t>(0, from);
     e.to = std::min(to, ticks - 1);
     e.character = id;
+    run.expect_rules.push_back(rule);
+    return e;
+}
+
+void Gen::expect_state(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, StateField f,
+                       std::optional<Scalar> min, std::optional<Scalar> max) {
+    StateExpectation e = state_item(rule, id, from, to);
+    e.checks.push_back({f, bound(min, max)});
+    sc.expect_states.push_back(e);
+}
+
+void Gen::expect_grounded(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, bool grounded,
+                          std::optional<uint32_t> platform) {
+    StateExpectation e = state_item(rule, id, from, to);
     e.grounded = grounded ? 1 : 0;
     if (platform) {
         e.check_platform = true;
         e.platform = *platform;
     }
     sc.expect_states.push_back(e);
-    run.expect_rules.push_back(rule);
 }
 
 void Gen::expect_metric(const std::string& rule, kcc::CharacterId id, Metric m, std::optional<Scalar> min,
@@ -210,12 +218,7 @@ void Gen::expect_metric(const std::string& rule, kcc::CharacterId id, Metric m, 
     MetricExpectation e;
     e.at.index = next_expect_++;
     e.character = id;
-    Check c;
-    c.has_min = min.has_value();
-    c.has_max = max.has_value();
-    if (min) c.min = *min;
-    if (max) c.max = *max;
-    e.checks.push_back({static_cast<int>(m), c});
+    e.checks.push_back({static_cast<int>(m), bound(min, max)});
     sc.expect_metrics.push_back(e);
     run.expect_rules.push_back(rule);
 }

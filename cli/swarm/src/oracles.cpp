@@ -547,12 +547,6 @@ const std::vector<std::string>& plantable_oracles() {
     return names;
 }
 
-const std::vector<std::string>& oracle_names() {
-    static const std::vector<std::string> names = {"invariants", "rules", "floor", "crowd-apart", "rest",
-                                                   "translate", "permute", "frames", "turn", "roundtrip", "synctest", "sides"};
-    return names;
-}
-
 bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Finding>* out,
                std::map<std::string, int64_t>* checked, int64_t* character_ticks, std::string* error) {
     const Scenario& sc = run.scenario;
@@ -566,6 +560,15 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
     if (!run.crowds.empty()) ++(*checked)["crowd-apart"];
     if (!run.rests.empty()) ++(*checked)["rest"];
     std::vector<Finding> found;
+    // A finding of an oracle of this file, as the shrinker keeps it failing (fails_again).
+    auto as_own = [](Finding* f, const std::string& name) {
+        f->sig.kind = FailureSignature::Kind::kInvariant;
+        f->sig.invariant = name;
+        f->sig.has_character = f->has_character;
+        f->sig.character = f->character;
+        f->sig.tick = f->tick;
+        f->sig.message = f->message;
+    };
     auto add = [&found](Finding f) {
         const bool dup = std::any_of(found.begin(), found.end(), [&](const Finding& g) {
             return g.oracle == f.oracle && g.has_character == f.has_character && g.character == f.character;
@@ -583,12 +586,7 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
         add(f);
     }
     for (Finding f : sink.findings) {
-        f.sig.kind = FailureSignature::Kind::kInvariant;
-        f.sig.invariant = f.oracle;
-        f.sig.has_character = true;
-        f.sig.character = f.character;
-        f.sig.tick = f.tick;
-        f.sig.message = f.message;
+        as_own(&f, f.oracle);
         add(f);
     }
     if (set.metamorphic) {
@@ -596,11 +594,8 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
             ++(*checked)[m.oracle];
             Finding f;
             if (metamorphic_fails(run, sc, sink.ticks, m, &f, character_ticks)) {
-                f.sig.kind = FailureSignature::Kind::kInvariant;
-                f.sig.invariant = m.oracle;
-                f.sig.tick = f.tick;
-                f.sig.message = f.message;
                 f.has_character = false; // the reduced scenario may part at another character
+                as_own(&f, m.oracle);
                 add(f);
             }
         }
@@ -609,19 +604,13 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
         ++(*checked)["roundtrip"];
         Finding r;
         if (roundtrip_fails(run, sc, set.plant == "roundtrip", &r, character_ticks)) {
-            r.sig.kind = FailureSignature::Kind::kInvariant;
-            r.sig.invariant = "roundtrip";
-            r.sig.tick = r.tick;
-            r.sig.message = r.message;
+            as_own(&r, "roundtrip");
             add(r);
         }
         ++(*checked)["synctest"];
         Finding f;
         if (synctest_fails(run, sc, set.plant == "synctest", &f, character_ticks)) {
-            f.sig.kind = FailureSignature::Kind::kInvariant;
-            f.sig.invariant = "synctest";
-            f.sig.tick = f.tick;
-            f.sig.message = f.message;
+            as_own(&f, "synctest");
             add(f);
         }
     }

@@ -53,9 +53,6 @@ struct OracleSet {
 /// The oracles --inject-oracle-fault can plant a difference in.
 const std::vector<std::string>& plantable_oracles();
 
-/// The names of every oracle, in the order of the header's list (report keys).
-const std::vector<std::string>& oracle_names();
-
 /// Runs every oracle of `set` on `run` (its scenario and rules). Findings are appended, at most
 /// one per oracle and character; `checked` counts, per oracle name, that it checked this run.
 /// *character_ticks: the character-ticks simulated (every run of every oracle). False with
