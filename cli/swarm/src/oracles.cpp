@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "forensics/desync.h"
-#include "fx/decimal.h"
 #include "kcc/motion.h"
 #include "records/atomic_file.h"
 #include "records/tick_hash.h"
@@ -27,7 +26,8 @@ using States = std::vector<kcc::CharacterState>;
 std::string at_text(int64_t tick, uint32_t id) {
     return "tick " + std::to_string(tick) + ", character " + std::to_string(id);
 }
-std::string m6(Scalar v) { return to_string_shortest(round(v.mul_int(1000000)).div_int(1000000)); }
+/// Rounded to 6 decimals at any size (metric_text: integer arithmetic on the raw value).
+std::string m6(Scalar v) { return metric_text(MetricValue{true, v}); }
 
 /// Every tick's states, and the rules that look at the world (floor, crowd-apart, rest-*).
 class RuleSink final : public RunSink {
