@@ -45,7 +45,8 @@ void gen_platform(Gen& g) {
     for (int k = 0; k < count; ++k) {
         const kcc::Settings s = g.settings();
         const Vec3 half{g.rng.milli(1000, 2500), g.rng.milli(100, 300), g.rng.milli(1000, 2500)};
-        const Vec3 c0 = g.lot + Vec3{Scalar{}, half.y + g.rng.milli(500, 2000), metres(20 * k)};
+        // 50 m apart: each travels at most 20 m, so neither meets the other or its rider.
+        const Vec3 c0 = g.lot + Vec3{Scalar{}, half.y + g.rng.milli(500, 2000), metres(50 * k)};
         const int kind = static_cast<int>(g.rng.range(0, 3)); // horizontal, up, down, diagonal
         const bool fast = g.rng.chance(1, 4);
         const Scalar speed = fast ? g.rng.milli(8000, 25000) : g.rng.milli(500, 8000);

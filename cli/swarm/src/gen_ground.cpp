@@ -91,12 +91,14 @@ void gen_seams(Gen& g) {
     if (split > x_from) {
         MeshDef mesh;
         mesh.id = g.shape_id();
-        const int nx = static_cast<int>(ceil((split - x_from) / cell).raw() / Scalar::kOneRaw);
+        // Columns and rows of equal width (a last sliver of a column made a triangle of zero
+        // area after rotation and rounding: seed 20261205, run 101).
+        const int nx = static_cast<int>(std::max<int64_t>(1, ceil((split - x_from) / cell).raw() / Scalar::kOneRaw));
         const int nz = static_cast<int>(std::min<int64_t>(16, ceil(z_half.mul_int(2) / cell).raw() / Scalar::kOneRaw));
         for (int i = 0; i <= nx; ++i) {
             for (int j = 0; j <= nz; ++j) {
-                const Scalar x = i == nx ? split : x_from + cell * Scalar::from_int(i);
-                const Scalar z = j == nz ? z_half : -z_half + cell * Scalar::from_int(j);
+                const Scalar x = x_from + mul_div(split - x_from, Scalar::from_int(i), Scalar::from_int(nx));
+                const Scalar z = -z_half + mul_div(z_half.mul_int(2), Scalar::from_int(j), Scalar::from_int(nz));
                 mesh.vertices.push_back(g.lot + a.turn * Vec3{x, top, z});
             }
         }

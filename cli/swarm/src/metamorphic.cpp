@@ -42,7 +42,15 @@ Scenario translated(const Scenario& sc, const Vec3& d) {
 
 namespace {
 
+/// An unrotated box stays unrotated, its half extents along x and z swapped: the geometry's
+/// closed forms for unrotated boxes and its general path for rotated ones round differently, so
+/// the quarter-turn matrix would compare two code paths, not two worlds (found by the turn
+/// oracle: a platform pressing its rider into a ceiling, seed 20261205 run 1839).
+bool unrotated(const RotationDef& r) { return r.to_mat3() == Mat3::identity(); }
+Vec3 swap_xz(const Vec3& v) { return Vec3{v.z, v.y, v.x}; }
+
 RotationDef turned_rotation(const RotationDef& r) {
+    if (unrotated(r)) return r;
     const Mat3 m = r.to_mat3();
     RotationDef t;
     t.is_matrix = true;
@@ -59,6 +67,7 @@ Scenario turned(const Scenario& sc) {
     Scenario t = sc;
     for (BoxDef& b : t.boxes) {
         b.center = quarter_turn(b.center);
+        if (unrotated(b.rotation)) b.half_extents = swap_xz(b.half_extents);
         b.rotation = turned_rotation(b.rotation);
     }
     for (PlaneDef& p : t.planes) {
@@ -74,6 +83,7 @@ Scenario turned(const Scenario& sc) {
         for (Vec3& v : m.vertices) v = quarter_turn(v);
     }
     for (PlatformDef& p : t.platforms) {
+        if (unrotated(p.rotation)) p.half_extents = swap_xz(p.half_extents);
         p.rotation = turned_rotation(p.rotation);
         for (kcc::Waypoint& w : p.waypoints) w.center = quarter_turn(w.center);
     }
