@@ -50,7 +50,9 @@ void gen_wall_joint(Gen& g) {
         const kcc::Settings s = g.settings();
         const Scalar len = g.rng.milli(500, 3000);
         const Scalar thick = g.rng.milli(200, 1000);
-        const Scalar high = g.rng.milli(1000, 3000);
+        // Higher than a jump takes the body's head (a body that jumps over the wall leaves it).
+        const Scalar apex = s.jump_speed * s.jump_speed / (s.gravity + s.gravity);
+        const Scalar high = max(g.rng.milli(1000, 3000), apex + s.height + mm(200));
         const int joint = static_cast<int>(g.rng.range(0, 4)); // exact, overlap, gap, tilt, offset face
         const Scalar gap0 = g.rng.milli(20, 300);
         const Scalar x0 = s.radius + g.rng.milli(200, 600);
@@ -60,20 +62,22 @@ void gen_wall_joint(Gen& g) {
         const SinCos cs = sincos_deg(theta);
         // Time the body stays along the wall: at most 24 m of wall ahead of it.
         const Scalar wall_len = metres(24) + x0;
-        const int boxes = static_cast<int>(std::min<int64_t>(60, floor_to_int(wall_len / len) + 2));
+        // Overlaps take up to 50 mm a joint off the wall's length: 3 m more of boxes covers them.
+        const int boxes = static_cast<int>(std::min<int64_t>(60, floor_to_int((wall_len + metres(3)) / len) + 2));
+        Scalar shift; // the joints' overlaps (-) or gaps (+) so far, each joint its own
         for (int i = 0; i < boxes; ++i) {
-            Scalar cx = len * Scalar::from_int(i) + len.div_int(2);
             Scalar cz = thick.div_int(2);
             Scalar box_yaw = yaw;
             if (i > 0) {
                 switch (joint) {
-                case 1: cx = cx - g.rng.milli(1, 50).mul_int(i); break;
-                case 2: cx = cx + g.rng.milli(1, 5).mul_int(i); break;
+                case 1: shift = shift - g.rng.milli(1, 50); break;
+                case 2: shift = shift + g.rng.milli(1, 5); break;
                 case 3: box_yaw = yaw + g.rng.milli(-300, 300); break;
                 case 4: cz = cz + g.rng.milli(-3, 3); break;
                 default: break;
                 }
             }
+            const Scalar cx = len * Scalar::from_int(i) + len.div_int(2) + shift;
             g.box(origin + turn * Vec3{cx, high.div_int(2), cz}, Vec3{len.div_int(2), high.div_int(2), thick.div_int(2)},
                   box_yaw);
         }
