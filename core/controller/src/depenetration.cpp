@@ -1,0 +1,221 @@
+// Step 0 of a tick: out of whatever the body overlaps (KCC-SPEC "Depenetration"), one minimum
+// translation per contact, capped, kept out of the shapes around it, or the shortest way out of
+// a union of solids whose own translations disagree.
+#include "kcc/motion.h"
+
+#include <array>
+
+#include "geo/tolerances.h"
+#include "sweep.h"
+#include "trace_events.h"
+
+namespace fx::kcc {
+
+using namespace detail;
+
+namespace {
+
+/// Shapes near a depenetration push that constrain it, and rounds of projection onto them
+/// (see constrain_push()).
+constexpr size_t kMaxPushConstraints = 16;
+constexpr int kPushRounds = 8;
+/// Longest depenetration push that is checked against the shapes around it (2^10 m); a longer
+/// one (a body deep inside a kilometre-sized solid, depenetration_cap raised) is shortened to it.
+constexpr Scalar kMaxPushReach = Scalar::from_int(1024);
+
+
+/// The push of depenetrate() kept from going into anything else: contacts are resolved one by
+/// one, so the push out of one shape could carry the body into another (a platform pushing it
+/// down into the floor, a capsule pushing it into the floor it is half sunk in, a thin slab
+/// pushing it through its bottom face into the floor under it), and the depth there grew tick
+/// after tick (docs/fuzzing.md). Every shape within the push's reach (plus skin) is a
+/// constraint dot(push, n) >= c: c = -gap for a shape at a distance (the push may close the gap,
+/// not cross it), 0 for one touched or overlapped (the push may not go deeper into it). Every
+/// c <= 0, so every constraint is a half-space holding zero. The push is projected onto the
+/// violated ones in turn (contact_less order, a few rounds), which never lengthens it; if some
+/// are still violated, it is shortened along its direction until it meets them all (always
+/// possible, zero meets them all: the body is pushed as far as the other shapes allow and no
+/// depth grows). A push that meets them all, the usual case, is returned unchanged. With more
+/// shapes in reach than the query keeps, the push is dropped: a shape left out could be the one
+/// it goes into.
+Vec3 constrain_push(const geo::LocalScene& scene, const Vec3& feet, Vec3 push, const Params& p,
+                    std::span<const geo::Contact> leaving = {}) {
+    Results<geo::Contact, kMaxPushConstraints> results;
+    const std::span<geo::Contact> near = results.span();
+    // The reach is bounded so that the query stays within the geometry's local extent; a push
+    // is never longer than the reach, so nothing beyond it can be met.
+    const Scalar reach = min(length(push) + p.s.skin, kMaxPushReach);
+    const Scalar len = length(push);
+    if (len > reach) push = scaled(push, reach, len);
+    const size_t found = scene.overlap(capsule_at(feet, p), reach, near);
+    if (found > near.size()) return Vec3::zero();
+    const size_t n = found;
+    std::array<Scalar, kMaxPushConstraints> bound;
+    std::array<bool, kMaxPushConstraints> free{}; // shapes in `leaving`: no constraint
+    for (size_t k = 0; k < n; ++k) {
+        bound[k] = min(near[k].depth, Scalar{});
+        for (const geo::Contact& c : leaving) free[k] = free[k] || c.shape == near[k].shape;
+    }
+    auto violated = [&](size_t k) { return !free[k] && dot(push, near[k].normal) < bound[k] - kPlaneTolerance; };
+    for (int round = 0; round < kPushRounds; ++round) {
+        bool changed = false;
+        for (size_t k = 0; k < n; ++k) {
+            if (!violated(k)) continue;
+            push += near[k].normal * (bound[k] - dot(push, near[k].normal));
+            changed = true;
+        }
+        if (!changed) return push;
+    }
+    // Shortened: t = the least bound_k / dot(push, n_k) over the violated k (both negative, so
+    // 0 <= t < 1); t * push meets every constraint, the ones it met already included.
+    Scalar t = Scalar::one();
+    for (size_t k = 0; k < n; ++k) {
+        if (!violated(k)) continue;
+        const Scalar into = dot(push, near[k].normal);
+        const Scalar r = bound[k].raw() == 0 ? Scalar{} : bound[k] / into;
+        t = min(t, max(r, Scalar{}));
+    }
+    push = push * t;
+    for (size_t k = 0; k < n; ++k) {
+        if (violated(k)) return Vec3::zero(); // rounding: never push into anything
+    }
+    return push;
+}
+
+/// Longest escape looked for out of a union of overlapping shapes (kMaxEscape), and overlap
+/// queries per candidate direction.
+constexpr Scalar kMaxEscape = Scalar::from_int(16);
+/// A push wanted deeper than this (1 mm) that the shapes around cut short is a body stuck.
+constexpr Scalar kStuckDepth = Scalar::ratio(1, 1000);
+constexpr int kEscapeSteps = 24;
+/// Shapes an escape may have to leave at once (more: no way out is looked for along that line).
+constexpr size_t kMaxEscapeShapes = 32;
+
+/// How far the body must move along unit d to overlap nothing (the union of every shape it is
+/// in), or kMaxEscape when it does not get out within that. Each step: a cast from kMaxEscape
+/// further along d back toward the body meets each shape at its far side along d, so
+/// kMaxEscape - (that hit's distance) is where the body leaves the shape; the body moves to
+/// where it has left every shape it overlaps, and the overlaps are found again there (it may
+/// have entered another). A shape the cast does not meet on its way in (longer than
+/// kMaxEscape along d, or beyond the hits' buffer) has no exit within reach.
+Scalar escape_along(const geo::LocalScene& scene, const Vec3& feet, const Vec3& d, const Params& p) {
+    Results<geo::Contact, kMaxEscapeShapes> contact_room;
+    Results<geo::Hit, kMaxEscapeShapes> hit_room;
+    const std::span<geo::Contact> cs = contact_room.span();
+    const std::span<geo::Hit> hs = hit_room.span();
+    Scalar t;
+    for (int i = 0; i < kEscapeSteps; ++i) {
+        const Vec3 at = feet + d * t;
+        const size_t found = scene.overlap(capsule_at(at, p), Scalar{}, cs);
+        if (found == 0) return t;
+        if (found > cs.size()) return kMaxEscape;
+        const size_t hits = scene.cast_all(capsule_at(at + d * kMaxEscape, p), -d, kMaxEscape, hs);
+        const size_t nh = hits < hs.size() ? hits : hs.size();
+        Scalar exit;
+        for (size_t k = 0; k < found; ++k) {
+            const geo::Contact& c = cs[k];
+            bool met = false;
+            for (size_t j = 0; j < nh; ++j) {
+                const geo::Hit& h = hs[j];
+                if (h.shape != c.shape || h.feature.triangle != c.feature.triangle) continue; // a mesh: each triangle
+                if (h.start_overlap) return kMaxEscape; // the shape reaches past kMaxEscape
+                exit = max(exit, kMaxEscape - h.distance);
+                met = true;
+            }
+            if (!met) return kMaxEscape;
+        }
+        // Past every exit, and at least a contact tolerance on (a cast stops that short).
+        t = t + exit + geo::kContactTolerance.mul_int(2);
+        if (t >= kMaxEscape) return kMaxEscape;
+    }
+    return kMaxEscape;
+}
+
+/// The direction out of a union of overlapping shapes whose own minimum translations disagree
+/// (two boxes pushing opposite ways add up to nothing, or to a push back into the other): the
+/// candidate with the shortest escape_along, among the contacts' normals, then up, +-x and +-z
+/// (a fixed order; ties to the earlier). Zero when none gets out within kMaxEscape.
+Vec3 escape_direction(const geo::LocalScene& scene, const Vec3& feet, std::span<const geo::Contact> contacts,
+                      const Params& p, Scalar* distance) {
+    std::array<Vec3, kMaxContacts + 5> candidates;
+    size_t count = 0;
+    for (const geo::Contact& c : contacts) candidates[count++] = c.normal;
+    const Scalar one = Scalar::one();
+    for (const Vec3& a : {Vec3{Scalar{}, one, Scalar{}}, Vec3{one, Scalar{}, Scalar{}}, Vec3{-one, Scalar{}, Scalar{}},
+                          Vec3{Scalar{}, Scalar{}, one}, Vec3{Scalar{}, Scalar{}, -one}}) {
+        candidates[count++] = a;
+    }
+    Vec3 best;
+    Scalar best_t = kMaxEscape;
+    for (size_t i = 0; i < count; ++i) {
+        const Scalar t = escape_along(scene, feet, candidates[i], p);
+        if (t < best_t) {
+            best_t = t;
+            best = candidates[i];
+        }
+    }
+    *distance = best_t;
+    return best;
+}
+
+} // namespace
+
+Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
+                          const Tracer& t, const Movers* movers) {
+    Results<geo::Contact, kMaxContacts> results;
+    const std::span<geo::Contact> contacts = results.span();
+    Depenetration out;
+    const size_t found = scene.overlap(capsule_at(feet, p), Scalar{}, contacts);
+    // Platforms it leaves faster than they follow are no contacts.
+    const size_t n = drop_separating(contacts, found < contacts.size() ? found : contacts.size(), movers);
+    out.contacts = static_cast<uint32_t>(found);
+    Vec3 push;
+    for (size_t i = 0; i < n; ++i) {
+        // Only the depth not already covered by the push so far (contact_less order).
+        const Scalar remaining = contacts[i].depth - dot(push, contacts[i].normal);
+        if (remaining.raw() > 0) push += contacts[i].normal * remaining;
+    }
+    out.wanted = length(push);
+    if (out.wanted > p.s.depenetration_cap) push = scaled(push, p.s.depenetration_cap, out.wanted);
+    if (!push.is_zero()) push = constrain_push(scene, feet, push, p);
+    // Shapes whose minimum translations oppose one another (a solid built of overlapping boxes:
+    // their sum cancels or leads back in), or a push that the shapes around cut to less than half
+    // of what it should be: the body is moved along the direction that gets it out of all of
+    // them soonest instead (KCC-SPEC: overlap with several shapes at once).
+    bool opposed = false;
+    for (size_t i = 0; i < n && !opposed; ++i) {
+        if (contacts[i].depth <= kStuckDepth) continue;
+        for (size_t j = 0; j < n && !opposed; ++j) {
+            opposed = j != i && contacts[j].depth > kStuckDepth && dot(contacts[i].normal, contacts[j].normal).raw() < 0;
+        }
+    }
+    const Scalar due = min(out.wanted, p.s.depenetration_cap);
+    const bool stalled = out.wanted > kStuckDepth && length(push) < due.div_int(2);
+    if (opposed || stalled) {
+        Scalar escape;
+        const Vec3 d = escape_direction(scene, feet, contacts.first(n), p, &escape);
+        if (!d.is_zero()) {
+            out.wanted = escape + p.s.skin; // out, and one skin clear of what it left
+            push = d * min(out.wanted, p.s.depenetration_cap);
+            // Squeezed by platforms alone (every contact kinematic) against the shapes around:
+            // out of the platforms, but not into any other shape (constrain_push). A thin
+            // platform pressing a body into the corner of the floor and a steep ramp escaped it
+            // sideways, 4 cm into the ramp (docs/fuzzing.md, escape-into-steep-ramp). A body
+            // inside static solids keeps its free escape (it may have to cross one to get out).
+            bool platforms_only = n > 0;
+            for (size_t i = 0; i < n; ++i) platforms_only = platforms_only && scene.scene().is_kinematic(contacts[i].shape);
+            if (platforms_only) push = constrain_push(scene, feet, push, p, contacts.first(n));
+        }
+    }
+    out.push = push;
+    trace::depenetrate(t, out, feet);
+    return out;
+}
+
+Depenetration nothing_to_depenetrate(const Vec3& feet, const Tracer& t) {
+    const Depenetration out; // no contacts, no push, nothing wanted: as depenetrate() finds
+    trace::depenetrate(t, out, feet);
+    return out;
+}
+
+} // namespace fx::kcc

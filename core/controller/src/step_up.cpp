@@ -1,0 +1,141 @@
+// Step-up (KCC-SPEC "Steps"): up, forward, down, tried where the horizontal pass of a grounded
+// body meets something too steep to walk on.
+#include "kcc/motion.h"
+
+#include "geo/tolerances.h"
+#include "sweep.h"
+#include "trace_events.h"
+
+namespace fx::kcc {
+
+using namespace detail;
+
+namespace {
+
+/// Rounding allowance of the step rise test: casts stop within kContactTolerance of a surface.
+constexpr Scalar kRiseTolerance = Scalar::from_raw(geo::kContactTolerance.raw() * 4);
+
+/// Whether another character's body resists `motion` (resists(), above) within `distance`: when
+/// one does, sweep() with the same arguments returns true whatever the static shapes add (it
+/// returns a resisting hit, the earliest, or stops the motion when more contacts start than its
+/// buffer holds), so a caller that needs only that answer is spared the static shapes.
+bool body_resists(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion, Scalar distance) {
+    if (!scene.has_bodies()) return false;
+    Results<geo::Hit, kMaxSweepHits> results;
+    const std::span<geo::Hit> hits = results.span();
+    size_t count = 0;
+    const size_t found = scene.cast_bodies(c, motion, distance, hits, &count);
+    for (size_t i = 0; i < count; ++i)
+        if (resists(hits[i], motion, kNoId)) return true;
+    return found > count; // more of them than the buffer holds: sweep() stops the motion
+}
+
+} // namespace
+
+const char* to_string(StepResult r) {
+    switch (r) {
+    case StepResult::kAccepted: return "accepted";
+    case StepResult::kCeiling: return "ceiling";
+    case StepResult::kBlocked: return "blocked";
+    case StepResult::kNoLanding: return "no-landing";
+    case StepResult::kSteepLanding: return "steep-landing";
+    case StepResult::kTooHigh: return "too-high";
+    case StepResult::kNoMotion: return "no-motion";
+    case StepResult::kNoRise: return "no-rise";
+    case StepResult::kHeld: return "held";
+    case StepResult::kAboveStep: return "above-step";
+    }
+    return "?";
+}
+
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion, Scalar held,
+                        Scalar blocker_y, bool rule_out,
+                        const Params& p, const Tracer& t) {
+    StepAttempt a;
+    a.position = feet;
+    const Settings& s = p.s;
+    Vec3 fwd{motion.x, Scalar{}, motion.z};
+    Scalar len = length(fwd);
+    if (len >= kMinMove && held.raw() > 0) { // the motion held back at this riser, added
+        fwd = scaled(fwd, len + held, len);
+        len = len + held;
+    }
+    geo::Hit h;
+    if (len < kMinMove || s.step_height.raw() <= 0) {
+        a.result = StepResult::kNoMotion;
+    } else if (rule_out && held.raw() <= 0 && len >= s.step_min_forward &&
+               blocker_y - kRiseTolerance > feet.y - s.skin + s.step_height + kRiseTolerance) {
+        // Acceptance needs a landing point no lower than blocker_y - kRiseTolerance (else
+        // kNoRise) and no higher than feet.y - skin + step_height + kRiseTolerance (else
+        // kTooHigh): none exists. Not kHeld (the forward is long enough, and with nothing held
+        // the forward is not shortened along a wall): nothing but the trace tells the sweeps apart.
+        a.result = StepResult::kAboveStep;
+    } else if (sweep(scene, capsule_at(feet, p), kUp * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
+        a.result = StepResult::kCeiling;
+    } else {
+        // Forward by the blocked motion (and what was held back before). When that is shorter
+        // than step_min_forward and lands nowhere a grounded body can stand (the round base
+        // barely over the step's corner), the body is held at the riser (kHeld) and the motion
+        // is remembered, until it adds up to step_min_forward: a step-up never puts the body
+        // ahead of where its speed takes it.
+        const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
+        const auto attempt = [&](Vec3 f, Scalar& flen) {
+            // With nothing held, blocked is all a stopped forward gives: another character in
+            // the way (the common case in a crowd) says so without the scene's shapes.
+            if (held.raw() <= 0 && body_resists(scene, capsule_at(raised, p), f, flen + s.skin)) {
+                a.result = StepResult::kBlocked;
+                return;
+            }
+            if (sweep(scene, capsule_at(raised, p), f, flen + s.skin, kNoId, &h)) {
+                // Blocked up there by a wall while held at this riser: the forward slides along
+                // the wall once (a body pressed into a wall beside the step was held at the riser
+                // and then met the step before the wall in the next tick's pass, its forward
+                // still pointing into the wall), else no step.
+                const Vec3 nh = horizontal_normal(h.normal);
+                const Scalar into = dot(f, nh);
+                if (held.raw() <= 0 || nh.is_zero() || into.raw() >= 0) {
+                    a.result = StepResult::kBlocked;
+                    return;
+                }
+                f = f - nh * into;
+                flen = length(f);
+                if (flen < kMinMove || sweep(scene, capsule_at(raised, p), f, flen + s.skin, kNoId, &h)) {
+                    a.result = StepResult::kBlocked;
+                    return;
+                }
+            }
+            const Vec3 over = raised + f;
+            if (!sweep(scene, capsule_at(over, p), kDown * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
+                a.result = StepResult::kNoLanding;
+            } else if (h.start_overlap || h.normal.y < p.cos_stay) {
+                a.result = StepResult::kSteepLanding;
+            } else {
+                // Rise of the landing surface above the ground under the feet (feet - skin),
+                // measured at the contact: a capsule resting on a step's rounded corner is lower
+                // than the step, so the capsule's own rise would let 0.36 m steps through.
+                a.rise = h.point.y - (feet.y - s.skin);
+                if (a.rise > s.step_height + kRiseTolerance) {
+                    a.result = StepResult::kTooHigh;
+                } else if (a.rise <= kRiseTolerance || h.point.y < blocker_y - kRiseTolerance) {
+                    // Down onto the ground it stood on: its base did not reach over the step.
+                    a.result = StepResult::kNoRise;
+                } else {
+                    a.result = StepResult::kAccepted;
+                    const Scalar drop = max(h.distance - ground_rest_height(h.normal.y, p), Scalar{});
+                    a.position = over - Vec3{Scalar{}, drop, Scalar{}};
+                }
+            }
+        };
+        attempt(fwd, len); // len: the forward actually tried (along a wall: its part along it)
+        if (len < s.step_min_forward &&
+            (a.result == StepResult::kSteepLanding || a.result == StepResult::kNoLanding ||
+             a.result == StepResult::kNoRise)) {
+            a.result = StepResult::kHeld;
+            a.held = len;
+        }
+    }
+    trace::step_attempt(t, a, motion, feet);
+    return a;
+}
+
+} // namespace fx::kcc

@@ -1,0 +1,109 @@
+// The sweeps every step of a tick is built from, shared by the controller's sources (not
+// installed): the earliest hit that resists a motion, room for query results, the planes a pass
+// has touched, and the platforms an airborne body leaves.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <type_traits>
+
+#include "kcc/motion.h"
+
+namespace fx::kcc::detail {
+
+inline const Vec3 kDown{Scalar{}, -Scalar::one(), Scalar{}};
+inline const Vec3 kUp = Vec3::unit_y();
+
+/// Motions shorter than this are not swept (2^-24 m): below any visible movement, above noise.
+constexpr Scalar kMinMove = Scalar::from_raw(int64_t{1} << 8);
+/// Hits a sweep looks at when its earliest hit is a contact it leaves (see sweep()).
+constexpr size_t kMaxSweepHits = 16;
+
+/// Two plane normals this close (dot >= 1 - 2^-20) are the same plane for the solver.
+constexpr Scalar kSamePlaneDot = Scalar::from_raw(Scalar::kOneRaw - (int64_t{1} << 12));
+
+/// v * num / den (every caller's den is positive; a level motion's zero y is not divided).
+inline Vec3 scaled(const Vec3& v, Scalar num, Scalar den) { return mul_div(v, num, den); }
+
+/// Room for up to N query results, not initialised: zeroing eight hits cost more than the
+/// probe's arithmetic. The scene writes the first ones (whole objects, by trivial assignment,
+/// which begins their lifetime) and only those are read.
+template <class T, size_t N> struct Results {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+    Results() {}
+    union {
+        T items[N];
+    };
+    std::span<T> span(size_t n = N) { return {items, n < N ? n : N}; }
+};
+
+/// Adds n unless an equal plane is there; false when full or duplicate.
+inline bool add_plane(Vec3* normals, int* count, const Vec3& n) {
+    for (int k = 0; k < *count; ++k) {
+        if (dot(normals[k], n) >= kSamePlaneDot) return false;
+    }
+    if (*count >= kMaxPlanes) return false;
+    normals[(*count)++] = n;
+    return true;
+}
+
+/// Whether a hit resists `motion`: any hit at a distance does; a shape the capsule touches or
+/// overlaps at the start (Hit::start_overlap, reported at distance 0 whatever the direction)
+/// only if the motion goes into it (dot(motion, n) < -kPlaneTolerance). Moving along or away
+/// from such a contact never brings the capsule closer to that (convex) shape or deeper into it:
+/// the signed distance is convex along the motion and starts growing at dot(direction, n).
+inline bool resists(const geo::Hit& h, const Vec3& motion, geo::ShapeId ignore) {
+    if (h.shape == ignore) return false;
+    return !h.start_overlap || dot(motion, h.normal) < -kPlaneTolerance;
+}
+
+/// The earliest hit (hit_less order) of the capsule moved along `motion` up to `distance` that
+/// resists the motion (above), never one with shape `ignore` (kNoId: none). Without the filter
+/// a body touching the floor with no gap (less than skin) had every horizontal sweep stopped at
+/// distance 0 by the floor, and never moved (docs/fuzzing.md). One query: its earliest hit is
+/// the plain cast's (out holds it when nothing resists, as the cast would leave it); where that
+/// is such a contact, the hits behind it are looked at (before, a second query found them: a
+/// body on the floor or touching another made it on most sweeps).
+inline bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion, Scalar distance,
+           geo::ShapeId ignore, geo::Hit* out) {
+    Results<geo::Hit, kMaxSweepHits> results;
+    const std::span<geo::Hit> hits = results.span();
+    const size_t found = scene.cast_all(c, motion, distance, hits);
+    if (found == 0) return false;
+    *out = hits[0];
+    if (resists(hits[0], motion, ignore)) return true;
+    const size_t n = found < hits.size() ? found : hits.size();
+    for (size_t i = 0; i < n; ++i) {
+        if (resists(hits[i], motion, ignore)) {
+            *out = hits[i];
+            return true;
+        }
+    }
+    // More contacts at the start than the buffer holds: the ones left out may resist, so the
+    // motion is stopped where it is (conservative), at the first contact seen that is not the
+    // ignored shape (or the last one seen, if all were).
+    if (found > n) {
+        *out = hits[n - 1];
+        for (size_t i = 0; i < n; ++i) {
+            if (hits[i].shape != ignore) {
+                *out = hits[i];
+                break;
+            }
+        }
+        return true;
+    }
+    return false;
+}
+
+/// Keeps, in order, the first n results that are not contacts with a platform the body leaves
+/// faster than it follows (Movers); returns how many are kept. No movers: all n.
+template <class T> size_t drop_separating(std::span<T> items, size_t n, const Movers* movers) {
+    if (movers == nullptr) return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (!movers->separating(items[i].shape, items[i].normal)) items[kept++] = items[i];
+    }
+    return kept;
+}
+
+} // namespace fx::kcc::detail
