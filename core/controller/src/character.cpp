@@ -1,12 +1,12 @@
 // One tick of one character, in the order of KCC-SPEC "One tick, in order".
-#include <memory>
-#include <type_traits>
-
 #include "kcc/motion.h"
 #include "kcc/world.h"
+#include "tick_scene.h"
 #include "trace_events.h"
 
 namespace fx::kcc {
+
+using detail::TickScene;
 
 namespace {
 
@@ -32,14 +32,6 @@ void halt(CharacterState& state, const Vec3& pos, const Vec3& velocity) {
     state.halted = true;
 }
 
-/// Room for a LocalScene, constructed only when needed (std::optional zeroed all ~500 bytes of
-/// it on every tick, used or not). Nothing to destroy: a LocalScene is trivially destructible.
-union OwnScene {
-    OwnScene() {}
-    geo::LocalScene scene;
-};
-static_assert(std::is_trivially_destructible_v<geo::LocalScene>);
-
 } // namespace
 
 geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
@@ -55,11 +47,54 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
     return capsule_at(feet, p).bounds().expanded(reach);
 }
 
+namespace {
+
+/// Step 3's motion: the velocity's horizontal part for a tick, along the ground plane at full
+/// surface speed when grounded on a face. On an edge (a step's nosing, a ledge) the normal is not
+/// the ground's direction (following it at surface speed would slow the body to cos(angle) of
+/// its speed on every stair): over a descending edge the body rolls down it at its full
+/// horizontal speed, no lower than `lowest`; toward a rising one it moves level and the pass
+/// takes the edge as a step.
+Vec3 horizontal_motion(const Vec3& horizontal, const Ground& g, bool on_ground, const Vec3& pos, Scalar lowest,
+                       const Params& p) {
+    Vec3 motion{horizontal.x * p.dt, Scalar{}, horizontal.z * p.dt}; // (horizontal * dt: y is 0 * dt)
+    if (!on_ground) return motion;
+    if (!g.edge) return ground_plane_motion(motion, g.normal);
+    motion = edge_motion(motion, g.normal);
+    motion.y = max(motion.y, min(lowest - pos.y, Scalar{}));
+    return motion;
+}
+
+/// Step 5: the ground under the body where the tick ends. A grounded body that did not jump
+/// snaps down (no further than `max_drop`), or is probed where it stands when there is nothing
+/// to drop onto (or a steep edge in the way); an airborne one that landed stands on its landing,
+/// unless the leftover of the fall slid it on along the surface (off a round surface the tangent
+/// plane leads into the air): then where it ends decides. *pos: moved by the snap.
+Ground end_ground(TickScene& scene, Vec3* pos, bool on_ground, Scalar max_drop, const SlideResult& vertical,
+                  const Params& p, const Tracer& t) {
+    if (on_ground) {
+        const Snap sn = scene.snap(*pos, max_drop, p, t);
+        if (!sn.landed) return scene.probe_end(*pos, p, true, t);
+        *pos = sn.position;
+        return sn.ground;
+    }
+    if (vertical.landed && vertical.moved_after_landing) return scene.probe_end(*pos, p, false, t);
+    Ground end;
+    if (vertical.landed) {
+        end.grounded = true;
+        end.normal = vertical.landed_normal;
+        end.shape = vertical.landed_shape;
+        trace::landed(t, end);
+    }
+    return end;
+}
+
+} // namespace
+
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
                     const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
                     std::span<const geo::Body> bodies, TraceObserver* observer, TickCache* cache,
                     const geo::Aabb* known_region) {
-    GroundMemo* const memo = cache != nullptr ? &cache->ground : nullptr;
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
@@ -68,61 +103,32 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
         trace::tick_end(t, state);
         return;
     }
+    // Carried by the platform it stood on (KCC-SPEC "Moving platforms"): swept against the whole
+    // scene (the shift may be long), the platform aside.
     Vec3 pos = state.position;
-    if (!platform_shift.is_zero()) {
-        // Swept against the scene (the whole scene: the shift may be long), the platform aside.
+    const bool carried = !platform_shift.is_zero();
+    if (carried) {
         pos = carry(geo::LocalScene(world_scene), pos, platform_shift, state.platform, p);
         trace::platform_carry(t, state.platform, platform_shift, state.position, pos);
     }
-
-    // The shapes near the body, gathered once for the tick's queries (tick_region). A query
-    // that reaches further walks the whole scene: same results. The other characters near it
-    // are bodies of every query after depenetration's: characters are not pushed out of one
-    // another there; the world resolves their overlaps symmetrically after every step.
-    // Kept from earlier ticks (a wider region) while this tick's lies inside it (TickCache).
-    const geo::Aabb region = known_region != nullptr && platform_shift.is_zero() ? *known_region
-                                                                                 : tick_region(pos, state.velocity, p);
-    OwnScene own; // built only when the kept one cannot serve
-    geo::LocalScene* kept = nullptr;
-    if (cache != nullptr && !world_scene.has_kinematic()) {
-        std::optional<geo::LocalScene>& c = cache->scene;
-        if (!c || &c->scene() != &world_scene || !c->covers(region)) c.emplace(world_scene, region.expanded(kTickRegionPadding));
-        if (c->covers(region)) kept = &*c; // (not when the wider region holds too many shapes)
-    }
-    if (kept == nullptr) std::construct_at(&own.scene, world_scene, region);
-    geo::LocalScene& scene = kept != nullptr ? *kept : own.scene;
-    scene.set_bodies({}); // depenetration meets no other character
-
-    // An airborne body is not held by a platform it is leaving faster than the platform follows
-    // (one it jumped off, rising faster than the jump: Movers).
+    // The shapes near the body, gathered once for the tick's queries (tick_region; a query that
+    // reaches further walks the whole scene: same results). An airborne body is not held by a
+    // platform it is leaving faster than the platform follows (one it jumped off: Movers).
+    const geo::Aabb region = known_region != nullptr && !carried ? *known_region : tick_region(pos, state.velocity, p);
     const Movers movers{platforms, state.velocity, p.s.tick_rate_hz};
-    const Movers* leaving = !state.grounded && !platforms.empty() ? &movers : nullptr;
+    TickScene scene(world_scene, region, cache, carried, !state.grounded && !platforms.empty() ? &movers : nullptr);
 
-    // Where the body ended its last tick, unmoved, with only static shapes around (other
-    // characters aside: the probe casts against them and merges their hits in): that tick's
-    // last downward cast answers this tick's overlap and probe queries (GroundMemo).
-    const bool reuse = memo != nullptr && platform_shift.is_zero() && leaving == nullptr &&
-                       memo_fits(*memo, scene, capsule_at(pos, p), p);
-    if (memo != nullptr) memo->valid = false; // this tick's own cast replaces it (or nothing does)
+    // 0. Depenetrate, so every sweep of the tick starts clean. Characters are not pushed out of
+    //    one another here: the world resolves their overlaps symmetrically after every step.
+    pos += scene.depenetrate(pos, p, t).push;
+    scene.meet(bodies); // from here on every query meets the other characters near it too
 
-    // 0. Depenetrate, so every sweep of the tick starts clean.
-    const Vec3 push = reuse && memo->clear ? nothing_to_depenetrate(pos, t).push : depenetrate(scene, pos, p, t, leaving).push;
-    pos += push;
-    scene.set_bodies(bodies); // from here on every query meets the other characters too
-
-    // 1. Ground probe (hysteresis: the stay limit applies to a body that was grounded).
-    const Ground g = reuse && push.is_zero() ? probe_from_memo(*memo, scene, pos, p, state.grounded, t)
-                                             : probe_ground(scene, pos, p, state.grounded, t, leaving);
+    // 1. Probe the ground (hysteresis: the stay limit applies to a body that was grounded).
+    const Ground g = scene.probe(pos, p, state.grounded, t);
 
     // 2. Velocity from input.
     const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p,
-                                         cache != nullptr ? &cache->stick : nullptr);
-    // A jump off a moving platform takes the platform's velocity with it (this tick's shift per
-    // tick), from the next tick on (this tick's share is the carry above): in the platform's
-    // frame it is the same jump as off still ground, so a platform rising faster than the jump
-    // speed does not swallow it, and one moving sideways does not slide away under the body.
-    const bool leaves_platform =
-        vu.jumped && g.grounded && state.platform != kNoId && g.shape == state.platform && !platform_shift.is_zero();
+                                         scene.stick());
     state.facing = vu.facing;
     if (beyond_speed_bound(vu.velocity)) {
         halt(state, pos, vu.velocity);
@@ -132,22 +138,14 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     const bool on_ground = g.grounded && !vu.jumped;
     trace::velocity(t, vu);
 
-    // 3. Horizontal pass, along the ground plane at full surface speed when grounded.
+    // 3. Horizontal pass, along the ground plane at full surface speed when grounded, with
+    //    step-up. Rolling over a ledge's edge descends no more than snap_distance below the
+    //    ledge (KCC-SPEC: a drop beyond the snap distance is a fall): the roll and the snap
+    //    together.
     Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
-    Vec3 motion{horizontal.x * p.dt, Scalar{}, horizontal.z * p.dt}; // (horizontal * dt: y is 0 * dt)
-    Scalar step_hold; // what the horizontal pass held back at a riser this tick
-    // On an edge (a step's nosing, a ledge) the normal is not the ground's direction: following
-    // it at surface speed would slow the body to cos(angle) of its speed on every stair. Over
-    // a descending edge the body rolls down it at its full horizontal speed; toward a rising
-    // one it moves level and the horizontal pass takes the edge as a step.
-    if (on_ground && !g.edge) motion = ground_plane_motion(motion, g.normal);
-    // Rolling over a ledge's edge descends no more than snap_distance below the ledge (KCC-SPEC:
-    // a drop beyond the snap distance is a fall): the roll and the snap after it together.
     const Scalar lowest = g.support_y + p.s.skin - p.s.snap_distance;
-    if (on_ground && g.edge) {
-        motion = edge_motion(motion, g.normal);
-        motion.y = max(motion.y, min(lowest - pos.y, Scalar{}));
-    }
+    const Vec3 motion = horizontal_motion(horizontal, g, on_ground, pos, lowest, p);
+    Scalar step_hold; // what the horizontal pass held back at a riser this tick
     if (!motion.is_zero()) {
         SlideRequest r;
         r.position = pos;
@@ -156,59 +154,43 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
         r.pass = Pass::kHorizontal;
         r.grounded = on_ground;
         r.step_hold = state.step_hold;
-        r.rule_out_steps = cache != nullptr; // World::set_reuse_casts
-        const SlideResult sr = collide_and_slide(scene, r, p, t);
+        r.rule_out_steps = scene.rule_out_steps();
+        const SlideResult sr = collide_and_slide(scene.local(), r, p, t);
         step_hold = sr.step_hold;
         pos = sr.position;
         horizontal = Vec3{sr.velocity.x, Scalar{}, sr.velocity.z};
     }
 
-    // 4. Vertical pass: gravity and jump, separately, so slopes never eat gravity.
+    // 4. Vertical pass: gravity and jump, separately, so slopes never eat gravity. The whole
+    //    velocity is clipped by what the vertical motion meets: sliding down a steep surface,
+    //    the velocity follows the surface, so the body neither hops off it nor gains speed that
+    //    gravity did not give.
     Scalar vy = vu.velocity.y;
     SlideResult vertical;
     if (vy.raw() != 0) {
         SlideRequest r;
         r.position = pos;
         r.motion = Vec3{Scalar{}, vy * p.dt, Scalar{}};
-        // The whole velocity is clipped by what the vertical motion meets: sliding down a steep
-        // surface, the velocity follows the surface (its part into the surface is removed, once),
-        // so the body neither leaves the surface in hops nor gains speed that gravity did not give.
         r.velocity = Vec3{horizontal.x, vy, horizontal.z};
         r.pass = Pass::kVertical;
-        vertical = collide_and_slide(scene, r, p, t);
+        vertical = collide_and_slide(scene.local(), r, p, t);
         pos = vertical.position;
         vy = vertical.velocity.y;
         horizontal = Vec3{vertical.velocity.x, Scalar{}, vertical.velocity.z};
     }
 
-    // 5. Ground state for the next tick: snap a grounded body down; land an airborne one.
-    Ground end;
-    if (on_ground) {
-        const Scalar max_drop = g.edge ? pos.y - lowest : p.s.snap_distance;
-        const Snap sn = snap_to_ground(scene, pos, max_drop, p, t, memo);
-        if (sn.landed) {
-            pos = sn.position;
-            end = sn.ground;
-        } else {
-            // Nothing to drop onto (or a steep edge in the way of the drop): the body may
-            // still be touching ground where it stands.
-            end = probe_ground(scene, pos, p, true, t, nullptr, memo);
-        }
-    } else if (vertical.landed && vertical.moved_after_landing) {
-        // The leftover of the fall slid on along the surface it landed on: off a round surface
-        // (a capsule's side, a sphere) the tangent plane leads into the air, and the landing
-        // said grounded where there was no ground (docs/fuzzing.md). Where the body ends decides.
-        end = probe_ground(scene, pos, p, false, t, nullptr, memo);
-    } else if (vertical.landed) {
-        end.grounded = true;
-        end.normal = vertical.landed_normal;
-        end.shape = vertical.landed_shape;
-        trace::landed(t, end);
-    }
+    // 5. Snap to the ground, or land.
+    const Scalar max_drop = on_ground && g.edge ? pos.y - lowest : p.s.snap_distance;
+    const Ground end = end_ground(scene, &pos, on_ground, max_drop, vertical, p, t);
     if (end.grounded) vy = Scalar{};
 
     state.position = pos;
     state.velocity = Vec3{horizontal.x, vy, horizontal.z};
+    // A jump off a moving platform takes the platform's velocity with it (this tick's shift per
+    // tick), from the next tick on (this tick's share was the carry): in the platform's frame it
+    // is the same jump as off still ground, so a platform rising faster than the jump speed does
+    // not swallow it, and one moving sideways does not slide away under the body.
+    const bool leaves_platform = vu.jumped && g.grounded && state.platform != kNoId && g.shape == state.platform && carried;
     if (leaves_platform && !end.grounded) state.velocity += platform_velocity(platform_shift, p.s.tick_rate_hz);
     // Landing on a moving platform from the air: from now on the platform carries the body, so
     // its velocity becomes relative to the platform's (a body that jumped off it lands with the
@@ -223,7 +205,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // The run speed carries over while the body stays on the ground: a wall or a step that took
     // part of this tick's motion does not slow the next tick's start. A tick that ends in the
     // air (or leaves the ground) carries the speed the body really has.
-    const Scalar actual = horizontal_speed(state.velocity, cache != nullptr ? &cache->stick : nullptr);
+    const Scalar actual = horizontal_speed(state.velocity, scene.stick());
     state.run_speed = on_ground && end.grounded ? max(vu.run_speed, actual) : actual;
     state.step_hold = end.grounded ? step_hold : Scalar{};
     state.grounded = end.grounded;

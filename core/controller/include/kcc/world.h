@@ -206,6 +206,10 @@ private:
     /// visit(i, j) once for each pair of indexed bodies whose boxes meet, one grown by the widest skin.
     template <class Visit> void for_body_pairs(Visit&& visit) const;
     void resolve_bodies();
+    /// The other characters character i meets this tick (near its tick_region, grown by its
+    /// platform's shift) into body_near_; true, with *region its tick_region, when it collides
+    /// with characters at all (false: body_near_ empty, *region not computed).
+    bool gather_bodies_near(size_t i, const Vec3& shift, geo::Aabb* region);
     int64_t tick_ = 0;
     bool built_ = false;
     /// The recorder attached, or null. Not copied or moved with the world; detached from the
