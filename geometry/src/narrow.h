@@ -1,5 +1,5 @@
 // Internal: capsule-vs-core overlap and cast in the local frame with origin o (results are
-// returned in world coordinates). See narrow.cpp.
+// returned in world coordinates). See narrow.cpp and upright.cpp.
 #pragma once
 
 #include "geo/queries.h"
@@ -24,10 +24,9 @@ template <class Core>
 bool cast_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
                        const Core& core, Hit* out);
 /// cast_core for an obstacle segment, in closed form when both segments are upright (see
-/// narrow.cpp); the moving segment is [0, b] in the local frame. memo (optional): start
-/// contacts' separations seen before, and where this one is remembered.
+/// upright.cpp); the moving segment is [0, b] in the local frame.
 bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance, const SegCore& core,
-                  Hit* out, ContactMemo* memo = nullptr);
+                  Hit* out);
 bool overlap_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const PlaneCore& p, Scalar margin,
                    Contact* out);
 bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,

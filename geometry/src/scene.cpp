@@ -262,7 +262,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
             if (any && total > 0) break;
             if (!body.bounds.overlaps(swept)) continue;
             Hit h;
-            keep(cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h, &local->contacts_), h,
+            keep(cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h), h,
                  kBodyShape);
         }
     }
@@ -281,7 +281,7 @@ size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar m
     for (const Body& body : bodies_) {
         if (!body.bounds.overlaps(swept)) continue;
         Hit h;
-        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h, &contacts_)) continue;
+        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h)) continue;
         h.shape = kBodyShape;
         ++found;
         insert_hit(out, count, h);
@@ -403,12 +403,6 @@ Vec3 LocalScene::unit(const Vec3& v) const {
     return u;
 }
 
-Scalar LocalScene::length_of(const Vec3& v) const {
-    if (const Scalar* len = lengths_.find(v)) return *len;
-    const Scalar len = length(v);
-    lengths_.put(v, len);
-    return len;
-}
 
 bool LocalScene::static_below(const Capsule& c, Scalar reach) const {
     if (kinematic_ != 0) return false;

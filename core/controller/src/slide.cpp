@@ -52,9 +52,7 @@ public:
     SlideResult run() {
         const int iterations = p_.s.max_slide_iterations;
         for (int iter = 0; iter < iterations; ++iter) {
-            // (The first sweep's length from the scene's memo: a steady walk measures the same
-            // motion every tick.)
-            const Scalar len = iter == 0 ? scene_.length_of(motion_) : length(motion_);
+            const Scalar len = length(motion_);
             if (len < kMinMove) break;
             geo::Hit h;
             bool own = false;

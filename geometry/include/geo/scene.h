@@ -138,7 +138,7 @@ private:
 };
 
 namespace detail {
-/// The last N values of a function of a vector, the oldest replaced first (LocalScene's memos).
+/// The last N values of a function of a vector, the oldest replaced first (LocalScene::unit).
 /// The entries are written before they are read (used): not zeroed when a LocalScene is made.
 template <class Out, size_t N> struct Recent {
     struct Entry {
@@ -162,16 +162,6 @@ template <class Out, size_t N> struct Recent {
         if (used < N) ++used;
     }
 };
-/// length(v), and the direction try_normalize(v) gives (unit y where it gives none), of the
-/// vector v between the closest points of two upright capsules that touch (cast_upright's start
-/// contact).
-struct Separation {
-    Scalar length;
-    Vec3 normal;
-};
-/// A body cast again and again from where it stands (a blocked slide, then its probe and snap)
-/// meets the same bodies there: the same vectors.
-using ContactMemo = Recent<Separation, 2>;
 } // namespace detail
 
 /// The scene seen from one place: the shapes whose bounds overlap a region, gathered once for
@@ -231,17 +221,12 @@ public:
     /// normalize(v), from the last few directions this LocalScene normalised (a body moving at
     /// a steady velocity sweeps the same direction every tick): the same bits.
     Vec3 unit(const Vec3& v) const;
-    /// length(v), from the last few lengths this LocalScene measured (a body's slide measures
-    /// the same motion every tick at a steady velocity): the same bits.
-    Scalar length_of(const Vec3& v) const;
 
 private:
     friend class StaticScene;
     template <class Out, size_t N> using Recent = detail::Recent<Out, N>;
     const StaticScene* scene_;
     mutable Recent<Vec3, 4> units_;     ///< normalize()
-    mutable Recent<Scalar, 4> lengths_; ///< length()
-    mutable detail::ContactMemo contacts_; ///< the bodies' start contacts (cast_upright)
     Aabb region_{};
     bool complete_ = false;
     uint32_t count_ = 0;
