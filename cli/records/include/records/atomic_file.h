@@ -156,6 +156,8 @@ bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string*
 /// regular file count as regular). "" for a regular file.
 std::string irregular_file_kind(const std::string& path);
 
+/// A size limit in words for messages: "N bytes", with " (M MiB)" for whole mebibytes.
+std::string byte_limit_text(uint64_t max_bytes);
 /// read_file_limited with kMaxReadBytes. False with "cannot read '<path>': <reason>".
 bool read_file(const std::string& path, std::string* out, std::string* err);
 
