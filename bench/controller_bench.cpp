@@ -28,9 +28,11 @@ void build_level(World& w, int characters) {
     box(w, 3, m(-1000, 150, 0), m(50, 150, 1000));
     box(w, 4, m(0, 150, 1000), m(1000, 150, 50));
     box(w, 5, m(0, 150, -1000), m(1000, 150, 50));
-    for (int k = 0; k < 4; ++k) box(w, 10 + k, m(-400 + 30 * k, 10 + 20 * k, 400), m(15, 10 + 20 * k, 200)); // steps
-    w.scene().add_box(20, fx::geo::Box::from_yaw_pitch_roll_degrees(m(400, -50, -400), m(300, 100, 200), Scalar{}, Scalar{},
-                                                                     Scalar::from_int(20)));
+    for (int k = 0; k < 4; ++k)
+        box(w, 10 + k, m(-400 + 30 * k, 10 + 20 * k, 400), m(15, 10 + 20 * k, 200)); // steps
+    w.scene().add_box(
+        20, fx::geo::Box::from_yaw_pitch_roll_degrees(m(400, -50, -400), m(300, 100, 200), Scalar{},
+                                                      Scalar{}, Scalar::from_int(20)));
     Platform p;
     p.id = 30;
     p.half_extents = m(100, 25, 100);
@@ -38,8 +40,8 @@ void build_level(World& w, int characters) {
     std::string error;
     w.add_platform(p, &error);
     for (int i = 0; i < characters; ++i)
-        w.add_character(static_cast<CharacterId>(100 + i), m(-800 + 100 * (i % 16), 2, -800 + 400 * (i / 16)), Settings{},
-                        &error);
+        w.add_character(static_cast<CharacterId>(100 + i),
+                        m(-800 + 100 * (i % 16), 2, -800 + 400 * (i / 16)), Settings{}, &error);
     w.build(&error);
 }
 

@@ -50,7 +50,8 @@ std::array<Q, kN> make_queries(uint64_t seed) {
     return q;
 }
 
-const Scalar kMove = Scalar::ratio(3, 1); // cast distance: 3 m reaches the shapes about half the time
+const Scalar kMove =
+    Scalar::ratio(3, 1); // cast distance: 3 m reaches the shapes about half the time
 
 template <class Shape> void bench_pair(const char* name, const Shape& shape) {
     const auto qs = make_queries(42);
@@ -72,10 +73,12 @@ template <class Shape> void bench_pair(const char* name, const Shape& shape) {
 TEST_CASE("geometry: cast and overlap per shape pair", "[.bench][geometry]") {
     const Vec3 c{Scalar{}, Scalar::one(), Scalar{}};
     bench_pair("sphere", Sphere{c, Scalar::ratio(3, 2)});
-    bench_pair("capsule", Capsule{Vec3{-Scalar::one(), Scalar{}, Scalar{}}, Vec3{Scalar::one(), Scalar::one(), Scalar{}},
-                                  Scalar::ratio(1, 2)});
-    bench_pair("box", Box::from_yaw_pitch_roll_degrees(c, Vec3{Scalar::one(), Scalar::one(), Scalar::ratio(3, 2)},
-                                                        Scalar::from_int(30), Scalar::from_int(10), Scalar{}));
+    bench_pair("capsule",
+               Capsule{Vec3{-Scalar::one(), Scalar{}, Scalar{}},
+                       Vec3{Scalar::one(), Scalar::one(), Scalar{}}, Scalar::ratio(1, 2)});
+    bench_pair("box", Box::from_yaw_pitch_roll_degrees(
+                          c, Vec3{Scalar::one(), Scalar::one(), Scalar::ratio(3, 2)},
+                          Scalar::from_int(30), Scalar::from_int(10), Scalar{}));
     bench_pair("plane", Plane{Vec3::unit_y(), Scalar{}});
     bench_pair("triangle", Triangle{{Vec3{-Scalar::from_int(2), Scalar{}, -Scalar::from_int(2)},
                                      Vec3{Scalar{}, Scalar::one(), Scalar::from_int(2)},
@@ -90,8 +93,9 @@ TEST_CASE("geometry: scene queries in a level of 25 boxes", "[.bench][geometry]"
     for (uint32_t k = 0; k < 25; ++k) {
         const Vec3 centre{g.mm(-20, 20), g.mm(0, 2), g.mm(-20, 20)};
         const Vec3 half{g.mm(1, 4), g.mm(1, 2), g.mm(1, 4)};
-        scene.add_box(10 + k, Box::from_yaw_pitch_roll_degrees(centre, half, Scalar::from_int(g.range(0, 89)),
-                                                               Scalar::from_int(g.range(0, 1) * 10), Scalar{}));
+        scene.add_box(10 + k, Box::from_yaw_pitch_roll_degrees(
+                                  centre, half, Scalar::from_int(g.range(0, 89)),
+                                  Scalar::from_int(g.range(0, 1) * 10), Scalar{}));
     }
     std::string err;
     REQUIRE(scene.build(&err));
@@ -119,7 +123,8 @@ TEST_CASE("geometry: scene queries in a level of 25 boxes", "[.bench][geometry]"
     BENCHMARK("scene ground probe (cast down 0.15 m, 8 hits)") {
         const Q& q = qs[i++ % kN];
         std::array<Hit, 8> hits;
-        return scene.cast_all(q.cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, Scalar::ratio(17, 100), hits);
+        return scene.cast_all(q.cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}},
+                              Scalar::ratio(17, 100), hits);
     };
     BENCHMARK("scene overlap") {
         const Q& q = qs[i++ % kN];

@@ -34,9 +34,10 @@ int main(int argc, char** argv) {
 #endif
     fx::harness::set_source_info(FX_SOURCE_COMMIT, FX_SOURCE_DIRTY != 0);
     fx::harness::remove_temporaries_on_signal(); // no half-written file survives Ctrl-C
-    fx::harness::CheckedFileBuf out_buffer;        // remembers why a write to stdout failed
+    fx::harness::CheckedFileBuf out_buffer; // remembers why a write to stdout failed
     out_buffer.attach(stdout);
     std::ostream out(&out_buffer);
-    const int code = fx::harness::fxkcc_main(argc, argv, out, std::cerr, FX_ISATTY(1), FX_ISATTY(2));
+    const int code =
+        fx::harness::fxkcc_main(argc, argv, out, std::cerr, FX_ISATTY(1), FX_ISATTY(2));
     return fx::harness::finish_standard_output(code, out_buffer, std::cerr);
 }

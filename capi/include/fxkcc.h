@@ -42,7 +42,7 @@ extern "C" {
 /* Q31.32 fixed point: value * 2^32. FXKCC_FIXED(3) is 3.0. */
 typedef int64_t fxkcc_fixed;
 #define FXKCC_ONE ((fxkcc_fixed)1 << 32)
-#define FXKCC_FIXED(integer) ((fxkcc_fixed)(integer) * FXKCC_ONE)
+#define FXKCC_FIXED(integer) ((fxkcc_fixed)(integer)*FXKCC_ONE)
 
 typedef struct fxkcc_vec3 {
     fxkcc_fixed x, y, z;
@@ -50,9 +50,11 @@ typedef struct fxkcc_vec3 {
 
 typedef enum fxkcc_status {
     FXKCC_OK = 0,
-    FXKCC_INVALID_ARGUMENT = 1, /* a null pointer, a value out of range, invalid settings or shapes */
-    FXKCC_INVALID_STATE = 2,    /* adding shapes after build, stepping or changing before it, building twice */
-    FXKCC_NOT_FOUND = 3,        /* no character at that index or with that id */
+    FXKCC_INVALID_ARGUMENT =
+        1, /* a null pointer, a value out of range, invalid settings or shapes */
+    FXKCC_INVALID_STATE =
+        2, /* adding shapes after build, stepping or changing before it, building twice */
+    FXKCC_NOT_FOUND = 3, /* no character at that index or with that id */
     FXKCC_OUT_OF_MEMORY = 4,
     FXKCC_INTERNAL = 5
 } fxkcc_status;
@@ -89,7 +91,7 @@ typedef struct fxkcc_character_state {
     int32_t grounded, halted;
     fxkcc_vec3 ground_normal;
     uint32_t ground_shape; /* 0xFFFFFFFF: none; 0xFFFFFFFE: another character */
-    uint32_t platform;     /* the platform carrying it, 0xFFFFFFFF: none */
+    uint32_t platform; /* the platform carrying it, 0xFFFFFFFF: none */
 } fxkcc_character_state;
 
 /* A platform's waypoint: its box centre reached at `tick`. */
@@ -127,17 +129,21 @@ const char* fxkcc_world_error(const fxkcc_world* world);
  * 0xFFFFFFFF are reserved. Box rotation: yaw, pitch, roll in degrees (R = Ry Rx Rz). Plane:
  * the points p with dot(normal, p) = offset, solid below (normal unit). Mesh: `index_count`
  * indices, three per triangle. Shapes are checked when the world is built. */
-fxkcc_status fxkcc_world_add_box(fxkcc_world* world, uint32_t id, fxkcc_vec3 center, fxkcc_vec3 half_extents,
-                                 fxkcc_fixed yaw_deg, fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg);
-fxkcc_status fxkcc_world_add_sphere(fxkcc_world* world, uint32_t id, fxkcc_vec3 center, fxkcc_fixed radius);
+fxkcc_status fxkcc_world_add_box(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
+                                 fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
+                                 fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg);
+fxkcc_status fxkcc_world_add_sphere(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
+                                    fxkcc_fixed radius);
 fxkcc_status fxkcc_world_add_capsule(fxkcc_world* world, uint32_t id, fxkcc_vec3 a, fxkcc_vec3 b,
                                      fxkcc_fixed radius);
-fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 normal, fxkcc_fixed offset);
-fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_vec3* vertices, size_t vertex_count,
-                                  const uint32_t* indices, size_t index_count);
+fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 normal,
+                                   fxkcc_fixed offset);
+fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_vec3* vertices,
+                                  size_t vertex_count, const uint32_t* indices, size_t index_count);
 /* A moving box following its waypoints (ticks strictly increasing), looping after the last. */
-fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
-                                      fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg, const fxkcc_waypoint* waypoints,
+fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec3 half_extents,
+                                      fxkcc_fixed yaw_deg, fxkcc_fixed pitch_deg,
+                                      fxkcc_fixed roll_deg, const fxkcc_waypoint* waypoints,
                                       size_t waypoint_count);
 /* A character standing at `feet`; settings null: the defaults. Before build, or between ticks
  * after it (a character joining: it starts at rest on whatever is under its feet, and takes its
@@ -152,7 +158,8 @@ fxkcc_status fxkcc_world_build(fxkcc_world* world);
  * down); new settings from the next tick on (null: the defaults); a teleport, as if the body had
  * spawned at `feet` (at rest, facing kept, no render interpolation across it). */
 fxkcc_status fxkcc_world_remove_character(fxkcc_world* world, uint32_t id);
-fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id, const fxkcc_settings* settings);
+fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id,
+                                      const fxkcc_settings* settings);
 fxkcc_status fxkcc_world_teleport(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet);
 
 /* One tick. inputs[i] is the input of the i-th character (ascending id); characters beyond
@@ -161,7 +168,8 @@ fxkcc_status fxkcc_world_step(fxkcc_world* world, const fxkcc_input* inputs, siz
 
 int64_t fxkcc_world_tick(const fxkcc_world* world); /* ticks stepped since build */
 size_t fxkcc_world_character_count(const fxkcc_world* world);
-fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index, fxkcc_character_state* out);
+fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index,
+                                   fxkcc_character_state* out);
 /* The pose to draw between the last two ticks: alpha in [0, 1] (FXKCC_ONE: the last tick). */
 fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index, fxkcc_fixed alpha,
                                          fxkcc_vec3* out);
@@ -197,7 +205,8 @@ fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder,
  * (NUL-terminated, owned by the world, valid until the next fxkcc_world_recording_files or the
  * world's destruction; FXKCC_INVALID_ARGUMENT for an index >= the count). */
 fxkcc_status fxkcc_world_recording_files(fxkcc_world* world, const char* name, size_t* count);
-fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index, const char** path, const char** text);
+fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index, const char** path,
+                                        const char** text);
 
 #ifdef __cplusplus
 }

@@ -16,35 +16,85 @@ std::vector<fxkcc_input> g_inputs;
 int64_t g_state[15];
 int64_t g_pose[3];
 uint64_t g_u64 = 0;
-fxkcc_vec3 vec(int64_t x, int64_t y, int64_t z) { return fxkcc_vec3{x, y, z}; }
+fxkcc_vec3 vec(int64_t x, int64_t y, int64_t z) {
+    return fxkcc_vec3{x, y, z};
+}
 
-/// f(field) for settings field `index` in fxkcc_settings' declaration order; false for no such field.
+/// f(field) for settings field `index` in fxkcc_settings' declaration order; false for no such
+/// field.
 template <class F> bool settings_field(fxkcc_settings* s, int index, F&& f) {
     switch (index) {
-    case 0: f(s->radius); return true;
-    case 1: f(s->height); return true;
-    case 2: f(s->skin); return true;
-    case 3: f(s->max_slope_enter_deg); return true;
-    case 4: f(s->max_slope_stay_deg); return true;
-    case 5: f(s->probe_distance); return true;
-    case 6: f(s->probe_skin); return true;
-    case 7: f(s->probe_max_hits); return true;
-    case 8: f(s->snap_distance); return true;
-    case 9: f(s->depenetration_cap); return true;
-    case 10: f(s->max_slide_iterations); return true;
-    case 11: f(s->step_height); return true;
-    case 12: f(s->step_min_forward); return true;
-    case 13: f(s->max_speed); return true;
-    case 14: f(s->ground_accel); return true;
-    case 15: f(s->ground_brake); return true;
-    case 16: f(s->air_accel); return true;
-    case 17: f(s->jump_speed); return true;
-    case 18: f(s->gravity); return true;
-    case 19: f(s->dead_zone); return true;
-    case 20: f(s->turn_rate_deg); return true;
-    case 21: f(s->collide_characters); return true;
-    case 22: f(s->tick_rate_hz); return true;
-    default: return false;
+    case 0:
+        f(s->radius);
+        return true;
+    case 1:
+        f(s->height);
+        return true;
+    case 2:
+        f(s->skin);
+        return true;
+    case 3:
+        f(s->max_slope_enter_deg);
+        return true;
+    case 4:
+        f(s->max_slope_stay_deg);
+        return true;
+    case 5:
+        f(s->probe_distance);
+        return true;
+    case 6:
+        f(s->probe_skin);
+        return true;
+    case 7:
+        f(s->probe_max_hits);
+        return true;
+    case 8:
+        f(s->snap_distance);
+        return true;
+    case 9:
+        f(s->depenetration_cap);
+        return true;
+    case 10:
+        f(s->max_slide_iterations);
+        return true;
+    case 11:
+        f(s->step_height);
+        return true;
+    case 12:
+        f(s->step_min_forward);
+        return true;
+    case 13:
+        f(s->max_speed);
+        return true;
+    case 14:
+        f(s->ground_accel);
+        return true;
+    case 15:
+        f(s->ground_brake);
+        return true;
+    case 16:
+        f(s->air_accel);
+        return true;
+    case 17:
+        f(s->jump_speed);
+        return true;
+    case 18:
+        f(s->gravity);
+        return true;
+    case 19:
+        f(s->dead_zone);
+        return true;
+    case 20:
+        f(s->turn_rate_deg);
+        return true;
+    case 21:
+        f(s->collide_characters);
+        return true;
+    case 22:
+        f(s->tick_rate_hz);
+        return true;
+    default:
+        return false;
     }
 }
 } // namespace
@@ -56,40 +106,46 @@ EMSCRIPTEN_KEEPALIVE fxkcc_world* fxjs_world_create() {
     return fxkcc_world_create(&w) == FXKCC_OK ? w : nullptr;
 }
 
-EMSCRIPTEN_KEEPALIVE int fxjs_add_box(fxkcc_world* w, uint32_t id, int64_t cx, int64_t cy, int64_t cz, int64_t hx,
-                                      int64_t hy, int64_t hz, int64_t yaw, int64_t pitch, int64_t roll) {
+EMSCRIPTEN_KEEPALIVE int fxjs_add_box(fxkcc_world* w, uint32_t id, int64_t cx, int64_t cy,
+                                      int64_t cz, int64_t hx, int64_t hy, int64_t hz, int64_t yaw,
+                                      int64_t pitch, int64_t roll) {
     return fxkcc_world_add_box(w, id, vec(cx, cy, cz), vec(hx, hy, hz), yaw, pitch, roll);
 }
 
-EMSCRIPTEN_KEEPALIVE int fxjs_add_sphere(fxkcc_world* w, uint32_t id, int64_t cx, int64_t cy, int64_t cz, int64_t r) {
+EMSCRIPTEN_KEEPALIVE int fxjs_add_sphere(fxkcc_world* w, uint32_t id, int64_t cx, int64_t cy,
+                                         int64_t cz, int64_t r) {
     return fxkcc_world_add_sphere(w, id, vec(cx, cy, cz), r);
 }
 
-EMSCRIPTEN_KEEPALIVE int fxjs_add_capsule(fxkcc_world* w, uint32_t id, int64_t ax, int64_t ay, int64_t az,
-                                          int64_t bx, int64_t by, int64_t bz, int64_t r) {
+EMSCRIPTEN_KEEPALIVE int fxjs_add_capsule(fxkcc_world* w, uint32_t id, int64_t ax, int64_t ay,
+                                          int64_t az, int64_t bx, int64_t by, int64_t bz,
+                                          int64_t r) {
     return fxkcc_world_add_capsule(w, id, vec(ax, ay, az), vec(bx, by, bz), r);
 }
 
-EMSCRIPTEN_KEEPALIVE int fxjs_add_plane(fxkcc_world* w, uint32_t id, int64_t nx, int64_t ny, int64_t nz,
-                                        int64_t offset) {
+EMSCRIPTEN_KEEPALIVE int fxjs_add_plane(fxkcc_world* w, uint32_t id, int64_t nx, int64_t ny,
+                                        int64_t nz, int64_t offset) {
     return fxkcc_world_add_plane(w, id, vec(nx, ny, nz), offset);
 }
 
 /// vertices: 3 x vertex_count int64 (x, y, z each); indices: index_count uint32.
-EMSCRIPTEN_KEEPALIVE int fxjs_add_mesh(fxkcc_world* w, uint32_t id, const int64_t* vertices, size_t vertex_count,
-                                       const uint32_t* indices, size_t index_count) {
+EMSCRIPTEN_KEEPALIVE int fxjs_add_mesh(fxkcc_world* w, uint32_t id, const int64_t* vertices,
+                                       size_t vertex_count, const uint32_t* indices,
+                                       size_t index_count) {
     std::vector<fxkcc_vec3> v(vertex_count);
-    for (size_t k = 0; k < vertex_count; ++k) v[k] = vec(vertices[3 * k], vertices[3 * k + 1], vertices[3 * k + 2]);
+    for (size_t k = 0; k < vertex_count; ++k)
+        v[k] = vec(vertices[3 * k], vertices[3 * k + 1], vertices[3 * k + 2]);
     return fxkcc_world_add_mesh(w, id, v.data(), vertex_count, indices, index_count);
 }
 
 /// waypoints: 4 x count int64 (centre x, y, z, tick each).
-EMSCRIPTEN_KEEPALIVE int fxjs_add_platform(fxkcc_world* w, uint32_t id, int64_t hx, int64_t hy, int64_t hz,
-                                           int64_t yaw, int64_t pitch, int64_t roll, const int64_t* waypoints,
-                                           size_t count) {
+EMSCRIPTEN_KEEPALIVE int fxjs_add_platform(fxkcc_world* w, uint32_t id, int64_t hx, int64_t hy,
+                                           int64_t hz, int64_t yaw, int64_t pitch, int64_t roll,
+                                           const int64_t* waypoints, size_t count) {
     std::vector<fxkcc_waypoint> p(count);
     for (size_t k = 0; k < count; ++k)
-        p[k] = fxkcc_waypoint{vec(waypoints[4 * k], waypoints[4 * k + 1], waypoints[4 * k + 2]), waypoints[4 * k + 3]};
+        p[k] = fxkcc_waypoint{vec(waypoints[4 * k], waypoints[4 * k + 1], waypoints[4 * k + 2]),
+                              waypoints[4 * k + 3]};
     return fxkcc_world_add_platform(w, id, vec(hx, hy, hz), yaw, pitch, roll, p.data(), count);
 }
 
@@ -100,8 +156,9 @@ EMSCRIPTEN_KEEPALIVE fxkcc_settings* fxjs_settings_new() {
     if (s != nullptr) fxkcc_settings_default(s);
     return s;
 }
-EMSCRIPTEN_KEEPALIVE void fxjs_settings_free(fxkcc_settings* s) { std::free(s); }
-
+EMSCRIPTEN_KEEPALIVE void fxjs_settings_free(fxkcc_settings* s) {
+    std::free(s);
+}
 
 /// Sets field `index` (fixed fields take a raw value, integer fields the integer); 0 if there is
 /// no such field or the integer does not fit.
@@ -109,8 +166,10 @@ EMSCRIPTEN_KEEPALIVE int fxjs_settings_set(fxkcc_settings* s, int index, int64_t
     bool fits = true;
     const bool found = settings_field(s, index, [&](auto& field) {
         using T = std::remove_reference_t<decltype(field)>;
-        if (static_cast<int64_t>(static_cast<T>(value)) != value) fits = false;
-        else field = static_cast<T>(value);
+        if (static_cast<int64_t>(static_cast<T>(value)) != value)
+            fits = false;
+        else
+            field = static_cast<T>(value);
     });
     return found && fits ? 1 : 0;
 }
@@ -120,18 +179,19 @@ EMSCRIPTEN_KEEPALIVE int64_t fxjs_settings_get(fxkcc_settings* s, int index) {
     return out;
 }
 
-EMSCRIPTEN_KEEPALIVE int fxjs_add_character(fxkcc_world* w, uint32_t id, int64_t x, int64_t y, int64_t z,
-                                            const fxkcc_settings* s) {
+EMSCRIPTEN_KEEPALIVE int fxjs_add_character(fxkcc_world* w, uint32_t id, int64_t x, int64_t y,
+                                            int64_t z, const fxkcc_settings* s) {
     return fxkcc_world_add_character(w, id, vec(x, y, z), s);
 }
 
-EMSCRIPTEN_KEEPALIVE int fxjs_teleport(fxkcc_world* w, uint32_t id, int64_t x, int64_t y, int64_t z) {
+EMSCRIPTEN_KEEPALIVE int fxjs_teleport(fxkcc_world* w, uint32_t id, int64_t x, int64_t y,
+                                       int64_t z) {
     return fxkcc_world_teleport(w, id, vec(x, y, z));
 }
 
 /// The input of character `index` for the next fxjs_step (the buffer grows to hold it).
-EMSCRIPTEN_KEEPALIVE void fxjs_set_input(size_t index, int64_t stick_x, int64_t stick_y, int jump, int64_t ix,
-                                         int64_t iy, int64_t iz) {
+EMSCRIPTEN_KEEPALIVE void fxjs_set_input(size_t index, int64_t stick_x, int64_t stick_y, int jump,
+                                         int64_t ix, int64_t iy, int64_t iz) {
     if (g_inputs.size() <= index) g_inputs.resize(index + 1);
     g_inputs[index] = fxkcc_input{stick_x, stick_y, jump, vec(ix, iy, iz)};
 }
@@ -140,7 +200,8 @@ EMSCRIPTEN_KEEPALIVE void fxjs_set_input(size_t index, int64_t stick_x, int64_t 
 EMSCRIPTEN_KEEPALIVE int fxjs_step(fxkcc_world* w, size_t count) {
     if (g_inputs.size() < count) g_inputs.resize(count);
     const int st = fxkcc_world_step(w, g_inputs.data(), count);
-    for (fxkcc_input& in : g_inputs) in = fxkcc_input{};
+    for (fxkcc_input& in : g_inputs)
+        in = fxkcc_input{};
     return st;
 }
 
@@ -149,15 +210,29 @@ EMSCRIPTEN_KEEPALIVE int fxjs_step(fxkcc_world* w, size_t count) {
 EMSCRIPTEN_KEEPALIVE const int64_t* fxjs_character(const fxkcc_world* w, size_t index) {
     fxkcc_character_state s;
     if (fxkcc_world_character(w, index, &s) != FXKCC_OK) return nullptr;
-    const int64_t v[15] = {s.id,         s.position.x,      s.position.y,      s.position.z,      s.velocity.x,
-                           s.velocity.y, s.velocity.z,      s.facing,          s.grounded,        s.halted,
-                           s.ground_normal.x, s.ground_normal.y, s.ground_normal.z, s.ground_shape, s.platform};
-    for (int k = 0; k < 15; ++k) g_state[k] = v[k];
+    const int64_t v[15] = {s.id,
+                           s.position.x,
+                           s.position.y,
+                           s.position.z,
+                           s.velocity.x,
+                           s.velocity.y,
+                           s.velocity.z,
+                           s.facing,
+                           s.grounded,
+                           s.halted,
+                           s.ground_normal.x,
+                           s.ground_normal.y,
+                           s.ground_normal.z,
+                           s.ground_shape,
+                           s.platform};
+    for (int k = 0; k < 15; ++k)
+        g_state[k] = v[k];
     return g_state;
 }
 
 /// The render pose of character `index` at alpha (raw): a pointer to 3 int64, or null.
-EMSCRIPTEN_KEEPALIVE const int64_t* fxjs_render_position(const fxkcc_world* w, size_t index, int64_t alpha) {
+EMSCRIPTEN_KEEPALIVE const int64_t* fxjs_render_position(const fxkcc_world* w, size_t index,
+                                                         int64_t alpha) {
     fxkcc_vec3 p;
     if (fxkcc_world_render_position(w, index, alpha, &p) != FXKCC_OK) return nullptr;
     g_pose[0] = p.x;
@@ -167,7 +242,9 @@ EMSCRIPTEN_KEEPALIVE const int64_t* fxjs_render_position(const fxkcc_world* w, s
 }
 
 /// The checksum into the buffer read by fxjs_u64 (returns the status).
-EMSCRIPTEN_KEEPALIVE int fxjs_checksum(const fxkcc_world* w) { return fxkcc_world_checksum(w, &g_u64); }
+EMSCRIPTEN_KEEPALIVE int fxjs_checksum(const fxkcc_world* w) {
+    return fxkcc_world_checksum(w, &g_u64);
+}
 
 /// Exact decimal text to a raw value, into the buffer read by fxjs_u64 (returns the status).
 EMSCRIPTEN_KEEPALIVE int fxjs_fixed_from_decimal(const char* text) {
@@ -177,6 +254,8 @@ EMSCRIPTEN_KEEPALIVE int fxjs_fixed_from_decimal(const char* text) {
     return st;
 }
 
-EMSCRIPTEN_KEEPALIVE uint64_t fxjs_u64() { return g_u64; }
+EMSCRIPTEN_KEEPALIVE uint64_t fxjs_u64() {
+    return g_u64;
+}
 
 } // extern "C"

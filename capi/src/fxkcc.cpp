@@ -15,10 +15,12 @@
 #include "kcc/version.h"
 #include "kcc/world.h"
 
-static_assert(FXKCC_VERSION_MAJOR == fx::kcc::kVersionMajor && FXKCC_VERSION_MINOR == fx::kcc::kVersionMinor &&
+static_assert(FXKCC_VERSION_MAJOR == fx::kcc::kVersionMajor &&
+                  FXKCC_VERSION_MINOR == fx::kcc::kVersionMinor &&
                   FXKCC_VERSION_PATCH == fx::kcc::kVersionPatch,
               "fxkcc.h and kcc/version.h name the same version");
-static_assert(FX_PROJECT_VERSION_MAJOR == fx::kcc::kVersionMajor && FX_PROJECT_VERSION_MINOR == fx::kcc::kVersionMinor &&
+static_assert(FX_PROJECT_VERSION_MAJOR == fx::kcc::kVersionMajor &&
+                  FX_PROJECT_VERSION_MINOR == fx::kcc::kVersionMinor &&
                   FX_PROJECT_VERSION_PATCH == fx::kcc::kVersionPatch,
               "CMakeLists.txt's project(VERSION) and kcc/version.h name the same version");
 
@@ -30,16 +32,22 @@ struct fxkcc_world {
     std::string error;
     bool built = false;
     std::vector<fx::kcc::Input> inputs; // scratch of step(), sized at build
-    std::vector<uint8_t> snapshot;      // scratch of fxkcc_world_snapshot
+    std::vector<uint8_t> snapshot; // scratch of fxkcc_world_snapshot
     std::unique_ptr<fx::kcc::Recorder> recorder; // fxkcc_world_record
     std::vector<fx::kcc::RecordedFile> recording; // fxkcc_world_recording_files
 };
 
 namespace {
 
-Scalar S(fxkcc_fixed v) { return Scalar::from_raw(v); }
-Vec3 V(const fxkcc_vec3& v) { return {S(v.x), S(v.y), S(v.z)}; }
-fxkcc_vec3 C(const Vec3& v) { return {v.x.raw(), v.y.raw(), v.z.raw()}; }
+Scalar S(fxkcc_fixed v) {
+    return Scalar::from_raw(v);
+}
+Vec3 V(const fxkcc_vec3& v) {
+    return {S(v.x), S(v.y), S(v.z)};
+}
+fxkcc_vec3 C(const Vec3& v) {
+    return {v.x.raw(), v.y.raw(), v.z.raw()};
+}
 
 fxkcc_status fail(fxkcc_world* w, fxkcc_status status, std::string why) {
     if (w != nullptr) w->error = std::move(why);
@@ -62,7 +70,9 @@ template <class F> fxkcc_status guarded(fxkcc_world* w, F&& f) {
 }
 
 fxkcc_status before_build(fxkcc_world* w, const char* what) {
-    return w->built ? fail(w, FXKCC_INVALID_STATE, std::string(what) + ": the world is already built") : FXKCC_OK;
+    return w->built
+               ? fail(w, FXKCC_INVALID_STATE, std::string(what) + ": the world is already built")
+               : FXKCC_OK;
 }
 
 fx::kcc::Settings from_c(const fxkcc_settings& c) {
@@ -100,9 +110,11 @@ namespace {
 // INVALID_ARGUMENT when the world refuses the change.
 template <class F> fxkcc_status change(fxkcc_world* world, const char* what, uint32_t id, F&& f) {
     return guarded(world, [&] {
-        if (!world->built) return fail(world, FXKCC_INVALID_STATE, std::string(what) + ": build the world first");
+        if (!world->built)
+            return fail(world, FXKCC_INVALID_STATE, std::string(what) + ": build the world first");
         if (world->world.find(id) == nullptr)
-            return fail(world, FXKCC_NOT_FOUND, std::string(what) + ": no character " + std::to_string(id));
+            return fail(world, FXKCC_NOT_FOUND,
+                        std::string(what) + ": no character " + std::to_string(id));
         std::string why;
         if (!f(&why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
         world->inputs.resize(world->world.characters().size());
@@ -114,19 +126,28 @@ template <class F> fxkcc_status change(fxkcc_world* world, const char* what, uin
 extern "C" {
 
 uint32_t fxkcc_version(void) {
-    return static_cast<uint32_t>(fx::kcc::kVersionMajor << 16 | fx::kcc::kVersionMinor << 8 | fx::kcc::kVersionPatch);
+    return static_cast<uint32_t>(fx::kcc::kVersionMajor << 16 | fx::kcc::kVersionMinor << 8 |
+                                 fx::kcc::kVersionPatch);
 }
 
-int32_t fxkcc_behaviour_version(void) { return fx::kcc::kBehaviourVersion; }
+int32_t fxkcc_behaviour_version(void) {
+    return fx::kcc::kBehaviourVersion;
+}
 
 const char* fxkcc_status_name(fxkcc_status status) {
     switch (status) {
-    case FXKCC_OK: return "ok";
-    case FXKCC_INVALID_ARGUMENT: return "invalid argument";
-    case FXKCC_INVALID_STATE: return "invalid state";
-    case FXKCC_NOT_FOUND: return "not found";
-    case FXKCC_OUT_OF_MEMORY: return "out of memory";
-    case FXKCC_INTERNAL: return "internal error";
+    case FXKCC_OK:
+        return "ok";
+    case FXKCC_INVALID_ARGUMENT:
+        return "invalid argument";
+    case FXKCC_INVALID_STATE:
+        return "invalid state";
+    case FXKCC_NOT_FOUND:
+        return "not found";
+    case FXKCC_OUT_OF_MEMORY:
+        return "out of memory";
+    case FXKCC_INTERNAL:
+        return "internal error";
     }
     return "unknown status";
 }
@@ -139,7 +160,9 @@ fxkcc_fixed fxkcc_fixed_from_double(double value) {
     return static_cast<fxkcc_fixed>(std::llround(raw));
 }
 
-double fxkcc_fixed_to_double(fxkcc_fixed value) { return static_cast<double>(value) / 4294967296.0; }
+double fxkcc_fixed_to_double(fxkcc_fixed value) {
+    return static_cast<double>(value) / 4294967296.0;
+}
 
 fxkcc_status fxkcc_fixed_from_decimal(const char* text, fxkcc_fixed* out) {
     if (text == nullptr || out == nullptr) return FXKCC_INVALID_ARGUMENT;
@@ -188,21 +211,28 @@ fxkcc_status fxkcc_world_create(fxkcc_world** out) {
     return *out != nullptr ? FXKCC_OK : FXKCC_OUT_OF_MEMORY;
 }
 
-void fxkcc_world_destroy(fxkcc_world* world) { delete world; }
+void fxkcc_world_destroy(fxkcc_world* world) {
+    delete world;
+}
 
-const char* fxkcc_world_error(const fxkcc_world* world) { return world != nullptr ? world->error.c_str() : ""; }
+const char* fxkcc_world_error(const fxkcc_world* world) {
+    return world != nullptr ? world->error.c_str() : "";
+}
 
-fxkcc_status fxkcc_world_add_box(fxkcc_world* world, uint32_t id, fxkcc_vec3 center, fxkcc_vec3 half_extents,
-                                 fxkcc_fixed yaw_deg, fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg) {
+fxkcc_status fxkcc_world_add_box(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
+                                 fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
+                                 fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg) {
     return guarded(world, [&] {
         if (const fxkcc_status st = before_build(world, "add_box"); st != FXKCC_OK) return st;
         world->world.scene().add_box(
-            id, fx::geo::Box::from_yaw_pitch_roll_degrees(V(center), V(half_extents), S(yaw_deg), S(pitch_deg), S(roll_deg)));
+            id, fx::geo::Box::from_yaw_pitch_roll_degrees(V(center), V(half_extents), S(yaw_deg),
+                                                          S(pitch_deg), S(roll_deg)));
         return FXKCC_OK;
     });
 }
 
-fxkcc_status fxkcc_world_add_sphere(fxkcc_world* world, uint32_t id, fxkcc_vec3 center, fxkcc_fixed radius) {
+fxkcc_status fxkcc_world_add_sphere(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
+                                    fxkcc_fixed radius) {
     return guarded(world, [&] {
         if (const fxkcc_status st = before_build(world, "add_sphere"); st != FXKCC_OK) return st;
         world->world.scene().add_sphere(id, fx::geo::Sphere{V(center), S(radius)});
@@ -219,7 +249,8 @@ fxkcc_status fxkcc_world_add_capsule(fxkcc_world* world, uint32_t id, fxkcc_vec3
     });
 }
 
-fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 normal, fxkcc_fixed offset) {
+fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 normal,
+                                   fxkcc_fixed offset) {
     return guarded(world, [&] {
         if (const fxkcc_status st = before_build(world, "add_plane"); st != FXKCC_OK) return st;
         world->world.scene().add_plane(id, fx::geo::Plane{V(normal), S(offset)});
@@ -227,14 +258,16 @@ fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 n
     });
 }
 
-fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_vec3* vertices, size_t vertex_count,
-                                  const uint32_t* indices, size_t index_count) {
+fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_vec3* vertices,
+                                  size_t vertex_count, const uint32_t* indices,
+                                  size_t index_count) {
     return guarded(world, [&] {
         if (const fxkcc_status st = before_build(world, "add_mesh"); st != FXKCC_OK) return st;
         if ((vertices == nullptr && vertex_count > 0) || (indices == nullptr && index_count > 0))
             return fail(world, FXKCC_INVALID_ARGUMENT, "add_mesh: null vertex or index array");
         std::vector<Vec3> v(vertex_count);
-        for (size_t k = 0; k < vertex_count; ++k) v[k] = V(vertices[k]);
+        for (size_t k = 0; k < vertex_count; ++k)
+            v[k] = V(vertices[k]);
         const std::vector<uint32_t> idx(indices, indices + index_count);
         fx::geo::TriangleMesh mesh;
         std::string why;
@@ -245,8 +278,9 @@ fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_v
     });
 }
 
-fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
-                                      fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg, const fxkcc_waypoint* waypoints,
+fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec3 half_extents,
+                                      fxkcc_fixed yaw_deg, fxkcc_fixed pitch_deg,
+                                      fxkcc_fixed roll_deg, const fxkcc_waypoint* waypoints,
                                       size_t waypoint_count) {
     return guarded(world, [&] {
         if (const fxkcc_status st = before_build(world, "add_platform"); st != FXKCC_OK) return st;
@@ -256,7 +290,8 @@ fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec
         p.id = id;
         p.half_extents = V(half_extents);
         p.rotation = fx::Mat3::from_yaw_pitch_roll_degrees(S(yaw_deg), S(pitch_deg), S(roll_deg));
-        for (size_t k = 0; k < waypoint_count; ++k) p.waypoints.push_back({V(waypoints[k].center), waypoints[k].tick});
+        for (size_t k = 0; k < waypoint_count; ++k)
+            p.waypoints.push_back({V(waypoints[k].center), waypoints[k].tick});
         std::string why;
         if (!world->world.add_platform(p, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
         return FXKCC_OK;
@@ -268,18 +303,21 @@ fxkcc_status fxkcc_world_add_character(fxkcc_world* world, uint32_t id, fxkcc_ve
     return guarded(world, [&] {
         const fx::kcc::Settings s = settings != nullptr ? from_c(*settings) : fx::kcc::Settings{};
         std::string why;
-        if (!world->world.add_character(id, V(feet), s, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
-        if (world->built) world->inputs.resize(world->world.characters().size()); // joined between ticks
+        if (!world->world.add_character(id, V(feet), s, &why))
+            return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        if (world->built)
+            world->inputs.resize(world->world.characters().size()); // joined between ticks
         return FXKCC_OK;
     });
 }
 
-
 fxkcc_status fxkcc_world_remove_character(fxkcc_world* world, uint32_t id) {
-    return change(world, "remove_character", id, [&](std::string* why) { return world->world.remove_character(id, why); });
+    return change(world, "remove_character", id,
+                  [&](std::string* why) { return world->world.remove_character(id, why); });
 }
 
-fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id, const fxkcc_settings* settings) {
+fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id,
+                                      const fxkcc_settings* settings) {
     return change(world, "set_settings", id, [&](std::string* why) {
         const fx::kcc::Settings s = settings != nullptr ? from_c(*settings) : fx::kcc::Settings{};
         return world->world.set_settings(id, s, why);
@@ -287,7 +325,8 @@ fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id, const fxk
 }
 
 fxkcc_status fxkcc_world_teleport(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet) {
-    return change(world, "teleport", id, [&](std::string* why) { return world->world.teleport(id, V(feet), why); });
+    return change(world, "teleport", id,
+                  [&](std::string* why) { return world->world.teleport(id, V(feet), why); });
 }
 
 fxkcc_status fxkcc_world_build(fxkcc_world* world) {
@@ -304,7 +343,8 @@ fxkcc_status fxkcc_world_build(fxkcc_world* world) {
 fxkcc_status fxkcc_world_step(fxkcc_world* world, const fxkcc_input* inputs, size_t count) {
     return guarded(world, [&] {
         if (!world->built) return fail(world, FXKCC_INVALID_STATE, "step: build the world first");
-        if (inputs == nullptr && count > 0) return fail(world, FXKCC_INVALID_ARGUMENT, "step: null inputs");
+        if (inputs == nullptr && count > 0)
+            return fail(world, FXKCC_INVALID_ARGUMENT, "step: null inputs");
         for (size_t k = 0; k < world->inputs.size(); ++k) {
             fx::kcc::Input in;
             if (k < count) {
@@ -320,13 +360,16 @@ fxkcc_status fxkcc_world_step(fxkcc_world* world, const fxkcc_input* inputs, siz
     });
 }
 
-int64_t fxkcc_world_tick(const fxkcc_world* world) { return world != nullptr ? world->world.tick() : 0; }
+int64_t fxkcc_world_tick(const fxkcc_world* world) {
+    return world != nullptr ? world->world.tick() : 0;
+}
 
 size_t fxkcc_world_character_count(const fxkcc_world* world) {
     return world != nullptr ? world->world.characters().size() : 0;
 }
 
-fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index, fxkcc_character_state* out) {
+fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index,
+                                   fxkcc_character_state* out) {
     if (world == nullptr || out == nullptr) return FXKCC_INVALID_ARGUMENT;
     if (index >= world->world.characters().size()) return FXKCC_NOT_FOUND;
     const fx::kcc::CharacterState& s = world->world.characters()[index];
@@ -344,7 +387,8 @@ fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index, fxkcc
 
 fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index, fxkcc_fixed alpha,
                                          fxkcc_vec3* out) {
-    if (world == nullptr || out == nullptr || alpha < 0 || alpha > FXKCC_ONE) return FXKCC_INVALID_ARGUMENT;
+    if (world == nullptr || out == nullptr || alpha < 0 || alpha > FXKCC_ONE)
+        return FXKCC_INVALID_ARGUMENT;
     if (index >= world->world.characters().size()) return FXKCC_NOT_FOUND;
     *out = C(world->world.render_position(index, S(alpha)));
     return FXKCC_OK;
@@ -363,7 +407,8 @@ size_t fxkcc_world_snapshot_size(const fxkcc_world* world) {
 
 fxkcc_status fxkcc_world_snapshot(fxkcc_world* world, uint8_t* buffer, size_t capacity) {
     return guarded(world, [&] {
-        if (!world->built) return fail(world, FXKCC_INVALID_STATE, "snapshot: build the world first");
+        if (!world->built)
+            return fail(world, FXKCC_INVALID_STATE, "snapshot: build the world first");
         const size_t size = world->world.snapshot_size();
         if (buffer == nullptr || capacity < size)
             return fail(world, FXKCC_INVALID_ARGUMENT,
@@ -376,10 +421,13 @@ fxkcc_status fxkcc_world_snapshot(fxkcc_world* world, uint8_t* buffer, size_t ca
 
 fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* bytes, size_t size) {
     return guarded(world, [&] {
-        if (!world->built) return fail(world, FXKCC_INVALID_STATE, "restore: build the world first");
-        if (bytes == nullptr && size > 0) return fail(world, FXKCC_INVALID_ARGUMENT, "restore: null bytes");
+        if (!world->built)
+            return fail(world, FXKCC_INVALID_STATE, "restore: build the world first");
+        if (bytes == nullptr && size > 0)
+            return fail(world, FXKCC_INVALID_ARGUMENT, "restore: null bytes");
         std::string why;
-        if (!world->world.restore({bytes, size}, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        if (!world->world.restore({bytes, size}, &why))
+            return fail(world, FXKCC_INVALID_ARGUMENT, why);
         return FXKCC_OK;
     });
 }
@@ -389,10 +437,12 @@ fxkcc_status fxkcc_world_record(fxkcc_world* world) {
         if (!world->built) return fail(world, FXKCC_INVALID_STATE, "record: build the world first");
         if (world->world.tick() != 0)
             return fail(world, FXKCC_INVALID_STATE,
-                        "record: a recording starts at tick 0, the world is at tick " + std::to_string(world->world.tick()));
+                        "record: a recording starts at tick 0, the world is at tick " +
+                            std::to_string(world->world.tick()));
         auto recorder = std::make_unique<fx::kcc::Recorder>();
         std::string why;
-        if (!world->world.set_recorder(recorder.get(), &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        if (!world->world.set_recorder(recorder.get(), &why))
+            return fail(world, FXKCC_INVALID_ARGUMENT, why);
         world->recorder = std::move(recorder); // the one it replaces detached itself from the world
         return FXKCC_OK;
     });
@@ -400,37 +450,42 @@ fxkcc_status fxkcc_world_record(fxkcc_world* world) {
 
 fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder, const char* name) {
     return guarded(world, [&] {
-        if (world->recorder == nullptr) return fail(world, FXKCC_INVALID_STATE, "write_recording: not recording");
+        if (world->recorder == nullptr)
+            return fail(world, FXKCC_INVALID_STATE, "write_recording: not recording");
         if (folder == nullptr || name == nullptr)
             return fail(world, FXKCC_INVALID_ARGUMENT, "write_recording: null folder or name");
         std::string why;
-        if (!world->recorder->write(folder, name, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        if (!world->recorder->write(folder, name, &why))
+            return fail(world, FXKCC_INVALID_ARGUMENT, why);
         return FXKCC_OK;
     });
 }
 
 fxkcc_status fxkcc_world_recording_files(fxkcc_world* world, const char* name, size_t* count) {
     return guarded(world, [&] {
-        if (world->recorder == nullptr) return fail(world, FXKCC_INVALID_STATE, "recording_files: not recording");
+        if (world->recorder == nullptr)
+            return fail(world, FXKCC_INVALID_STATE, "recording_files: not recording");
         if (name == nullptr || count == nullptr)
             return fail(world, FXKCC_INVALID_ARGUMENT, "recording_files: null name or count");
         std::string why;
         std::vector<fx::kcc::RecordedFile> files;
-        if (!world->recorder->files(name, &files, &why)) return fail(world, FXKCC_INVALID_ARGUMENT, why);
+        if (!world->recorder->files(name, &files, &why))
+            return fail(world, FXKCC_INVALID_ARGUMENT, why);
         world->recording = std::move(files);
         *count = world->recording.size();
         return FXKCC_OK;
     });
 }
 
-fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index, const char** path, const char** text) {
+fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index, const char** path,
+                                        const char** text) {
     return guarded(world, [&] {
         if (path == nullptr || text == nullptr)
             return fail(world, FXKCC_INVALID_ARGUMENT, "recording_file: null path or text");
         if (index >= world->recording.size())
             return fail(world, FXKCC_INVALID_ARGUMENT,
-                        "recording_file: no file " + std::to_string(index) + " (the recording has " +
-                            std::to_string(world->recording.size()) + ")");
+                        "recording_file: no file " + std::to_string(index) +
+                            " (the recording has " + std::to_string(world->recording.size()) + ")");
         *path = world->recording[index].path.c_str();
         *text = world->recording[index].text.c_str();
         return FXKCC_OK;

@@ -38,19 +38,26 @@ using fx::kcc::World;
 
 namespace {
 
-Scalar dec(const char* text) { return fx::parse_decimal(text).value; } // level data as exact text
-Vec3 v3(const char* x, const char* y, const char* z) { return {dec(x), dec(y), dec(z)}; }
+Scalar dec(const char* text) {
+    return fx::parse_decimal(text).value;
+} // level data as exact text
+Vec3 v3(const char* x, const char* y, const char* z) {
+    return {dec(x), dec(y), dec(z)};
+}
 
 // The level: a floor, a 20 degree ramp, a platform going back and forth; two players.
 bool build(World& w, std::string* error) {
-    w.scene().add_box(1, fx::geo::Box{v3("0", "-0.5", "0"), v3("40", "0.5", "40"), fx::Mat3::identity()});
-    w.scene().add_box(2, fx::geo::Box::from_yaw_pitch_roll_degrees(v3("0", "0", "12"), v3("3", "1", "4"), Scalar{},
-                                                                  dec("-20"), Scalar{}));
+    w.scene().add_box(
+        1, fx::geo::Box{v3("0", "-0.5", "0"), v3("40", "0.5", "40"), fx::Mat3::identity()});
+    w.scene().add_box(2, fx::geo::Box::from_yaw_pitch_roll_degrees(v3("0", "0", "12"),
+                                                                   v3("3", "1", "4"), Scalar{},
+                                                                   dec("-20"), Scalar{}));
     fx::kcc::Platform p;
     p.id = 3;
     p.half_extents = v3("1.5", "0.2", "1.5");
     p.rotation = fx::Mat3::identity();
-    p.waypoints = {{v3("8", "0.2", "0"), 0}, {v3("8", "0.2", "10"), 150}, {v3("8", "0.2", "0"), 300}};
+    p.waypoints = {
+        {v3("8", "0.2", "0"), 0}, {v3("8", "0.2", "10"), 150}, {v3("8", "0.2", "0"), 300}};
     const fx::kcc::Settings settings; // the defaults: 0.4 m radius, 6.2 m/s
     return w.add_platform(p, error) && w.add_character(1, v3("0", "0.015", "0"), settings, error) &&
            w.add_character(2, v3("8", "0.415", "0"), settings, error) && w.build(error);
@@ -76,7 +83,8 @@ std::vector<Input> inputs_at(const World& w, int64_t t) {
             in[i].stick_y = sc.sin;
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
     return in;
@@ -120,7 +128,8 @@ int main(int argc, char** argv) {
     // Snapshots of the last 16 ticks, sized once (no allocation in the loop).
     constexpr int64_t kRing = 16;
     std::vector<std::vector<uint8_t>> ring(kRing);
-    for (auto& s : ring) s.reserve(world.snapshot_size());
+    for (auto& s : ring)
+        s.reserve(world.snapshot_size());
 
     // Frame times in nanoseconds: 60 Hz, 144 Hz and 30 Hz in turn, 40 frames each, and one
     // 250 ms hitch (frame 100), after which the clock runs its 4 ticks and drops the rest.
@@ -167,21 +176,23 @@ int main(int argc, char** argv) {
         // Render: the pose between the last two ticks.
         if (frame % 40 == 0) {
             const Vec3 p = world.render_position(0, clock.alpha());
-            std::printf("frame %4lld  tick %3lld  alpha %s  player 1 at (%s, %s, %s)  checksum %016llx\n",
-                        static_cast<long long>(frame), static_cast<long long>(world.tick()),
-                        fx::to_string_shortest(clock.alpha()).c_str(), fx::to_string_shortest(p.x).c_str(),
-                        fx::to_string_shortest(p.y).c_str(), fx::to_string_shortest(p.z).c_str(),
-                        static_cast<unsigned long long>(world.checksum()));
+            std::printf(
+                "frame %4lld  tick %3lld  alpha %s  player 1 at (%s, %s, %s)  checksum %016llx\n",
+                static_cast<long long>(frame), static_cast<long long>(world.tick()),
+                fx::to_string_shortest(clock.alpha()).c_str(), fx::to_string_shortest(p.x).c_str(),
+                fx::to_string_shortest(p.y).c_str(), fx::to_string_shortest(p.z).c_str(),
+                static_cast<unsigned long long>(world.checksum()));
         }
         ++frame;
     }
     const bool same = world.checksum() == on_time.checksum();
-    std::printf("%lld frames, %lld ticks (%lld dropped after the hitch), %lld ticks stepped again after a rollback; "
-                "checksum %016llx %s the world that had the input on time (behaviour %d)\n",
-                static_cast<long long>(frame), static_cast<long long>(world.tick()),
-                static_cast<long long>(clock.dropped_ticks()), static_cast<long long>(rolled_back),
-                static_cast<unsigned long long>(world.checksum()), same ? "equals" : "DIFFERS FROM",
-                fx::kcc::kBehaviourVersion);
+    std::printf(
+        "%lld frames, %lld ticks (%lld dropped after the hitch), %lld ticks stepped again after a rollback; "
+        "checksum %016llx %s the world that had the input on time (behaviour %d)\n",
+        static_cast<long long>(frame), static_cast<long long>(world.tick()),
+        static_cast<long long>(clock.dropped_ticks()), static_cast<long long>(rolled_back),
+        static_cast<unsigned long long>(world.checksum()), same ? "equals" : "DIFFERS FROM",
+        fx::kcc::kBehaviourVersion);
     if (record_folder != nullptr) {
         // The session as a scenario, and the checksum of each of its ticks to hold a replay to.
         if (!recorder.write(record_folder, "session", &error)) {
@@ -193,7 +204,8 @@ int main(int argc, char** argv) {
         out << "fxkcc-checksums 1\nhash xxh3-64\nticks " << checksums.size() << "\n";
         for (size_t t = 0; t < checksums.size(); ++t) {
             char line[48];
-            std::snprintf(line, sizeof line, "%zu %016llx\n", t, static_cast<unsigned long long>(checksums[t]));
+            std::snprintf(line, sizeof line, "%zu %016llx\n", t,
+                          static_cast<unsigned long long>(checksums[t]));
             out << line;
         }
         out << "end " << checksums.size() << "\n";
@@ -201,8 +213,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "game_loop: cannot write %s/game.checksums\n", record_folder);
             return 1;
         }
-        std::printf("recorded %lld ticks into %s/session.yaml\n", static_cast<long long>(recorder.ticks()),
-                    record_folder);
+        std::printf("recorded %lld ticks into %s/session.yaml\n",
+                    static_cast<long long>(recorder.ticks()), record_folder);
     }
     return same ? 0 : 1;
 }

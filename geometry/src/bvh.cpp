@@ -6,10 +6,14 @@ namespace fx::geo {
 
 namespace {
 
-Scalar axis_of(const Vec3& v, int axis) { return axis == 0 ? v.x : (axis == 1 ? v.y : v.z); }
+Scalar axis_of(const Vec3& v, int axis) {
+    return axis == 0 ? v.x : (axis == 1 ? v.y : v.z);
+}
 
 /// Twice the centre of a box along an axis (lo + hi: no halving, no rounding).
-Scalar centre2(const Aabb& b, int axis) { return axis_of(b.lo, axis) + axis_of(b.hi, axis); }
+Scalar centre2(const Aabb& b, int axis) {
+    return axis_of(b.lo, axis) + axis_of(b.hi, axis);
+}
 
 } // namespace
 
@@ -17,10 +21,12 @@ void Bvh::build(std::span<const Aabb> boxes, std::span<const uint32_t> keys) {
     nodes_.clear();
     boxes_.assign(boxes.begin(), boxes.end());
     items_.resize(boxes.size());
-    for (uint32_t i = 0; i < items_.size(); ++i) items_[i] = i;
+    for (uint32_t i = 0; i < items_.size(); ++i)
+        items_[i] = i;
     if (boxes.empty()) return;
     // Start from the key order so the tree never depends on the order items were given in.
-    std::sort(items_.begin(), items_.end(), [&](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
+    std::sort(items_.begin(), items_.end(),
+              [&](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
     nodes_.reserve(2 * boxes.size());
     nodes_.push_back(Node{});
     build_node(0, 0, static_cast<uint32_t>(items_.size()), boxes, keys);
@@ -29,7 +35,8 @@ void Bvh::build(std::span<const Aabb> boxes, std::span<const uint32_t> keys) {
 void Bvh::build_node(uint32_t node, uint32_t begin, uint32_t end, std::span<const Aabb> boxes,
                      std::span<const uint32_t> keys) {
     Aabb box = boxes[items_[begin]];
-    Aabb cbox{{centre2(box, 0), centre2(box, 1), centre2(box, 2)}, {centre2(box, 0), centre2(box, 1), centre2(box, 2)}};
+    Aabb cbox{{centre2(box, 0), centre2(box, 1), centre2(box, 2)},
+              {centre2(box, 0), centre2(box, 1), centre2(box, 2)}};
     for (uint32_t i = begin + 1; i < end; ++i) {
         const Aabb& b = boxes[items_[i]];
         box = box.merged(b);
@@ -71,7 +78,8 @@ void Bvh::refit(std::span<const Aabb> boxes) {
         Node& n = nodes_[k];
         if (n.count > 0) {
             Aabb b = boxes[items_[n.first]];
-            for (uint32_t i = 1; i < n.count; ++i) b = b.merged(boxes[items_[n.first + i]]);
+            for (uint32_t i = 1; i < n.count; ++i)
+                b = b.merged(boxes[items_[n.first + i]]);
             n.box = b;
         } else {
             n.box = nodes_[n.first].box.merged(nodes_[n.first + 1].box);

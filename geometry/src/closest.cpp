@@ -17,7 +17,8 @@ Closest make_closest(const Vec3& on_seg, const Vec3& on_core, Feature f) {
 }
 
 /// Closest point to p on segment [a, a + d]: parameter num / den with den = |d|^2.
-Vec3 closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& d, Scalar* num_out, Scalar* den_out) {
+Vec3 closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& d, Scalar* num_out,
+                        Scalar* den_out) {
     const Scalar den = dot(d, d);
     if (den.raw() == 0) {
         *num_out = Scalar{};
@@ -212,8 +213,9 @@ Closest closest(const Vec3& a, const Vec3& b, const SegCore& s) {
 // that is not rotated or turns about y only (then the segment is upright in the box's frame
 // too: its ends' x and z there are equal dot products, its y exact). The same computation as
 // closest_box_general with the axes that do not move folded in: x and z stay put (the general
-// loop skips their zero products), the pieces are those of y alone. Every operation and its order are the general routine's, so the bits are too
-// (tests/geometry/closest_fast_test.cpp compares the two on random and boundary inputs).
+// loop skips their zero products), the pieces are those of y alone. Every operation and its order
+// are the general routine's, so the bits are too (tests/geometry/closest_fast_test.cpp compares the
+// two on random and boundary inputs).
 namespace {
 
 Closest closest_upright(const Vec3& a, const Vec3& b, const BoxCore& box, const Vec3& A) {
@@ -258,9 +260,12 @@ Closest closest_upright(const Vec3& a, const Vec3& b, const BoxCore& box, const 
             if (den.raw() > 0) {
                 const Scalar mnum = -num;
                 // (Products with a zero factor are exact zeros: written as such.)
-                if (mnum <= (t0.raw() == 0 ? Scalar{} : den * t0)) t = t0;
-                else if (mnum >= den * t1) t = t1;
-                else t = mnum / den;
+                if (mnum <= (t0.raw() == 0 ? Scalar{} : den * t0))
+                    t = t0;
+                else if (mnum >= den * t1)
+                    t = t1;
+                else
+                    t = mnum / den;
             }
         }
         const Scalar py = t.raw() == 0 ? ay : ay + dy * t;
@@ -304,7 +309,8 @@ namespace {
 /// The face part of a closest-point answer: face (axis, side) of `box`, the box-frame point q
 /// on it, the face's outward normal.
 inline void set_face(const BoxCore& box, int axis, int side, const Scalar q[3], Closest* out) {
-    out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
+    out->feature =
+        Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
     out->on_core = box.c + box.rotate(Vec3{q[0], q[1], q[2]});
     const Vec3 col = box.rot.column(axis);
     out->has_face_normal = true;
@@ -318,10 +324,11 @@ inline void set_face(const BoxCore& box, int axis, int side, const Scalar q[3], 
 /// midpoint lies between the ends, so its clamp states are the face's; any t in [0, 1] keeps
 /// the point in the slab, so the gap is along the face's axis alone, and the rounded root of its
 /// square is its magnitude. Below: that piece's arithmetic, the same operations in the same
-/// order, without the breakpoints, the sort and the root (tests/geometry/closest_fast_test.cpp). A tilted ramp's or wedge's face under
-/// or beside a body. False (nothing written) outside such a slab.
-bool closest_in_face_slab(const Vec3& a, const Vec3& b, const BoxCore& box, const Vec3& A, const Vec3& Bl,
-                          Closest* out) {
+/// order, without the breakpoints, the sort and the root (tests/geometry/closest_fast_test.cpp). A
+/// tilted ramp's or wedge's face under or beside a body. False (nothing written) outside such a
+/// slab.
+bool closest_in_face_slab(const Vec3& a, const Vec3& b, const BoxCore& box, const Vec3& A,
+                          const Vec3& Bl, Closest* out) {
     const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
     const Scalar Ai[3] = {A.x, A.y, A.z};
     const Scalar Bi[3] = {Bl.x, Bl.y, Bl.z};
@@ -329,7 +336,8 @@ bool closest_in_face_slab(const Vec3& a, const Vec3& b, const BoxCore& box, cons
     for (int i = 0; i < 3; ++i) {
         const int sa = clamp_state(Ai[i], h[i]), sb = clamp_state(Bi[i], h[i]);
         if (sa == 0 && sb == 0) continue;
-        if (sa != sb || axis >= 0) return false; // across a face's plane, or an edge's or a vertex's region
+        if (sa != sb || axis >= 0)
+            return false; // across a face's plane, or an edge's or a vertex's region
         axis = i;
         side = sa;
     }
@@ -384,7 +392,8 @@ constexpr Scalar kRecedeMaxAxis = Scalar::from_int(256);
 /// coordinate no nearer the bound (A_k + D_k t, D_k t rounded with D_k's sign) and is clamped on
 /// that axis, so its exact square is at least the first's: not kept (ties go to the earlier
 /// piece). The result: the first piece's, written down. False (nothing written) otherwise.
-bool closest_receding_from_face(const Vec3& a, const BoxCore& box, const Vec3& A, const Vec3& Bl, Closest* out) {
+bool closest_receding_from_face(const Vec3& a, const BoxCore& box, const Vec3& A, const Vec3& Bl,
+                                Closest* out) {
     const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
     const Scalar Ai[3] = {A.x, A.y, A.z};
     const Scalar Bi[3] = {Bl.x, Bl.y, Bl.z};
@@ -394,7 +403,8 @@ bool closest_receding_from_face(const Vec3& a, const BoxCore& box, const Vec3& A
         if (!(abs(d) <= kRecedeMaxAxis)) return false;
         const int st = clamp_state(Ai[i], h[i]);
         if (st == 0) {
-            if (!(abs(Ai[i]) < h[i] - kRecedeInset)) return false; // near or on the face's edge lines
+            if (!(abs(Ai[i]) < h[i] - kRecedeInset))
+                return false; // near or on the face's edge lines
             continue;
         }
         if (axis >= 0) return false; // beyond two faces' planes: an edge's or a vertex's region
@@ -416,7 +426,8 @@ bool closest_receding_from_face(const Vec3& a, const BoxCore& box, const Vec3& A
 
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
     if (box.yaw_only && a.x == b.x && a.z == b.z && a.y != b.y)
-        return closest_upright(a, b, box, box.aligned ? a - box.c : box.rot.transpose_mul(a - box.c));
+        return closest_upright(a, b, box,
+                               box.aligned ? a - box.c : box.rot.transpose_mul(a - box.c));
     const Vec3 A = box.to_box(a), Bl = box.to_box(b);
     Closest c;
     if (closest_in_face_slab(a, b, box, A, Bl, &c)) return c;
@@ -430,8 +441,8 @@ Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
 // and the distance a.y - top, a perfect square's root. Moving by any vertical offset that keeps
 // the segment above the face changes only a.y and that distance.
 void closest_moved(Closest* cl, const Vec3& a, const Vec3& b, const Vec3& off, const BoxCore& box) {
-    if (box.aligned && a.x == b.x && a.z == b.z && a.y < b.y && off.x.raw() == 0 && off.z.raw() == 0 &&
-        cl->feature == Feature{0, FeatureKind::kFace, 3}) {
+    if (box.aligned && a.x == b.x && a.z == b.z && a.y < b.y && off.x.raw() == 0 &&
+        off.z.raw() == 0 && cl->feature == Feature{0, FeatureKind::kFace, 3}) {
         const Scalar ay = (a.y + off.y) - box.c.y;
         const Scalar gap = ay - box.h.y;
         if (gap.raw() > 0) {
@@ -447,7 +458,8 @@ Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& box) {
     return closest_box_in_frame(a, b, box, box.to_box(a), box.to_box(b));
 }
 
-Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& box, const Vec3& A, const Vec3& Bl) {
+Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& box, const Vec3& A,
+                             const Vec3& Bl) {
     const Vec3 D = Bl - A;
     const Scalar h[3] = {box.h.x, box.h.y, box.h.z};
     const Scalar Ai[3] = {A.x, A.y, A.z};
@@ -464,7 +476,8 @@ Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& box, c
             const Scalar bound = sgn < 0 ? -h[i] : h[i];
             const Scalar num = bound - Ai[i];
             // t = num / D in (0, 1)  <=>  num and D have the same sign and |num| < |D|.
-            if ((num.raw() > 0) != (Di[i].raw() > 0) || num.raw() == 0 || abs(num) >= abs(Di[i])) continue;
+            if ((num.raw() > 0) != (Di[i].raw() > 0) || num.raw() == 0 || abs(num) >= abs(Di[i]))
+                continue;
             ts[nt++] = num / Di[i];
         }
     }
@@ -501,9 +514,12 @@ Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& box, c
         if (den.raw() > 0) {
             // t* = -num / den clamped to [t0, t1], without dividing out of range.
             const Scalar mnum = -num;
-            if (mnum <= den * t0) t = t0;
-            else if (mnum >= den * t1) t = t1;
-            else t = mnum / den;
+            if (mnum <= den * t0)
+                t = t0;
+            else if (mnum >= den * t1)
+                t = t1;
+            else
+                t = mnum / den;
         }
         int sp[3];
         Scalar q[3];
@@ -525,13 +541,15 @@ Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& box, c
             best.dist = d;
             best_sq = sq;
             best_t = t;
-            for (int i = 0; i < 3; ++i) best_st[i] = sp[i], best_q[i] = q[i];
+            for (int i = 0; i < 3; ++i)
+                best_st[i] = sp[i], best_q[i] = q[i];
         }
         if (d.raw() == 0) break;
     }
     best.feature = box_feature(best_st);
     const Vec3 ab = b - a;
-    best.on_seg = {ab.x.raw() == 0 ? a.x : a.x + ab.x * best_t, ab.y.raw() == 0 ? a.y : a.y + ab.y * best_t,
+    best.on_seg = {ab.x.raw() == 0 ? a.x : a.x + ab.x * best_t,
+                   ab.y.raw() == 0 ? a.y : a.y + ab.y * best_t,
                    ab.z.raw() == 0 ? a.z : a.z + ab.z * best_t};
     best.on_core = box.c + box.rotate(Vec3{best_q[0], best_q[1], best_q[2]});
     if (best.feature.kind == FeatureKind::kFace) {

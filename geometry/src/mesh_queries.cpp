@@ -11,13 +11,14 @@ size_t overlap(const Capsule& c, const TriangleMesh& m, Scalar margin, std::span
     const Vec3 o = c.a;
     const Vec3 b = c.b - o;
     size_t count = 0, total = 0;
-    m.bvh().query(c.bounds().expanded(max(margin, Scalar{}) + kContactTolerance), [&](uint32_t tri) {
-        Contact ct;
-        if (overlap_core(o, Vec3{}, b, c.radius, make_core(m, tri, o), margin, &ct)) {
-            ++total;
-            insert_contact(out, &count, ct);
-        }
-    });
+    m.bvh().query(c.bounds().expanded(max(margin, Scalar{}) + kContactTolerance),
+                  [&](uint32_t tri) {
+                      Contact ct;
+                      if (overlap_core(o, Vec3{}, b, c.radius, make_core(m, tri, o), margin, &ct)) {
+                          ++total;
+                          insert_contact(out, &count, ct);
+                      }
+                  });
     return total;
 }
 
@@ -37,7 +38,8 @@ size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, co
     return total;
 }
 
-bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const TriangleMesh& m, Hit* out) {
+bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const TriangleMesh& m,
+          Hit* out) {
     Hit best[1];
     return cast_all(c, direction, max_distance, m, best) > 0 ? (*out = best[0], true) : false;
 }

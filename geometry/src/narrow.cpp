@@ -28,12 +28,13 @@ Vec3 contact_normal(const Closest& c, const Vec3& fallback) {
 /// (r + greatest), the smaller, ties to +n. That push separates the capsule from the plane,
 /// hence from the triangle; at a seam between coplanar triangles it is exactly the
 /// neighbour's face push. Lone triangles (inactive == 0) and other cores are left alone.
-bool resolve_inactive(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Feature* feature, Vec3* normal,
-                      Scalar* depth) {
+bool resolve_inactive(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Feature* feature,
+                      Vec3* normal, Scalar* depth) {
     if (tri.inactive == 0) return false;
     const Feature& f = *feature;
-    const bool inactive = (f.kind == FeatureKind::kEdge && ((tri.inactive >> f.index) & 1u) != 0) ||
-                          (f.kind == FeatureKind::kVertex && ((tri.inactive >> (3 + f.index)) & 1u) != 0);
+    const bool inactive =
+        (f.kind == FeatureKind::kEdge && ((tri.inactive >> f.index) & 1u) != 0) ||
+        (f.kind == FeatureKind::kVertex && ((tri.inactive >> (3 + f.index)) & 1u) != 0);
     if (!inactive) return false;
     const Scalar sa = plane_distance(a, tri), sb = plane_distance(b, tri);
     const Scalar up = r - min(sa, sb);
@@ -49,8 +50,8 @@ bool resolve_inactive(const Vec3&, const Vec3&, Scalar, const Core&, Feature*, V
 }
 
 template <class Core>
-void fill_contact(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, const Closest& cl,
-                  Contact* out) {
+void fill_contact(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core,
+                  const Closest& cl, Contact* out) {
     const Scalar R = r + core_radius(core);
     Vec3 n;
     Scalar depth;
@@ -71,8 +72,8 @@ void fill_contact(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const C
 } // namespace
 
 template <class Core>
-bool overlap_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, Scalar margin,
-                          Contact* out) {
+bool overlap_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core,
+                          Scalar margin, Contact* out) {
     const Closest cl = closest(a, b, core);
     const Scalar sep = cl.dist - (r + core_radius(core));
     if (!(sep < margin)) return false;
@@ -89,8 +90,8 @@ bool overlap_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r,
 // Based on: Mirtich, "Timewarp rigid body simulation" (1996, conservative advancement), and
 // Ericson RTCD 5.5.6 (interval halving / CA for moving convex objects).
 template <class Core>
-bool cast_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
-                       const Core& core, Hit* out) {
+bool cast_core_general(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir,
+                       Scalar max_distance, const Core& core, Hit* out) {
     const Scalar R = r + core_radius(core);
     Closest cl = closest(a, b, core);
     Scalar sep = cl.dist - R;
@@ -164,9 +165,9 @@ namespace {
 enum class Decided { kNo, kHit, kUndecided };
 
 struct UprightInBox {
-    Vec3 A;         ///< the segment's lower end in the box's frame
-    Scalar top_y;   ///< its upper end's y there (exact)
-    Scalar gx, gz;  ///< the axis's gap outside the box along x and z (0 within its extent)
+    Vec3 A; ///< the segment's lower end in the box's frame
+    Scalar top_y; ///< its upper end's y there (exact)
+    Scalar gx, gz; ///< the axis's gap outside the box along x and z (0 within its extent)
 };
 
 bool upright_in_box(const Vec3& a, const Vec3& b, const BoxCore& box, UprightInBox* u) {
@@ -185,7 +186,8 @@ Scalar gap_y(const UprightInBox& u, const BoxCore& box) {
     return Scalar{};
 }
 
-Decided overlap_upright_box(const Vec3& a, const Vec3& b, Scalar r, const BoxCore& box, Scalar margin) {
+Decided overlap_upright_box(const Vec3& a, const Vec3& b, Scalar r, const BoxCore& box,
+                            Scalar margin) {
     UprightInBox u;
     if (!upright_in_box(a, b, box, &u)) return Decided::kUndecided;
     const Scalar g = max(max(abs(u.gx), abs(u.gz)), gap_y(u, box));
@@ -223,7 +225,8 @@ Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, S
         out->distance = t;
         out->normal = n;
         out->point = box.c + box.rotate(q) + o;
-        out->feature = Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (positive ? 1 : 0))};
+        out->feature =
+            Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (positive ? 1 : 0))};
         out->start_overlap = start;
         out->depth = depth;
         return Decided::kHit;
@@ -250,8 +253,8 @@ Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, S
         const Scalar along = on_x ? A.x : A.z, across = on_x ? A.z : A.x;
         const Scalar h_along = on_x ? box.h.x : box.h.z, h_across = on_x ? box.h.z : box.h.x;
         // (A.y is the lower end's height, which a level motion does not change, exactly.)
-        const bool same_face =
-            (positive ? along > h_along : along < -h_along) && across >= -h_across && across <= h_across;
+        const bool same_face = (positive ? along > h_along : along < -h_along) &&
+                               across >= -h_across && across <= h_across;
         if (!same_face) return Decided::kUndecided;
         sep = (positive ? along - h_along : -h_along - along) - r;
         if (sep <= kContactTolerance) break;
@@ -280,8 +283,8 @@ Vec3 gap_above(const Vec3& A, const BoxCore& box, Scalar* qx, Scalar* qz, bool* 
 /// A - q: the box is not rotated, so both are sums of the same coordinates). A step that ends
 /// with the lower end at or below the top hands the whole cast to the general path (which then
 /// retraces these steps), as does a start within the contact tolerance (fill_contact's push).
-Decided above_box(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scalar max_distance, const BoxCore& box,
-                  const Vec3& A0, Hit* out) {
+Decided above_box(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scalar max_distance,
+                  const BoxCore& box, const Vec3& A0, Hit* out) {
     const Vec3 up = box.rot.column(1);
     Scalar qx, qz;
     bool on_face = false;
@@ -290,8 +293,10 @@ Decided above_box(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scala
     if (sep <= kContactTolerance) return Decided::kUndecided;
     if (max_distance.raw() <= 0 || dir.is_zero()) return Decided::kNo;
     Vec3 n;
-    if (on_face) n = up;
-    else if (!try_normalize(g, &n)) n = -dir;
+    if (on_face)
+        n = up;
+    else if (!try_normalize(g, &n))
+        n = -dir;
     Scalar t;
     Scalar ax = A0.x, az = A0.z;
     for (int it = 0; it < kMaxCastIterations; ++it) {
@@ -307,8 +312,10 @@ Decided above_box(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scala
         g = gap_above(A, box, &qx, &qz, &on_face);
         sep = length(g) - r;
         Vec3 m;
-        if (on_face) n = up;
-        else if (try_normalize(g, &m)) n = m;
+        if (on_face)
+            n = up;
+        else if (try_normalize(g, &m))
+            n = m;
         if (sep <= kContactTolerance) break;
     }
     const int st[3] = {clamp_state(ax, box.h.x), 1, clamp_state(az, box.h.z)};
@@ -321,8 +328,9 @@ Decided above_box(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scala
     return Decided::kHit;
 }
 
-Decided cast_upright_box_level_or_vertical(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scalar max_distance,
-                                           const BoxCore& box, const UprightInBox& u, Hit* out) {
+Decided cast_upright_box_level_or_vertical(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir,
+                                           Scalar max_distance, const BoxCore& box,
+                                           const UprightInBox& u, Hit* out) {
     const bool vertical = dir.x.raw() == 0 && dir.z.raw() == 0 && dir.y.raw() != 0;
     if (!vertical && dir.y.raw() != 0) return Decided::kUndecided;
     const Scalar hy = box.h.y;
@@ -351,8 +359,8 @@ Decided cast_upright_box_level_or_vertical(const Vec3& o, const Vec3& a, Scalar 
     return Decided::kUndecided;
 }
 
-Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
-                         const BoxCore& box, Hit* out) {
+Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir,
+                         Scalar max_distance, const BoxCore& box, Hit* out) {
     UprightInBox u;
     if (!upright_in_box(a, b, box, &u)) return Decided::kUndecided;
     const Decided d = cast_upright_box_level_or_vertical(o, a, r, dir, max_distance, box, u, out);
@@ -363,8 +371,8 @@ Decided cast_upright_box(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, 
 } // namespace
 
 template <class Core>
-bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core, Scalar margin,
-                  Contact* out) {
+bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Core& core,
+                  Scalar margin, Contact* out) {
     if constexpr (std::is_same_v<Core, BoxCore>) {
         if (overlap_upright_box(a, b, r, core, margin) == Decided::kNo) return false;
     }
@@ -372,8 +380,8 @@ bool overlap_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const C
 }
 
 template <class Core>
-bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
-               const Core& core, Hit* out) {
+bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir,
+               Scalar max_distance, const Core& core, Hit* out) {
     if constexpr (std::is_same_v<Core, BoxCore>) {
         const Decided d = cast_upright_box(o, a, b, r, dir, max_distance, core, out);
         if (d != Decided::kUndecided) return d == Decided::kHit;
@@ -382,8 +390,8 @@ bool cast_core(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3
 }
 
 // The plane is a half-space: its gap is linear in t, so both queries are closed form.
-bool overlap_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const PlaneCore& p, Scalar margin,
-                   Contact* out) {
+bool overlap_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const PlaneCore& p,
+                   Scalar margin, Contact* out) {
     const Scalar sa = dot(p.n, a) - p.offset, sb = dot(p.n, b) - p.offset;
     const Scalar s = min(sa, sb) - r;
     if (!(s < margin)) return false;
@@ -395,8 +403,8 @@ bool overlap_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const 
     return true;
 }
 
-bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
-                const PlaneCore& p, Hit* out) {
+bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec3& dir,
+                Scalar max_distance, const PlaneCore& p, Hit* out) {
     const Scalar sa = dot(p.n, a) - p.offset, sb = dot(p.n, b) - p.offset;
     const Scalar s = min(sa, sb) - r;
     const Vec3& low = sa <= sb ? a : b;
@@ -422,16 +430,26 @@ bool cast_plane(const Vec3& o, const Vec3& a, const Vec3& b, Scalar r, const Vec
     return true;
 }
 
-template bool overlap_core_general(const Vec3&, const Vec3&, const Vec3&, Scalar, const BoxCore&, Scalar, Contact*);
-template bool cast_core_general(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const BoxCore&, Hit*);
-template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const PointCore&, Scalar, Contact*);
-template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const SegCore&, Scalar, Contact*);
-template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const BoxCore&, Scalar, Contact*);
-template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const TriCore&, Scalar, Contact*);
-template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const PointCore&, Hit*);
-template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const SegCore&, Hit*);
-template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const BoxCore&, Hit*);
-template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar, const TriCore&, Hit*);
+template bool overlap_core_general(const Vec3&, const Vec3&, const Vec3&, Scalar, const BoxCore&,
+                                   Scalar, Contact*);
+template bool cast_core_general(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar,
+                                const BoxCore&, Hit*);
+template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const PointCore&, Scalar,
+                           Contact*);
+template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const SegCore&, Scalar,
+                           Contact*);
+template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const BoxCore&, Scalar,
+                           Contact*);
+template bool overlap_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const TriCore&, Scalar,
+                           Contact*);
+template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar,
+                        const PointCore&, Hit*);
+template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar,
+                        const SegCore&, Hit*);
+template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar,
+                        const BoxCore&, Hit*);
+template bool cast_core(const Vec3&, const Vec3&, const Vec3&, Scalar, const Vec3&, Scalar,
+                        const TriCore&, Hit*);
 
 } // namespace fx::geo::detail
 
@@ -449,51 +467,80 @@ template <class Shape> Scalar separation_impl(const Capsule& c, const Shape& s) 
     return closest(Vec3{}, c.b - o, core).dist - (c.radius + core_radius(core));
 }
 
-template <class Shape> bool overlap_impl(const Capsule& c, const Shape& s, Scalar margin, Contact* out) {
+template <class Shape>
+bool overlap_impl(const Capsule& c, const Shape& s, Scalar margin, Contact* out) {
     const Vec3 o = c.a;
     return overlap_core(o, Vec3{}, c.b - o, c.radius, make_core(s, o), margin, out);
 }
 
 template <class Shape>
-bool cast_impl(const Capsule& c, const Vec3& direction, Scalar max_distance, const Shape& s, Hit* out) {
+bool cast_impl(const Capsule& c, const Vec3& direction, Scalar max_distance, const Shape& s,
+               Hit* out) {
     const Vec3 o = c.a;
-    return cast_core(o, Vec3{}, c.b - o, c.radius, normalize(direction), max_distance, make_core(s, o), out);
+    return cast_core(o, Vec3{}, c.b - o, c.radius, normalize(direction), max_distance,
+                     make_core(s, o), out);
 }
 
 } // namespace
 
-Scalar separation(const Capsule& c, const Sphere& s) { return separation_impl(c, s); }
-Scalar separation(const Capsule& c, const Capsule& s) { return separation_impl(c, s); }
-Scalar separation(const Capsule& c, const Box& s) { return separation_impl(c, s); }
-Scalar separation(const Capsule& c, const Triangle& s) { return separation_impl(c, s); }
+Scalar separation(const Capsule& c, const Sphere& s) {
+    return separation_impl(c, s);
+}
+Scalar separation(const Capsule& c, const Capsule& s) {
+    return separation_impl(c, s);
+}
+Scalar separation(const Capsule& c, const Box& s) {
+    return separation_impl(c, s);
+}
+Scalar separation(const Capsule& c, const Triangle& s) {
+    return separation_impl(c, s);
+}
 Scalar separation(const Capsule& c, const Plane& s) {
     const PlaneCore p = make_core(s, c.a);
     const Vec3 b = c.b - c.a;
     return min(-p.offset, dot(p.n, b) - p.offset) - c.radius;
 }
 
-bool overlap(const Capsule& c, const Sphere& s, Scalar margin, Contact* out) { return overlap_impl(c, s, margin, out); }
-bool overlap(const Capsule& c, const Capsule& s, Scalar margin, Contact* out) { return overlap_impl(c, s, margin, out); }
-bool overlap(const Capsule& c, const Box& s, Scalar margin, Contact* out) { return overlap_impl(c, s, margin, out); }
-bool overlap(const Capsule& c, const Triangle& s, Scalar margin, Contact* out) { return overlap_impl(c, s, margin, out); }
+bool overlap(const Capsule& c, const Sphere& s, Scalar margin, Contact* out) {
+    return overlap_impl(c, s, margin, out);
+}
+bool overlap(const Capsule& c, const Capsule& s, Scalar margin, Contact* out) {
+    return overlap_impl(c, s, margin, out);
+}
+bool overlap(const Capsule& c, const Box& s, Scalar margin, Contact* out) {
+    return overlap_impl(c, s, margin, out);
+}
+bool overlap(const Capsule& c, const Triangle& s, Scalar margin, Contact* out) {
+    return overlap_impl(c, s, margin, out);
+}
 bool overlap(const Capsule& c, const Plane& s, Scalar margin, Contact* out) {
     return overlap_plane(c.a, Vec3{}, c.b - c.a, c.radius, make_core(s, c.a), margin, out);
 }
 
-bool cast(const Capsule& c, const Vec3& d, Scalar m, const Sphere& s, Hit* out) { return cast_impl(c, d, m, s, out); }
-bool cast(const Capsule& c, const Vec3& d, Scalar m, const Capsule& s, Hit* out) { return cast_impl(c, d, m, s, out); }
-bool cast(const Capsule& c, const Vec3& d, Scalar m, const Box& s, Hit* out) { return cast_impl(c, d, m, s, out); }
-bool cast(const Capsule& c, const Vec3& d, Scalar m, const Triangle& s, Hit* out) { return cast_impl(c, d, m, s, out); }
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Sphere& s, Hit* out) {
+    return cast_impl(c, d, m, s, out);
+}
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Capsule& s, Hit* out) {
+    return cast_impl(c, d, m, s, out);
+}
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Box& s, Hit* out) {
+    return cast_impl(c, d, m, s, out);
+}
+bool cast(const Capsule& c, const Vec3& d, Scalar m, const Triangle& s, Hit* out) {
+    return cast_impl(c, d, m, s, out);
+}
 bool cast(const Capsule& c, const Vec3& d, Scalar m, const Plane& s, Hit* out) {
     return cast_plane(c.a, Vec3{}, c.b - c.a, c.radius, normalize(d), m, make_core(s, c.a), out);
 }
 
 bool insert_hit(std::span<Hit> out, size_t* count, const Hit& h) {
     size_t pos = *count;
-    while (pos > 0 && hit_less(h, out[pos - 1])) --pos;
+    while (pos > 0 && hit_less(h, out[pos - 1]))
+        --pos;
     if (pos >= out.size()) return false;
     size_t end = *count < out.size() ? *count : out.size() - 1;
-    for (size_t i = end; i > pos; --i) out[i] = out[i - 1];
+    for (size_t i = end; i > pos; --i)
+        out[i] = out[i - 1];
     out[pos] = h;
     if (*count < out.size()) ++*count;
     return true;
@@ -501,10 +548,12 @@ bool insert_hit(std::span<Hit> out, size_t* count, const Hit& h) {
 
 bool insert_contact(std::span<Contact> out, size_t* count, const Contact& c) {
     size_t pos = *count;
-    while (pos > 0 && contact_less(c, out[pos - 1])) --pos;
+    while (pos > 0 && contact_less(c, out[pos - 1]))
+        --pos;
     if (pos >= out.size()) return false;
     size_t end = *count < out.size() ? *count : out.size() - 1;
-    for (size_t i = end; i > pos; --i) out[i] = out[i - 1];
+    for (size_t i = end; i > pos; --i)
+        out[i] = out[i - 1];
     out[pos] = c;
     if (*count < out.size()) ++*count;
     return true;

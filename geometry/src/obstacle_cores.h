@@ -37,10 +37,10 @@ struct BoxCore {
     Vec3 rotate(const Vec3& v) const { return aligned ? v : rot * v; }
 };
 struct TriCore {
-    Vec3 v[3];     ///< local vertices
-    Vec3 cross;    ///< cross(v1 - v0, v2 - v0), translation invariant
+    Vec3 v[3]; ///< local vertices
+    Vec3 cross; ///< cross(v1 - v0, v2 - v0), translation invariant
     Scalar cross_len;
-    Vec3 n;        ///< unit normal
+    Vec3 n; ///< unit normal
     uint32_t index; ///< triangle index within its mesh (0 for a lone triangle)
     uint8_t inactive = 0; ///< MeshTriangle::inactive (0 for a lone triangle: all active)
 };
@@ -49,19 +49,30 @@ struct PlaneCore {
     Scalar offset; ///< local: dot(n, x) <= offset is solid
 };
 
-inline Scalar core_radius(const PointCore& c) { return c.radius; }
-inline Scalar core_radius(const SegCore& c) { return c.radius; }
-inline Scalar core_radius(const BoxCore&) { return Scalar{}; }
-inline Scalar core_radius(const TriCore&) { return Scalar{}; }
+inline Scalar core_radius(const PointCore& c) {
+    return c.radius;
+}
+inline Scalar core_radius(const SegCore& c) {
+    return c.radius;
+}
+inline Scalar core_radius(const BoxCore&) {
+    return Scalar{};
+}
+inline Scalar core_radius(const TriCore&) {
+    return Scalar{};
+}
 
 /// Where p lies against the slab [-h, h]: -1 below it, 1 above it, 0 within.
-inline int clamp_state(Scalar p, Scalar h) { return p < -h ? -1 : (p > h ? 1 : 0); }
+inline int clamp_state(Scalar p, Scalar h) {
+    return p < -h ? -1 : (p > h ? 1 : 0);
+}
 
 /// The box feature of a point whose clamp states against the three slabs (box frame) are st:
 /// a face where one axis is clamped, an edge where two are, a vertex where all three are.
 inline Feature box_feature(const int st[3]) {
     int clamped = 0;
-    for (int i = 0; i < 3; ++i) clamped += st[i] != 0;
+    for (int i = 0; i < 3; ++i)
+        clamped += st[i] != 0;
     Feature f;
     if (clamped == 1) {
         const int ax = st[0] != 0 ? 0 : (st[1] != 0 ? 1 : 2);
@@ -74,14 +85,15 @@ inline Feature box_feature(const int st[3]) {
         f.index = static_cast<uint8_t>(free_ax * 4 + (st[o1] > 0 ? 1 : 0) + (st[o2] > 0 ? 2 : 0));
     } else if (clamped == 3) {
         f.kind = FeatureKind::kVertex;
-        f.index = static_cast<uint8_t>((st[0] > 0 ? 1 : 0) + (st[1] > 0 ? 2 : 0) + (st[2] > 0 ? 4 : 0));
+        f.index =
+            static_cast<uint8_t>((st[0] > 0 ? 1 : 0) + (st[1] > 0 ? 2 : 0) + (st[2] > 0 ? 4 : 0));
     }
     return f;
 }
 
 /// Closest points between the capsule's core segment [a, b] and an obstacle core.
 struct Closest {
-    Scalar dist;   ///< |on_seg - on_core|, correctly rounded
+    Scalar dist; ///< |on_seg - on_core|, correctly rounded
     Vec3 on_seg;
     Vec3 on_core;
     Feature feature;
@@ -97,7 +109,8 @@ Closest closest(const Vec3& a, const Vec3& b, const BoxCore& s);
 /// face's slab). Exposed for the tests of those shortcuts.
 Closest closest_box_general(const Vec3& a, const Vec3& b, const BoxCore& s);
 /// The same with the ends already in the box's frame (A = s.to_box(a), Bl = s.to_box(b)).
-Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& s, const Vec3& A, const Vec3& Bl);
+Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& s, const Vec3& A,
+                             const Vec3& Bl);
 Closest closest(const Vec3& a, const Vec3& b, const TriCore& s);
 
 /// *cl = closest(a + off, b + off, s), given *cl = closest(a + prev, b + prev, s) for some
@@ -106,7 +119,8 @@ Closest closest(const Vec3& a, const Vec3& b, const TriCore& s);
 /// face: only the distance and the segment point's y change, exactly (a conservative-advancement
 /// step toward a floor). That case is written down; every other case calls closest().
 void closest_moved(Closest* cl, const Vec3& a, const Vec3& b, const Vec3& off, const BoxCore& s);
-template <class Core> void closest_moved(Closest* cl, const Vec3& a, const Vec3& b, const Vec3& off, const Core& s) {
+template <class Core>
+void closest_moved(Closest* cl, const Vec3& a, const Vec3& b, const Vec3& off, const Core& s) {
     *cl = closest(a + off, b + off, s);
 }
 
@@ -140,7 +154,9 @@ Scalar plane_distance(const Vec3& p, const TriCore& tri);
 /// Builders of cores in the local frame with origin o.
 PointCore make_core(const Sphere& s, const Vec3& o);
 /// Inline: the scene's casts build one for every other character they test.
-inline SegCore make_core(const Capsule& c, const Vec3& o) { return {c.a - o, c.b - o, c.radius}; }
+inline SegCore make_core(const Capsule& c, const Vec3& o) {
+    return {c.a - o, c.b - o, c.radius};
+}
 BoxCore make_core(const Box& b, const Vec3& o);
 /// As above, with the rotation's kind known already (box_frame()). Inline: the scene's casts
 /// build one for every box they test.

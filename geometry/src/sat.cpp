@@ -15,7 +15,8 @@ struct Best {
 /// Pushing the segment (projection [smin, smax]) along +L by up, or along -L by down, leaves
 /// the shape's projection [cmin, cmax] at distance r: a valid separation. Strict < keeps the
 /// first of equal candidates (the axis lists are in a fixed order).
-void try_axis(Best* best, const Vec3& L, Scalar smin, Scalar smax, Scalar cmin, Scalar cmax, Scalar r) {
+void try_axis(Best* best, const Vec3& L, Scalar smin, Scalar smax, Scalar cmin, Scalar cmax,
+              Scalar r) {
     const Scalar up = cmax - smin + r;
     const Scalar down = smax - cmin + r;
     if (up < best->depth) *best = {up, L};
@@ -102,8 +103,10 @@ void sat(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Vec3* norma
     // to the plane or to an edge): every facet normal of segment (-) triangle.
     Vec3 axes[7] = {tri.n};
     int count = 1;
-    for (int i = 0; i < 3; ++i) add_axis(axes, &count, cross(D, tri.v[(i + 1) % 3] - tri.v[i]));
-    for (int i = 0; i < 3; ++i) add_axis(axes, &count, cross(tri.n, tri.v[(i + 1) % 3] - tri.v[i]));
+    for (int i = 0; i < 3; ++i)
+        add_axis(axes, &count, cross(D, tri.v[(i + 1) % 3] - tri.v[i]));
+    for (int i = 0; i < 3; ++i)
+        add_axis(axes, &count, cross(tri.n, tri.v[(i + 1) % 3] - tri.v[i]));
     Best best;
     for (int i = 0; i < count; ++i) {
         const Vec3& L = axes[i];
@@ -117,18 +120,26 @@ void sat(const Vec3& a, const Vec3& b, Scalar r, const TriCore& tri, Vec3* norma
 }
 
 // ----------------------------------------------------------------------------------------
-PointCore make_core(const Sphere& s, const Vec3& o) { return {s.center - o, s.radius}; }
+PointCore make_core(const Sphere& s, const Vec3& o) {
+    return {s.center - o, s.radius};
+}
 uint8_t box_frame(const Mat3& rot) {
     if (rot == Mat3::identity()) return 2;
-    const bool yaw = rot.row[1] == Vec3::unit_y() && rot.row[0].y.raw() == 0 && rot.row[2].y.raw() == 0;
+    const bool yaw =
+        rot.row[1] == Vec3::unit_y() && rot.row[0].y.raw() == 0 && rot.row[2].y.raw() == 0;
     return yaw ? 1 : 0;
 }
-BoxCore make_core(const Box& b, const Vec3& o) { return make_core(b, o, box_frame(b.rotation)); }
-PlaneCore make_core(const Plane& p, const Vec3& o) { return {p.normal, p.offset - dot(p.normal, o)}; }
+BoxCore make_core(const Box& b, const Vec3& o) {
+    return make_core(b, o, box_frame(b.rotation));
+}
+PlaneCore make_core(const Plane& p, const Vec3& o) {
+    return {p.normal, p.offset - dot(p.normal, o)};
+}
 
 TriCore make_core(const Triangle& t, const Vec3& o) {
     TriCore c;
-    for (int i = 0; i < 3; ++i) c.v[i] = t.v[i] - o;
+    for (int i = 0; i < 3; ++i)
+        c.v[i] = t.v[i] - o;
     c.cross = cross(c.v[1] - c.v[0], c.v[2] - c.v[0]);
     c.cross_len = length(c.cross);
     c.n = normalize(c.cross);
@@ -140,7 +151,8 @@ TriCore make_core(const TriangleMesh& m, uint32_t tri, const Vec3& o) {
     const MeshTriangle& mt = m.triangles()[tri];
     const auto verts = m.vertices();
     TriCore c;
-    for (int i = 0; i < 3; ++i) c.v[i] = verts[mt.i[i]] - o;
+    for (int i = 0; i < 3; ++i)
+        c.v[i] = verts[mt.i[i]] - o;
     c.cross = mt.cross;
     c.cross_len = mt.cross_length;
     c.n = mt.normal;

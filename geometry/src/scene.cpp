@@ -21,7 +21,8 @@ void StaticScene::add_capsule(ShapeId id, const Capsule& c, Motion motion) {
 }
 void StaticScene::add_box(ShapeId id, const Box& b, Motion motion) {
     Record r;
-    r.id = id, r.kind = ShapeKind::kBox, r.motion = motion, r.box = b, r.box_frame = box_frame(b.rotation);
+    r.id = id, r.kind = ShapeKind::kBox, r.motion = motion, r.box = b,
+    r.box_frame = box_frame(b.rotation);
     records_.push_back(r);
 }
 void StaticScene::add_plane(ShapeId id, const Plane& p) {
@@ -41,11 +42,15 @@ namespace {
 /// Bounds of a bounded primitive shape (planes have none; meshes carry their own).
 Aabb primitive_bounds(ShapeKind kind, const Sphere& s, const Capsule& c, const Box& b) {
     switch (kind) {
-    case ShapeKind::kSphere: return s.bounds();
-    case ShapeKind::kCapsule: return c.bounds();
-    case ShapeKind::kBox: return b.bounds();
+    case ShapeKind::kSphere:
+        return s.bounds();
+    case ShapeKind::kCapsule:
+        return c.bounds();
+    case ShapeKind::kBox:
+        return b.bounds();
     case ShapeKind::kMesh:
-    case ShapeKind::kPlane: break;
+    case ShapeKind::kPlane:
+        break;
     }
     return Aabb{};
 }
@@ -54,12 +59,14 @@ Aabb primitive_bounds(ShapeKind kind, const Sphere& s, const Capsule& c, const B
 
 bool StaticScene::build(std::string* error) {
     // Ids are unique (checked below), so this order is total.
-    std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.id < b.id; });
+    std::sort(records_.begin(), records_.end(),
+              [](const Record& a, const Record& b) { return a.id < b.id; });
     auto fail = [&](ShapeId id, const std::string& what) {
         if (error != nullptr) *error = "shape " + std::to_string(id) + ": " + what;
         return false;
     };
-    static_items_.clear(), kinematic_items_.clear(), planes_.clear(), large_items_.clear(), large_bounds_.clear();
+    static_items_.clear(), kinematic_items_.clear(), planes_.clear(), large_items_.clear(),
+        large_bounds_.clear();
     std::vector<Aabb> static_boxes;
     std::vector<uint32_t> static_keys, kin_keys;
     std::vector<uint32_t> static_records;
@@ -68,10 +75,12 @@ bool StaticScene::build(std::string* error) {
         Record& r = records_[i];
         if (i > 0 && records_[i - 1].id == r.id) return fail(r.id, "duplicate id");
         if (r.id == kBodyShape) return fail(r.id, "id reserved for bodies (kBodyShape)");
-        const bool small_radius = (r.kind == ShapeKind::kSphere && r.sphere.radius < kMinHalfExtent) ||
-                                  (r.kind == ShapeKind::kCapsule && r.capsule.radius.raw() < 0);
+        const bool small_radius =
+            (r.kind == ShapeKind::kSphere && r.sphere.radius < kMinHalfExtent) ||
+            (r.kind == ShapeKind::kCapsule && r.capsule.radius.raw() < 0);
         if (small_radius) return fail(r.id, "radius below the minimum (2^-16 m)");
-        if (r.kind == ShapeKind::kCapsule && distance(r.capsule.a, r.capsule.b) > kMaxCapsuleSegment)
+        if (r.kind == ShapeKind::kCapsule &&
+            distance(r.capsule.a, r.capsule.b) > kMaxCapsuleSegment)
             return fail(r.id, "capsule segment longer than 30000 m");
         if (r.kind == ShapeKind::kBox &&
             (r.box.half_extents.x < kMinHalfExtent || r.box.half_extents.y < kMinHalfExtent ||
@@ -84,9 +93,11 @@ bool StaticScene::build(std::string* error) {
             planes_.push_back(i);
             continue;
         }
-        r.bounds = r.kind == ShapeKind::kMesh ? meshes_[r.mesh].bounds()
-                                              : primitive_bounds(r.kind, r.sphere, r.capsule, r.box);
-        if (r.kind == ShapeKind::kMesh && r.motion == Motion::kKinematic) return fail(r.id, "meshes are static");
+        r.bounds = r.kind == ShapeKind::kMesh
+                       ? meshes_[r.mesh].bounds()
+                       : primitive_bounds(r.kind, r.sphere, r.capsule, r.box);
+        if (r.kind == ShapeKind::kMesh && r.motion == Motion::kKinematic)
+            return fail(r.id, "meshes are static");
         if (r.motion == Motion::kStatic) {
             static_records.push_back(i);
         } else {
@@ -99,8 +110,10 @@ bool StaticScene::build(std::string* error) {
     // cost of a query depends on the split: every query orders its results itself.
     if (!static_records.empty()) {
         Aabb level = records_[static_records[0]].bounds;
-        for (uint32_t i : static_records) level = level.merged(records_[i].bounds);
-        const Vec3 half_level = Vec3{(level.hi.x - level.lo.x).div_int(2), Scalar{}, (level.hi.z - level.lo.z).div_int(2)};
+        for (uint32_t i : static_records)
+            level = level.merged(records_[i].bounds);
+        const Vec3 half_level = Vec3{(level.hi.x - level.lo.x).div_int(2), Scalar{},
+                                     (level.hi.z - level.lo.z).div_int(2)};
         for (uint32_t i : static_records) {
             const Aabb& b = records_[i].bounds;
             const Vec3 e = b.hi - b.lo;
@@ -181,7 +194,8 @@ void StaticScene::refit() {
 
 template <class Visit>
 void StaticScene::for_candidates(const Aabb& q, const LocalScene* local, Visit&& visit) const {
-    for (uint32_t p : planes_) visit(records_[p]);
+    for (uint32_t p : planes_)
+        visit(records_[p]);
     if (local != nullptr && local->covers(q)) {
         for (uint32_t k = 0; k < local->count_; ++k) {
             const Record& r = records_[local->items_[k]];
@@ -195,12 +209,13 @@ void StaticScene::for_candidates(const Aabb& q, const LocalScene* local, Visit&&
     kinematic_tree_.query(q, [&](uint32_t item) { visit(records_[kinematic_items_[item]]); });
 }
 
-size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const {
+size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                             std::span<Hit> out) const {
     return cast_all(c, direction, max_distance, out, nullptr, false);
 }
 
-size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
-                             const LocalScene* local, bool any) const {
+size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                             std::span<Hit> out, const LocalScene* local, bool any) const {
     const Vec3 o = c.a;
     const Vec3 b = c.b - o;
     const Vec3 dir = local != nullptr ? local->unit(direction) : normalize(direction);
@@ -217,23 +232,30 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
         Hit h;
         switch (r.kind) {
         case ShapeKind::kSphere:
-            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.sphere, o), &h), h, r.id);
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.sphere, o), &h),
+                 h, r.id);
             break;
         case ShapeKind::kCapsule:
-            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.capsule, o), &h), h, r.id);
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.capsule, o), &h),
+                 h, r.id);
             break;
         case ShapeKind::kBox:
-            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.box, o, r.box_frame), &h), h, r.id);
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance,
+                           make_core(r.box, o, r.box_frame), &h),
+                 h, r.id);
             break;
         case ShapeKind::kPlane:
-            keep(cast_plane(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.plane, o), &h), h, r.id);
+            keep(cast_plane(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.plane, o), &h),
+                 h, r.id);
             break;
         case ShapeKind::kMesh: {
             const TriangleMesh& m = meshes_[r.mesh];
             m.bvh().query(swept, [&](uint32_t tri) {
                 if (any && total > 0) return;
                 Hit th;
-                keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(m, tri, o), &th), th, r.id);
+                keep(
+                    cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(m, tri, o), &th),
+                    th, r.id);
             });
             break;
         }
@@ -242,7 +264,8 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
     if (local != nullptr && local->covers(swept)) {
         // for_candidates(swept, local, visit) written out for the shapes gathered near the body
         // (nearly every query), the boxes' casts in the loop: the same calls on the same values.
-        for (uint32_t p : planes_) visit(records_[p]);
+        for (uint32_t p : planes_)
+            visit(records_[p]);
         for (uint32_t k = 0; k < local->count_; ++k) {
             const Record& r = records_[local->items_[k]];
             if (!r.bounds.overlaps(swept)) continue;
@@ -252,7 +275,9 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
             }
             if (any && total > 0) break;
             Hit h;
-            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance, make_core(r.box, o, r.box_frame), &h), h, r.id);
+            keep(cast_core(o, Vec3{}, b, c.radius, dir, max_distance,
+                           make_core(r.box, o, r.box_frame), &h),
+                 h, r.id);
         }
     } else {
         for_candidates(swept, local, visit);
@@ -269,8 +294,8 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
     return total;
 }
 
-size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
-                               size_t* count) const {
+size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                               std::span<Hit> out, size_t* count) const {
     if (bodies_.empty()) return 0;
     // cast_all()'s loop over the bodies, the same calls on the same values.
     const Vec3 o = c.a;
@@ -281,7 +306,8 @@ size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar m
     for (const Body& body : bodies_) {
         if (!body.bounds.overlaps(swept)) continue;
         Hit h;
-        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h)) continue;
+        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h))
+            continue;
         h.shape = kBodyShape;
         ++found;
         insert_hit(out, count, h);
@@ -294,14 +320,16 @@ bool StaticScene::cast_any(const Capsule& c, const Vec3& direction, Scalar max_d
     return cast_all(c, direction, max_distance, unused, nullptr, true) > 0;
 }
 
-bool StaticScene::cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const {
+bool StaticScene::cast(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                       Hit* out) const {
     Hit best[1];
     if (cast_all(c, direction, max_distance, best) == 0) return false;
     *out = best[0];
     return true;
 }
 
-bool StaticScene::ray_cast(const Vec3& origin, const Vec3& direction, Scalar max_distance, Hit* out) const {
+bool StaticScene::ray_cast(const Vec3& origin, const Vec3& direction, Scalar max_distance,
+                           Hit* out) const {
     return cast(Capsule{origin, origin, Scalar{}}, direction, max_distance, out);
 }
 
@@ -309,7 +337,8 @@ size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> 
     return overlap(c, margin, out, nullptr);
 }
 
-size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> out, const LocalScene* local) const {
+size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> out,
+                            const LocalScene* local) const {
     const Vec3 o = c.a;
     const Vec3 b = c.b - o;
     const Aabb q = c.bounds().expanded(max(margin, Scalar{}) + kContactTolerance);
@@ -324,22 +353,28 @@ size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> 
         Contact ct;
         switch (r.kind) {
         case ShapeKind::kSphere:
-            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.sphere, o), margin, &ct), ct, r.id);
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.sphere, o), margin, &ct), ct,
+                 r.id);
             break;
         case ShapeKind::kCapsule:
-            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.capsule, o), margin, &ct), ct, r.id);
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.capsule, o), margin, &ct), ct,
+                 r.id);
             break;
         case ShapeKind::kBox:
-            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(r.box, o, r.box_frame), margin, &ct), ct, r.id);
+            keep(
+                overlap_core(o, Vec3{}, b, c.radius, make_core(r.box, o, r.box_frame), margin, &ct),
+                ct, r.id);
             break;
         case ShapeKind::kPlane:
-            keep(overlap_plane(o, Vec3{}, b, c.radius, make_core(r.plane, o), margin, &ct), ct, r.id);
+            keep(overlap_plane(o, Vec3{}, b, c.radius, make_core(r.plane, o), margin, &ct), ct,
+                 r.id);
             break;
         case ShapeKind::kMesh: {
             const TriangleMesh& m = meshes_[r.mesh];
             m.bvh().query(q, [&](uint32_t tri) {
                 Contact tc;
-                keep(overlap_core(o, Vec3{}, b, c.radius, make_core(m, tri, o), margin, &tc), tc, r.id);
+                keep(overlap_core(o, Vec3{}, b, c.radius, make_core(m, tri, o), margin, &tc), tc,
+                     r.id);
             });
             break;
         }
@@ -349,7 +384,8 @@ size_t StaticScene::overlap(const Capsule& c, Scalar margin, std::span<Contact> 
         for (const Body& body : local->bodies_) {
             if (!body.bounds.overlaps(q)) continue;
             Contact ct;
-            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(body.capsule, o), margin, &ct), ct, kBodyShape);
+            keep(overlap_core(o, Vec3{}, b, c.radius, make_core(body.capsule, o), margin, &ct), ct,
+                 kBodyShape);
         }
     }
     return total;
@@ -361,17 +397,20 @@ size_t StaticScene::query_bounds(const Aabb& q, std::span<ShapeId> out) const {
         ++total;
         // Sorted insertion by id (ids are unique), keeping the least out.size().
         size_t pos = count;
-        while (pos > 0 && r.id < out[pos - 1]) --pos;
+        while (pos > 0 && r.id < out[pos - 1])
+            --pos;
         if (pos >= out.size()) return;
         const size_t end = count < out.size() ? count : out.size() - 1;
-        for (size_t i = end; i > pos; --i) out[i] = out[i - 1];
+        for (size_t i = end; i > pos; --i)
+            out[i] = out[i - 1];
         out[pos] = r.id;
         if (count < out.size()) ++count;
     });
     return total;
 }
 
-LocalScene::LocalScene(const StaticScene& scene, const Aabb& region) : scene_(&scene), region_(region) {
+LocalScene::LocalScene(const StaticScene& scene, const Aabb& region)
+    : scene_(&scene), region_(region) {
     // Every bounded shape overlapping the region (planes are visited by every query anyway).
     // Gathered in the trees' order; the queries do not depend on the order of their candidates.
     bool full = false;
@@ -395,14 +434,14 @@ LocalScene::LocalScene(const StaticScene& scene, const Aabb& region) : scene_(&s
 Vec3 LocalScene::unit(const Vec3& v) const {
     // Straight up or down (every probe and snap): normalize() gives +-1 on y exactly (its own
     // shortcut for a vector along an axis), without the memo.
-    if (v.x.raw() == 0 && v.z.raw() == 0 && wide::uabs(v.y.raw()) >= static_cast<uint64_t>(kMinNormalizeLength.raw()))
+    if (v.x.raw() == 0 && v.z.raw() == 0 &&
+        wide::uabs(v.y.raw()) >= static_cast<uint64_t>(kMinNormalizeLength.raw()))
         return Vec3{Scalar{}, v.y.raw() < 0 ? -Scalar::one() : Scalar::one(), Scalar{}};
     if (const Vec3* u = units_.find(v)) return *u;
     const Vec3 u = normalize(v);
     units_.put(v, u);
     return u;
 }
-
 
 bool LocalScene::static_below(const Capsule& c, Scalar reach) const {
     if (kinematic_ != 0) return false;
@@ -419,7 +458,8 @@ bool LocalScene::cast_any(const Capsule& c, const Vec3& direction, Scalar max_di
     return scene_->cast_all(c, direction, max_distance, unused, this, true) > 0;
 }
 
-bool LocalScene::cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const {
+bool LocalScene::cast(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                      Hit* out) const {
     Hit best[1];
     if (cast_all(c, direction, max_distance, best) == 0) return false;
     *out = best[0];

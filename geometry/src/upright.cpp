@@ -1,5 +1,6 @@
 // Two upright capsules, as every character's is: the cast of one against the other in closed
-// form (the characters' queries of one another), and the general path (narrow.cpp) where it does not apply.
+// form (the characters' queries of one another), and the general path (narrow.cpp) where it does
+// not apply.
 #include "narrow.h"
 
 #include "fx/sqrt.h"
@@ -29,9 +30,10 @@ bool within_limit(Scalar v) {
 
 } // namespace
 
-bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance, const SegCore& core,
-                  Hit* out) {
-    const bool upright = b.x.raw() == 0 && b.z.raw() == 0 && core.a.x == core.b.x && core.a.z == core.b.z;
+bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scalar max_distance,
+                  const SegCore& core, Hit* out) {
+    const bool upright =
+        b.x.raw() == 0 && b.z.raw() == 0 && core.a.x == core.b.x && core.a.z == core.b.z;
     if (!upright || !within_limit(core.a.x) || !within_limit(core.a.z) || !within_limit(core.a.y) ||
         !within_limit(core.b.y) || !within_limit(b.y) || !within_limit(max_distance))
         return cast_core(o, Vec3{}, b, r, dir, max_distance, core, out);
@@ -57,7 +59,8 @@ bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scala
             const Vec3 on_core{dx, y_core, dz};
             const Vec3 v = Vec3{Scalar{}, clamp(y_core, a0, a1), Scalar{}} - on_core;
             const Scalar dist = length(v);
-            if (dist <= kDeepDistance) return cast_core(o, Vec3{}, b, r, dir, max_distance, core, out);
+            if (dist <= kDeepDistance)
+                return cast_core(o, Vec3{}, b, r, dir, max_distance, core, out);
             Vec3 n;
             if (!try_normalize(v, &n)) n = Vec3::unit_y();
             out->distance = Scalar{};
@@ -119,6 +122,5 @@ bool cast_upright(const Vec3& o, const Vec3& b, Scalar r, const Vec3& dir, Scala
     out->depth = Scalar{};
     return true;
 }
-
 
 } // namespace fx::geo::detail

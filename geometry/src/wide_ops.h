@@ -12,12 +12,22 @@ using B = wide::Default;
 using W = B::T;
 
 /// Exact a*b in units of 2^-64.
-inline W mulw(Scalar a, Scalar b) { return B::smul(a.raw(), b.raw()); }
-inline W subw(W a, W b) { return B::sub(a, b); }
-inline W addw(W a, W b) { return B::add(a, b); }
-inline int signw(W v) { return B::is_neg(v) ? -1 : (B::is_zero(v) ? 0 : 1); }
+inline W mulw(Scalar a, Scalar b) {
+    return B::smul(a.raw(), b.raw());
+}
+inline W subw(W a, W b) {
+    return B::sub(a, b);
+}
+inline W addw(W a, W b) {
+    return B::add(a, b);
+}
+inline int signw(W v) {
+    return B::is_neg(v) ? -1 : (B::is_zero(v) ? 0 : 1);
+}
 /// Sign of a - b for values whose difference does not overflow (|a|, |b| < 2^126).
-inline int cmpw(W a, W b) { return signw(B::sub(a, b)); }
+inline int cmpw(W a, W b) {
+    return signw(B::sub(a, b));
+}
 
 /// Rounded (half away from zero) quotient num / den of a signed value in units of 2^-64 by a
 /// positive Scalar, as a Scalar. Saturates when the quotient does not fit.
@@ -29,7 +39,8 @@ inline Scalar div_w(W num, Scalar den) {
     uint64_t rem = 0;
     uint64_t q = B::udiv64(m, d, &rem);
     if (rem >= d - rem) ++q;
-    if (q > static_cast<uint64_t>(INT64_MAX)) return neg ? Scalar::min_value() : Scalar::max_value();
+    if (q > static_cast<uint64_t>(INT64_MAX))
+        return neg ? Scalar::min_value() : Scalar::max_value();
     return Scalar::from_raw(neg ? -static_cast<int64_t>(q) : static_cast<int64_t>(q));
 }
 
@@ -55,7 +66,8 @@ inline Scalar ratio01_w(W num, W den) {
 /// a + d * (num / den) with one rounding per component (mul_div): exact to 0.5 raw even when d
 /// is a 10 km edge, where rounding num / den first would cost 2^-33 * 10 km = 1.2e-6 m.
 inline Vec3 point_on(const Vec3& a, const Vec3& d, Scalar num, Scalar den) {
-    return {a.x + mul_div(d.x, num, den), a.y + mul_div(d.y, num, den), a.z + mul_div(d.z, num, den)};
+    return {a.x + mul_div(d.x, num, den), a.y + mul_div(d.y, num, den),
+            a.z + mul_div(d.z, num, den)};
 }
 
 } // namespace fx::geo::detail

@@ -22,11 +22,21 @@ void* operator new(std::size_t size) {
     if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
     throw std::bad_alloc();
 }
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void* operator new[](std::size_t size) {
+    return operator new(size);
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+    std::free(p);
+}
 // The nothrow forms too (Catch2 registers tests with new(std::nothrow)): under AddressSanitizer,
 // whose runtime defines every form, an unreplaced nothrow new would pair ASan's allocation with
 // the free() above (alloc-dealloc-mismatch).
@@ -34,9 +44,15 @@ void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
     if (g_counting) ++g_allocations;
     return std::malloc(size == 0 ? 1 : size);
 }
-void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept { return operator new(size, tag); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept {
+    return operator new(size, tag);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+    std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+    std::free(p);
+}
 
 using namespace fx;
 using namespace fx::kcc;
@@ -68,7 +84,8 @@ TEST_CASE("a built world steps without allocating", "[world][alloc]") {
     busy_level(w);
     std::string error;
     for (uint32_t id = 1; id <= 8; ++id) {
-        REQUIRE(w.add_character(id, v3(-8 + 2 * static_cast<long double>(id), rest_height(), -2), kDefaults, &error));
+        REQUIRE(w.add_character(id, v3(-8 + 2 * static_cast<long double>(id), rest_height(), -2),
+                                kDefaults, &error));
     }
     // The counter sees allocations: building a world does allocate (its trees and buffers).
     g_allocations = 0;
@@ -83,8 +100,9 @@ TEST_CASE("a built world steps without allocating", "[world][alloc]") {
     for (int t = 0; t < 400; ++t) {
         for (size_t i = 0; i < inputs.size(); ++i) {
             const int phase = (t / 40 + static_cast<int>(i)) % 4;
-            inputs[i] = stick(phase == 0 ? 1 : (phase == 2 ? -1 : 0), phase == 1 ? 1 : (phase == 3 ? -1 : 0),
-                              (t + static_cast<int>(i)) % 53 == 0);
+            inputs[i] =
+                stick(phase == 0 ? 1 : (phase == 2 ? -1 : 0),
+                      phase == 1 ? 1 : (phase == 3 ? -1 : 0), (t + static_cast<int>(i)) % 53 == 0);
         }
         g_allocations = 0;
         g_counting = true;
@@ -97,14 +115,16 @@ TEST_CASE("a built world steps without allocating", "[world][alloc]") {
     CHECK(observer.events > 0); // the traced ticks did real work
 }
 
-TEST_CASE("after characters join, leave, teleport and change settings, ticks allocate nothing", "[world][alloc]") {
+TEST_CASE("after characters join, leave, teleport and change settings, ticks allocate nothing",
+          "[world][alloc]") {
     // Colliding bodies close together (the characters' grid is used), then changes at given
     // ticks: each change may allocate, the ticks after it may not.
     World w;
     busy_level(w);
     std::string error;
     for (uint32_t id = 1; id <= 4; ++id)
-        REQUIRE(w.add_character(id, v3(-2 + static_cast<long double>(id), rest_height(), -2), kDefaults, &error));
+        REQUIRE(w.add_character(id, v3(-2 + static_cast<long double>(id), rest_height(), -2),
+                                kDefaults, &error));
     REQUIRE(w.build(&error));
     Settings slow = kDefaults;
     slow.max_speed = Scalar::from_int(3);
@@ -112,7 +132,8 @@ TEST_CASE("after characters join, leave, teleport and change settings, ticks all
     for (int t = 0; t < 300; ++t) {
         if (t == 40)
             for (uint32_t id = 10; id < 22; ++id) // twelve join, in a cluster
-                REQUIRE(w.add_character(id, v3(0.9L * (id % 4), rest_height(), 0.9L * (id / 4)), kDefaults, &error));
+                REQUIRE(w.add_character(id, v3(0.9L * (id % 4), rest_height(), 0.9L * (id / 4)),
+                                        kDefaults, &error));
         if (t == 100) REQUIRE(w.remove_character(2, &error));
         if (t == 150) REQUIRE(w.teleport(11, v3(-5, 1, -5), &error));
         if (t == 200) REQUIRE(w.set_settings(12, slow, &error));
@@ -127,12 +148,14 @@ TEST_CASE("after characters join, leave, teleport and change settings, ticks all
     CHECK(w.characters().size() == 15);
 }
 
-TEST_CASE("with a recorder attached and reserved, ticks and snapshots allocate nothing", "[world][alloc][recorder]") {
+TEST_CASE("with a recorder attached and reserved, ticks and snapshots allocate nothing",
+          "[world][alloc][recorder]") {
     World w;
     busy_level(w);
     std::string error;
     for (uint32_t id = 1; id <= 8; ++id)
-        REQUIRE(w.add_character(id, v3(-8 + 2 * static_cast<long double>(id), rest_height(), -2), kDefaults, &error));
+        REQUIRE(w.add_character(id, v3(-8 + 2 * static_cast<long double>(id), rest_height(), -2),
+                                kDefaults, &error));
     REQUIRE(w.build(&error));
     Recorder rec;
     REQUIRE(w.set_recorder(&rec, &error));
@@ -141,7 +164,8 @@ TEST_CASE("with a recorder attached and reserved, ticks and snapshots allocate n
     std::vector<uint8_t> snap;
     w.snapshot(&snap); // the buffer's capacity, once
     for (int t = 0; t < 400; ++t) {
-        for (size_t i = 0; i < inputs.size(); ++i) inputs[i] = stick(t % 80 < 40 ? 1 : -1, 1, (t + static_cast<int>(i)) % 53 == 0);
+        for (size_t i = 0; i < inputs.size(); ++i)
+            inputs[i] = stick(t % 80 < 40 ? 1 : -1, 1, (t + static_cast<int>(i)) % 53 == 0);
         g_allocations = 0;
         g_counting = true;
         w.snapshot(&snap);

@@ -21,7 +21,8 @@ using namespace kcctest;
 TEST_CASE("xxh3_64 is the xxHash library's XXH3_64bits, seed 0, at every length", "[checksum]") {
     fxtest::Rng rng(0xc4ec);
     std::vector<uint8_t> buf(20000);
-    for (auto& b : buf) b = static_cast<uint8_t>(rng.next());
+    for (auto& b : buf)
+        b = static_cast<uint8_t>(rng.next());
     for (size_t len = 0; len <= 2048; ++len) {
         INFO("length " << len);
         REQUIRE(xxh3_64({buf.data(), len}) == XXH3_64bits(buf.data(), len));
@@ -30,19 +31,23 @@ TEST_CASE("xxh3_64 is the xxHash library's XXH3_64bits, seed 0, at every length"
     }
     for (int i = 0; i < 200; ++i) {
         const size_t len = static_cast<size_t>(rng.range(0, 20000 - 1));
-        for (size_t k = 0; k < len; ++k) buf[k] = static_cast<uint8_t>(rng.next());
+        for (size_t k = 0; k < len; ++k)
+            buf[k] = static_cast<uint8_t>(rng.next());
         INFO("random case " << i << ", length " << len);
         REQUIRE(xxh3_64({buf.data(), len}) == XXH3_64bits(buf.data(), len));
     }
     // All-zero and all-ones inputs (carries through every product).
     std::vector<uint8_t> zeros(5000, 0), ones(5000, 0xFF);
-    for (size_t len : {size_t{0}, size_t{16}, size_t{240}, size_t{241}, size_t{1024}, size_t{1025}, size_t{5000}}) {
+    for (size_t len : {size_t{0}, size_t{16}, size_t{240}, size_t{241}, size_t{1024}, size_t{1025},
+                       size_t{5000}}) {
         CHECK(xxh3_64({zeros.data(), len}) == XXH3_64bits(zeros.data(), len));
         CHECK(xxh3_64({ones.data(), len}) == XXH3_64bits(ones.data(), len));
     }
 }
 
-TEST_CASE("World::checksum is the goldens' world hash: every character's then every platform's bytes", "[checksum]") {
+TEST_CASE(
+    "World::checksum is the goldens' world hash: every character's then every platform's bytes",
+    "[checksum]") {
     World w;
     add_floor(w);
     Platform p;

@@ -5,10 +5,12 @@ using namespace kcctest;
 using namespace fx::kcc;
 
 TEST_CASE("standing with the centre 3-4 cm past a ledge stays grounded", "[ground]") {
-    Solo s([](World& w) {
-        add_floor(w, 1, Scalar::from_int(-5));
-        add_aabb(w, 2, v3(-5, -1, -5), v3(0, 0, 5)); // ledge edge at x = 0
-    }, v3(0.035L, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w, 1, Scalar::from_int(-5));
+            add_aabb(w, 2, v3(-5, -1, -5), v3(0, 0, 5)); // ledge edge at x = 0
+        },
+        v3(0.035L, rest_height(), 0));
     for (int i = 0; i < 50; ++i) {
         s.tick(Input{});
         CHECK(s.st().grounded);
@@ -23,8 +25,8 @@ void floor_and_slope(World& w, int deg) {
     const Vec3 n = slope_normal(deg);
     const Scalar hy = Scalar::one();
     const Vec3 p = v3(1, 0, 0);
-    w.scene().add_box(2, fx::geo::Box::from_yaw_pitch_roll_degrees(p - n * hy, v3(20, 1, 20), Scalar{}, Scalar{},
-                                                                   Scalar::from_int(deg)));
+    w.scene().add_box(2, fx::geo::Box::from_yaw_pitch_roll_degrees(
+                             p - n * hy, v3(20, 1, 20), Scalar{}, Scalar{}, Scalar::from_int(deg)));
 }
 } // namespace
 
@@ -38,7 +40,8 @@ TEST_CASE("a 56 degree slope keeps a body that walks onto it grounded", "[ground
     CHECK(ld(s.st().position.y) > 0.5L); // it climbed
 }
 
-TEST_CASE("a 56 degree slope does not ground a body landing on it from the air", "[ground][slope]") {
+TEST_CASE("a 56 degree slope does not ground a body landing on it from the air",
+          "[ground][slope]") {
     Solo s([](World& w) { add_slope_plane(w, 2, 56); }, feet_on_slope(56, 0) + v3(0, 0.5L, 0));
     for (int i = 0; i < 40; ++i) {
         s.tick(Input{});
@@ -101,7 +104,8 @@ namespace {
 /// Stairs going down toward +x: step k spans x in [k*run, (k+1)*run) with top at -k*rise.
 void stairs_down(World& w, long double rise, long double run, int count) {
     for (int k = 0; k < count; ++k) {
-        add_aabb(w, static_cast<fx::geo::ShapeId>(10 + k), v3(k * run, -k * rise - 5, -3), v3((k + 1) * run, -k * rise, 3));
+        add_aabb(w, static_cast<fx::geo::ShapeId>(10 + k), v3(k * run, -k * rise - 5, -3),
+                 v3((k + 1) * run, -k * rise, 3));
     }
     add_aabb(w, 9, v3(-5, -5, -3), v3(0, 0, 3));
 }
@@ -115,13 +119,15 @@ long double run_distance(Solo& s, int ticks) {
     s.mut().velocity = Vec3{kDefaults.max_speed, Scalar{}, Scalar{}};
     s.mut().run_speed = kDefaults.max_speed;
     const Vec3 start = s.st().position;
-    for (int i = 0; i < ticks; ++i) s.tick(stick(1, 0));
+    for (int i = 0; i < ticks; ++i)
+        s.tick(stick(1, 0));
     return ld(s.st().position.x - start.x);
 }
 } // namespace
 
 TEST_CASE("walking down stairs never leaves the ground", "[ground][snap][step]") {
-    Solo s([](World& w) { stairs_down(w, 0.15L, 0.3L, 24); }, v3(-1, rest_height(), 0)); // 7.2 m of stairs: 45 ticks at 6.2 m/s stay on them
+    Solo s([](World& w) { stairs_down(w, 0.15L, 0.3L, 24); },
+           v3(-1, rest_height(), 0)); // 7.2 m of stairs: 45 ticks at 6.2 m/s stay on them
     s.settle();
     for (int i = 0; i < 45; ++i) {
         s.tick(stick(1, 0));
@@ -133,12 +139,15 @@ TEST_CASE("walking down stairs never leaves the ground", "[ground][snap][step]")
 TEST_CASE("walking up 0.2 m stairs never leaves the ground", "[ground][snap][step]") {
     // Regression: the snap sweep used to stop at its first hit, the steep front edge of the next
     // step 1-2 mm above the walkable edge of the current one, and left the body airborne.
-    Solo s([](World& w) {
-        add_floor(w);
-        for (int k = 0; k < 8; ++k) {
-            add_aabb(w, static_cast<fx::geo::ShapeId>(10 + k), v3(2 + k * 0.3L, 0, -3), v3(30, (k + 1) * 0.2L, 3));
-        }
-    }, v3(0, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            for (int k = 0; k < 8; ++k) {
+                add_aabb(w, static_cast<fx::geo::ShapeId>(10 + k), v3(2 + k * 0.3L, 0, -3),
+                         v3(30, (k + 1) * 0.2L, 3));
+            }
+        },
+        v3(0, rest_height(), 0));
     s.settle();
     for (int i = 0; i < 60; ++i) {
         s.tick(stick(1, 0));
@@ -152,10 +161,12 @@ TEST_CASE("a body pushed into contact with a wall stays grounded", "[ground][sna
     // Regression: depenetration leaves the body exactly touching the wall; the wall then was the
     // snap sweep's first hit (a start overlap, not walkable), so a body standing on flat floor
     // was reported airborne.
-    Solo s([](World& w) {
-        add_floor(w);
-        add_aabb(w, 2, v3(1, 0, -3), v3(2, 2, 3));
-    }, v3(0.65L, rest_height(), 0)); // 5 cm into the wall
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            add_aabb(w, 2, v3(1, 0, -3), v3(2, 2, 3));
+        },
+        v3(0.65L, rest_height(), 0)); // 5 cm into the wall
     for (int i = 0; i < 20; ++i) {
         s.tick(fx::kcc::Input{});
         if (i >= 2) {
@@ -194,22 +205,27 @@ TEST_CASE("a 0.35 m step is climbed, 0.36 m and 0.4 m block", "[step]") {
 
 TEST_CASE("a low ceiling cancels a step", "[step]") {
     // A 0.2 m step under a ceiling 2.0 m above the floor: raising the body 0.35 m hits it.
-    Solo s([](World& w) {
-        step_level(w, 0.2L);
-        add_aabb(w, 3, v3(-5, 2.0L, -3), v3(6, 3, 3));
-    }, v3(0, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            step_level(w, 0.2L);
+            add_aabb(w, 3, v3(-5, 2.0L, -3), v3(6, 3, 3));
+        },
+        v3(0, rest_height(), 0));
     struct Count : TraceObserver {
         int ceiling = 0;
         void on_event(const TraceEvent& e) override {
-            if (e.kind == TraceKind::kStepAttempt && e.reason == static_cast<uint8_t>(StepResult::kCeiling)) ++ceiling;
+            if (e.kind == TraceKind::kStepAttempt &&
+                e.reason == static_cast<uint8_t>(StepResult::kCeiling))
+                ++ceiling;
         }
     } count;
     s.mut().velocity = Vec3{kDefaults.max_speed, Scalar{}, Scalar{}};
     s.mut().run_speed = kDefaults.max_speed;
-    for (int i = 0; i < 50; ++i) s.tick(stick(1, 0), &count);
+    for (int i = 0; i < 50; ++i)
+        s.tick(stick(1, 0), &count);
     CHECK(ld(s.st().position.y) + 1.8L <= 2.0L);
     CHECK(ld(s.st().position.y) < 0.2L); // not on the step
-    CHECK(count.ceiling > 0);           // because the step attempts hit the ceiling
+    CHECK(count.ceiling > 0); // because the step attempts hit the ceiling
 }
 
 TEST_CASE("no step-up in the air", "[step]") {
@@ -230,12 +246,14 @@ TEST_CASE("no step-up in the air", "[step]") {
     } count;
     s.settle();
     s.tick(stick(1, 0, true), &count);
-    for (int i = 0; i < 10; ++i) s.tick(stick(1, 0), &count);
+    for (int i = 0; i < 10; ++i)
+        s.tick(stick(1, 0), &count);
     CHECK(count.airborne_ticks >= 5);
     CHECK(count.airborne_attempts == 0);
 }
 
-TEST_CASE("select_snap: side contacts are ignored, a steep edge blocks only what lies past it", "[snap]") {
+TEST_CASE("select_snap: side contacts are ignored, a steep edge blocks only what lies past it",
+          "[snap]") {
     const fx::kcc::Params p = fx::kcc::make_params(kDefaults);
     auto hit = [](long double d, const Vec3& n, fx::geo::ShapeId id, bool start = false) {
         fx::geo::Hit h;
@@ -247,7 +265,8 @@ TEST_CASE("select_snap: side contacts are ignored, a steep edge blocks only what
     };
     const Vec3 up = Vec3::unit_y();
     const Vec3 wall = Vec3::unit_x();
-    const Vec3 edge = fx::normalize(v3(-1, 0.3L, 0)); // steep, faces up a little: opposes moving down
+    const Vec3 edge =
+        fx::normalize(v3(-1, 0.3L, 0)); // steep, faces up a little: opposes moving down
     // A wall touched at the side comes first; the floor below is still the landing.
     const fx::geo::Hit a[] = {hit(0, wall, 2, true), hit(0.1L, up, 1)};
     fx::kcc::SnapLanding l = fx::kcc::select_snap(a, p);
@@ -290,10 +309,12 @@ TEST_CASE("approach_distance keeps one skin along the contact's normal at every 
         CHECK(0.2L - ld(move) * c == Approx(skin).margin(1e-7));
     }
     // Already a skin or less away: no motion toward it, never backwards.
-    CHECK(fx::kcc::approach_distance(sc(0.05L), sc(0.3L), kDefaults.skin) == Scalar{}); // 15 mm away
+    CHECK(fx::kcc::approach_distance(sc(0.05L), sc(0.3L), kDefaults.skin) ==
+          Scalar{}); // 15 mm away
     CHECK(fx::kcc::approach_distance(sc(0.01L), sc(1), kDefaults.skin) == Scalar{});
     // A normal that does not oppose the motion (c <= 0): d - skin along the motion, at least 0.
-    CHECK(fx::kcc::approach_distance(sc(0.1L), Scalar{}, kDefaults.skin) == sc(0.1L) - kDefaults.skin);
+    CHECK(fx::kcc::approach_distance(sc(0.1L), Scalar{}, kDefaults.skin) ==
+          sc(0.1L) - kDefaults.skin);
 }
 
 TEST_CASE("ground rest height: one skin along the normal, within the probe band", "[skin]") {
@@ -302,7 +323,8 @@ TEST_CASE("ground rest height: one skin along the normal, within the probe band"
         const long double ny = std::cos(deg * 3.14159265358979323846L / 180.0L);
         const Scalar r = fx::kcc::ground_rest_height(sc(ny), p);
         INFO("slope " << deg);
-        CHECK(ld(r) * ny == Approx(ld(kDefaults.skin)).margin(1e-8)); // the default band never binds
+        CHECK(ld(r) * ny ==
+              Approx(ld(kDefaults.skin)).margin(1e-8)); // the default band never binds
         CHECK(r < p.ground_band);
     }
     // A small probe_skin: capped at the band less the contact tolerance, so the probe finds it.
@@ -335,7 +357,8 @@ TEST_CASE("select_snap lifts a body closer than a skin, by at most a skin", "[sk
     CHECK(fx::kcc::select_snap(c, p).drop == Scalar{});
 }
 
-TEST_CASE("grown capsule: a contact leaves grown_keep of the skin, so the body ends one skin away", "[skin]") {
+TEST_CASE("grown capsule: a contact leaves grown_keep of the skin, so the body ends one skin away",
+          "[skin]") {
     // The distance from a plane with unit normal n (toward the capsule) to a capsule is the
     // smaller of its segment ends' distances, less its radius. The grown capsule must be nearer
     // by exactly skin - grown_keep(n) for every normal, so that backing off grown_keep leaves the
@@ -349,7 +372,8 @@ TEST_CASE("grown capsule: a contact leaves grown_keep of the skin, so the body e
     const long double lift = ld(fx::kcc::grown_base_lift(p));
     CHECK(lift == Approx(skin / 16).margin(1e-9));
     auto dist = [](const fx::geo::Capsule& c, long double nx, long double ny) {
-        const long double da = ld(c.a.x) * nx + ld(c.a.y) * ny, db = ld(c.b.x) * nx + ld(c.b.y) * ny;
+        const long double da = ld(c.a.x) * nx + ld(c.a.y) * ny,
+                          db = ld(c.b.x) * nx + ld(c.b.y) * ny;
         return std::min(da, db) - ld(c.radius); // plane through the origin, body on its + side
     };
     for (int deg = -90; deg <= 90; deg += 5) {
@@ -362,5 +386,6 @@ TEST_CASE("grown capsule: a contact leaves grown_keep of the skin, so the body e
     }
     // Lowest and highest points.
     CHECK(ld(grown.a.y) - ld(grown.radius) == Approx(ld(feet.y) - (skin - lift)).margin(1e-9));
-    CHECK(ld(grown.b.y) + ld(grown.radius) == Approx(ld(feet.y) + ld(kDefaults.height)).margin(1e-9));
+    CHECK(ld(grown.b.y) + ld(grown.radius) ==
+          Approx(ld(feet.y) + ld(kDefaults.height)).margin(1e-9));
 }

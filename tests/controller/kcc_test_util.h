@@ -16,9 +16,15 @@ namespace kcctest {
 using fx::Scalar;
 using fx::Vec3;
 
-inline long double ld(Scalar s) { return static_cast<long double>(s.raw()) / 4294967296.0L; }
-inline Scalar sc(long double v) { return Scalar::from_raw(static_cast<int64_t>(v * 4294967296.0L)); }
-inline Vec3 v3(long double x, long double y, long double z) { return {sc(x), sc(y), sc(z)}; }
+inline long double ld(Scalar s) {
+    return static_cast<long double>(s.raw()) / 4294967296.0L;
+}
+inline Scalar sc(long double v) {
+    return Scalar::from_raw(static_cast<int64_t>(v * 4294967296.0L));
+}
+inline Vec3 v3(long double x, long double y, long double z) {
+    return {sc(x), sc(y), sc(z)};
+}
 inline long double hlen(const Vec3& v) {
     const long double x = ld(v.x), z = ld(v.z);
     return std::sqrt(x * x + z * z);
@@ -30,7 +36,9 @@ inline long double dist(const Vec3& a, const Vec3& b) {
 
 inline const fx::kcc::Settings kDefaults{};
 /// Feet height at rest on flat ground: the skin above it.
-inline long double rest_height() { return ld(kDefaults.skin); }
+inline long double rest_height() {
+    return ld(kDefaults.skin);
+}
 
 inline void add_floor(fx::kcc::World& w, fx::geo::ShapeId id = 1, Scalar height = {}) {
     w.scene().add_plane(id, fx::geo::Plane{Vec3::unit_y(), height});
@@ -83,7 +91,8 @@ struct Solo {
     }
     /// Settles the body on the ground with idle input.
     void settle(int ticks = 5) {
-        for (int i = 0; i < ticks; ++i) tick(fx::kcc::Input{});
+        for (int i = 0; i < ticks; ++i)
+            tick(fx::kcc::Input{});
     }
 };
 

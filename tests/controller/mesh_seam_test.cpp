@@ -17,7 +17,8 @@ void add_mesh_floor(World& w) {
     std::vector<Vec3> v;
     std::vector<uint32_t> idx;
     for (int z = 0; z <= 4; ++z)
-        for (int x = 0; x <= 4; ++x) v.push_back(v3(-6 + 3 * x, 0, -6 + 3 * z));
+        for (int x = 0; x <= 4; ++x)
+            v.push_back(v3(-6 + 3 * x, 0, -6 + 3 * z));
     for (uint32_t z = 0; z < 4; ++z)
         for (uint32_t x = 0; x < 4; ++x) {
             const uint32_t i = z * 5 + x;

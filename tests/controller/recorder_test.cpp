@@ -20,19 +20,26 @@ using namespace kcctest;
 
 namespace {
 
-Scalar S(int64_t n, int64_t d = 1) { return Scalar::ratio(n, d); }
-Vec3 V(int64_t x, int64_t y, int64_t z) { return {Scalar::from_int(x), Scalar::from_int(y), Scalar::from_int(z)}; }
+Scalar S(int64_t n, int64_t d = 1) {
+    return Scalar::ratio(n, d);
+}
+Vec3 V(int64_t x, int64_t y, int64_t z) {
+    return {Scalar::from_int(x), Scalar::from_int(y), Scalar::from_int(z)};
+}
 
 /// A floor, a rotated box, a sphere, a capsule, a mesh and a rotated platform; characters 1
 /// (defaults) and 2 (max_speed 3, radius 0.35), built.
 void small_world(World& w) {
     std::string error;
     add_floor(w);
-    w.scene().add_box(3, geo::Box{V(4, 1, 0), {S(1, 2), S(1, 2), S(1, 2)}, Mat3::from_yaw_pitch_roll_degrees(S(30), S(0), S(0))});
+    w.scene().add_box(3, geo::Box{V(4, 1, 0),
+                                  {S(1, 2), S(1, 2), S(1, 2)},
+                                  Mat3::from_yaw_pitch_roll_degrees(S(30), S(0), S(0))});
     w.scene().add_sphere(4, geo::Sphere{V(0, 1, 8), S(1, 2)});
     w.scene().add_capsule(5, geo::Capsule{V(2, 0, 8), V(2, 2, 8), S(3, 10)});
     geo::TriangleMesh mesh;
-    REQUIRE(geo::TriangleMesh::build({V(-10, 0, -10), V(-9, 0, -10), V(-10, 0, -9)}, {0, 2, 1}, &mesh, &error));
+    REQUIRE(geo::TriangleMesh::build({V(-10, 0, -10), V(-9, 0, -10), V(-10, 0, -9)}, {0, 2, 1},
+                                     &mesh, &error));
     w.scene().add_mesh(6, std::move(mesh));
     Platform p;
     p.id = 9;
@@ -59,7 +66,8 @@ std::vector<Input> inputs_for(const World& w, const Input& for_1) {
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
     std::istringstream s(text);
-    for (std::string l; std::getline(s, l);) out.push_back(l);
+    for (std::string l; std::getline(s, l);)
+        out.push_back(l);
     return out;
 }
 bool has_line(const std::string& text, const std::string& line) {
@@ -77,7 +85,8 @@ const RecordedFile* file(const std::vector<RecordedFile>& files, const std::stri
 
 } // namespace
 
-TEST_CASE("the recorder writes the level, the characters, their inputs and the changes", "[recorder]") {
+TEST_CASE("the recorder writes the level, the characters, their inputs and the changes",
+          "[recorder]") {
     World w;
     small_world(w);
     Recorder rec;
@@ -107,41 +116,58 @@ TEST_CASE("the recorder writes the level, the characters, their inputs and the c
     REQUIRE(files[0].path == "session.yaml");
     const std::string& y = files[0].text;
     INFO(y);
-    CHECK(y.rfind("format: 1\nname: \"session\"\ndescription: \"recorded by kcc::Recorder\"\ntick_rate: 50\nticks: 12\n", 0) == 0);
+    CHECK(
+        y.rfind(
+            "format: 1\nname: \"session\"\ndescription: \"recorded by kcc::Recorder\"\ntick_rate: 50\nticks: 12\n",
+            0) == 0);
     CHECK(has_line(y, "  - plane: {id: 1, normal: [0, 1, 0], offset: 0}"));
     const Mat3 r = Mat3::from_yaw_pitch_roll_degrees(S(30), S(0), S(0));
     auto row = [](const Vec3& v) {
-        return "[" + to_string_shortest(v.x) + ", " + to_string_shortest(v.y) + ", " + to_string_shortest(v.z) + "]";
+        return "[" + to_string_shortest(v.x) + ", " + to_string_shortest(v.y) + ", " +
+               to_string_shortest(v.z) + "]";
     };
-    CHECK(has_line(y, "  - box: {id: 3, center: [4, 1, 0], half_extents: [0.5, 0.5, 0.5], rotation: [" + row(r.row[0]) +
-                          ", " + row(r.row[1]) + ", " + row(r.row[2]) + "]}"));
+    CHECK(has_line(
+        y, "  - box: {id: 3, center: [4, 1, 0], half_extents: [0.5, 0.5, 0.5], rotation: [" +
+               row(r.row[0]) + ", " + row(r.row[1]) + ", " + row(r.row[2]) + "]}"));
     CHECK(has_line(y, "  - sphere: {id: 4, center: [0, 1, 8], radius: 0.5}"));
     CHECK(has_line(y, "  - capsule: {id: 5, a: [2, 0, 8], b: [2, 2, 8], radius: 0.3}"));
     CHECK(has_line(y, "      vertices: [[-10, 0, -10], [-9, 0, -10], [-10, 0, -9]]"));
     CHECK(has_line(y, "      triangles: [[0, 2, 1]]"));
-    CHECK(y.find("  - id: 9\n    half_extents: [1, 0.1, 1]\n    rotation: [[") != std::string::npos);
-    CHECK(y.find("    waypoints:\n      - {tick: 0, center: [0, 1, 12]}\n      - {tick: 100, center: [0, 1, 16]}\n") !=
+    CHECK(y.find("  - id: 9\n    half_extents: [1, 0.1, 1]\n    rotation: [[") !=
           std::string::npos);
+    CHECK(
+        y.find(
+            "    waypoints:\n      - {tick: 0, center: [0, 1, 12]}\n      - {tick: 100, center: [0, 1, 16]}\n") !=
+        std::string::npos);
     // Characters: spawn, join, leave, settings that differ from the defaults, inputs.
-    CHECK(y.find("characters:\n  - id: 1\n    spawn: [0, 0.015, 0]\n    input: {csv: session.c1.csv}\n") !=
-          std::string::npos);
-    CHECK(y.find("  - id: 2\n    spawn: [3, 0.015, -3]\n    leave: 9\n    settings:\n      radius: 0.35\n      max_speed: 3\n") !=
-          std::string::npos);
+    CHECK(
+        y.find(
+            "characters:\n  - id: 1\n    spawn: [0, 0.015, 0]\n    input: {csv: session.c1.csv}\n") !=
+        std::string::npos);
+    CHECK(
+        y.find(
+            "  - id: 2\n    spawn: [3, 0.015, -3]\n    leave: 9\n    settings:\n      radius: 0.35\n      max_speed: 3\n") !=
+        std::string::npos);
     CHECK(y.find("  - id: 7\n    spawn: [-3, 0, 0]\n    join: 4\n") != std::string::npos);
-    CHECK(y.find("events:\n  - {tick: 6, character: 1, teleport: [1, 0, 2]}\n  - {tick: 7, character: 2, settings: {max_speed: 4}}\n") !=
-          std::string::npos);
+    CHECK(
+        y.find(
+            "events:\n  - {tick: 6, character: 1, teleport: [1, 0, 2]}\n  - {tick: 7, character: 2, settings: {max_speed: 4}}\n") !=
+        std::string::npos);
     // Rows from tick 0 to the last non-idle one; the impulse columns because one was given.
     const RecordedFile* csv = file(files, "session.c1.csv");
     REQUIRE(csv != nullptr);
-    CHECK(csv->text == "tick,stick_x,stick_y,jump,impulse_x,impulse_y,impulse_z\n"
-                       "0,0,0,0,0,0,0\n1,0,0,0,0,0,0\n2,0,1,0,0,0,0\n3,0,1,1,0,0,0\n4,0,1,0,0,0,0\n5,0,0,0,0.5,0,-2\n");
+    CHECK(
+        csv->text ==
+        "tick,stick_x,stick_y,jump,impulse_x,impulse_y,impulse_z\n"
+        "0,0,0,0,0,0,0\n1,0,0,0,0,0,0\n2,0,1,0,0,0,0\n3,0,1,1,0,0,0\n4,0,1,0,0,0,0\n5,0,0,0,0.5,0,-2\n");
 
     // The checksum the world had after each tick, in the checksum file format.
     CHECK(files[2].path == "session.checksums");
     std::string sums = "fxkcc-checksums 1\nhash xxh3-64\nticks 12\n";
     for (int t = 0; t < 12; ++t) {
         char line[40];
-        std::snprintf(line, sizeof line, "%d %016llx\n", t, static_cast<unsigned long long>(checksums[static_cast<size_t>(t)]));
+        std::snprintf(line, sizeof line, "%d %016llx\n", t,
+                      static_cast<unsigned long long>(checksums[static_cast<size_t>(t)]));
         sums += line;
     }
     CHECK(files[2].text == sums + "end 12\n");
@@ -156,7 +182,8 @@ TEST_CASE("the recorder writes the level, the characters, their inputs and the c
     CHECK(error.find("cannot write /nonexistent-folder-fxkcc/session.yaml") != std::string::npos);
 }
 
-TEST_CASE("the recorder writes a tick's net effect: leaves, joins, then the changes in order", "[recorder]") {
+TEST_CASE("the recorder writes a tick's net effect: leaves, joins, then the changes in order",
+          "[recorder]") {
     World w;
     small_world(w);
     Recorder rec;
@@ -184,35 +211,45 @@ TEST_CASE("the recorder writes a tick's net effect: leaves, joins, then the chan
     REQUIRE(rec.files("net", &files, &error));
     const std::string& y = files[0].text;
     INFO(y);
-    CHECK(y.find("  - id: 1\n    spawn: [0, 0.015, 0]\n    leave: 1\n  - id: 1\n    spawn: [0, 0, 3]\n    join: 1\n"
-                 "    input: {csv: net.c1.2.csv}\n") != std::string::npos);
+    CHECK(
+        y.find(
+            "  - id: 1\n    spawn: [0, 0.015, 0]\n    leave: 1\n  - id: 1\n    spawn: [0, 0, 3]\n    join: 1\n"
+            "    input: {csv: net.c1.2.csv}\n") != std::string::npos);
     CHECK(y.find("id: 8") == std::string::npos);
-    CHECK(y.substr(y.find("events:")) ==
-          "events:\n  - {tick: 1, character: 1, teleport: [0, 0, 4]}\n  - {tick: 1, character: 7, teleport: [-4, 0, 0]}\n");
+    CHECK(
+        y.substr(y.find("events:")) ==
+        "events:\n  - {tick: 1, character: 1, teleport: [0, 0, 4]}\n  - {tick: 1, character: 7, teleport: [-4, 0, 0]}\n");
     REQUIRE(file(files, "net.c1.2.csv") != nullptr);
-    CHECK(file(files, "net.c1.2.csv")->text == "tick,stick_x,stick_y,jump\n0,0,0,0\n1,0,0,0\n2,1,0,0\n");
+    CHECK(file(files, "net.c1.2.csv")->text ==
+          "tick,stick_x,stick_y,jump\n0,0,0,0\n1,0,0,0\n2,1,0,0\n");
 }
 
-TEST_CASE("a restore drops later inputs and changes, and this tick's changes made after the snapshot", "[recorder]") {
+TEST_CASE(
+    "a restore drops later inputs and changes, and this tick's changes made after the snapshot",
+    "[recorder]") {
     World w;
     small_world(w);
     Recorder rec;
     std::string error;
     REQUIRE(w.set_recorder(&rec, &error));
     std::vector<uint8_t> at5, at8;
-    for (int t = 0; t < 5; ++t) w.step(inputs_for(w, stick(0, 1)));
+    for (int t = 0; t < 5; ++t)
+        w.step(inputs_for(w, stick(0, 1)));
     REQUIRE(w.teleport(1, V(1, 0, 1), &error)); // before the snapshot: kept
     w.snapshot(&at5);
     REQUIRE(w.teleport(1, V(2, 0, 2), &error)); // after it: dropped by the restore
-    for (int t = 5; t < 8; ++t) w.step(inputs_for(w, stick(1, 0)));
+    for (int t = 5; t < 8; ++t)
+        w.step(inputs_for(w, stick(1, 0)));
     REQUIRE(w.add_character(7, V(-3, 0, 0), kDefaults, &error)); // tick 8: dropped
     w.snapshot(&at8);
-    for (int t = 8; t < 10; ++t) w.step(inputs_for(w, stick(1, 0)));
+    for (int t = 8; t < 10; ++t)
+        w.step(inputs_for(w, stick(1, 0)));
     REQUIRE(rec.ticks() == 10);
 
     REQUIRE(w.restore(at5, &error));
     REQUIRE(rec.ticks() == 5);
-    for (int t = 5; t < 7; ++t) w.step(inputs_for(w, stick(-1, 0)));
+    for (int t = 5; t < 7; ++t)
+        w.step(inputs_for(w, stick(-1, 0)));
     std::vector<RecordedFile> files;
     REQUIRE(rec.files("roll", &files, &error));
     const std::string& y = files[0].text;
@@ -221,17 +258,20 @@ TEST_CASE("a restore drops later inputs and changes, and this tick's changes mad
     CHECK(has_line(y, "  - {tick: 5, character: 1, teleport: [1, 0, 1]}"));
     CHECK(y.find("teleport: [2, 0, 2]") == std::string::npos);
     CHECK(y.find("id: 7") == std::string::npos);
-    CHECK(file(files, "roll.c1.csv")->text ==
-          "tick,stick_x,stick_y,jump\n0,0,1,0\n1,0,1,0\n2,0,1,0\n3,0,1,0\n4,0,1,0\n5,-1,0,0\n6,-1,0,0\n");
+    CHECK(
+        file(files, "roll.c1.csv")->text ==
+        "tick,stick_x,stick_y,jump\n0,0,1,0\n1,0,1,0\n2,0,1,0\n3,0,1,0\n4,0,1,0\n5,-1,0,0\n6,-1,0,0\n");
 
     // The snapshot of tick 8 belonged to the timeline the restore dropped: restoring it makes
     // the recording unwritable.
     REQUIRE(w.restore(at8, &error));
     CHECK_FALSE(rec.files("roll", &files, &error));
-    CHECK(error.find("a snapshot of tick 8 was restored that the recorder never saw taken") != std::string::npos);
+    CHECK(error.find("a snapshot of tick 8 was restored that the recorder never saw taken") !=
+          std::string::npos);
 }
 
-TEST_CASE("a snapshot taken before attaching restores at tick 0, a foreign one does not", "[recorder]") {
+TEST_CASE("a snapshot taken before attaching restores at tick 0, a foreign one does not",
+          "[recorder]") {
     World w;
     small_world(w);
     std::vector<uint8_t> before;
@@ -255,7 +295,8 @@ TEST_CASE("a snapshot taken before attaching restores at tick 0, a foreign one d
     CHECK(error.find("never saw taken") != std::string::npos);
 }
 
-TEST_CASE("attaching is refused before build and after tick 0, detaching and destroying unlink", "[recorder]") {
+TEST_CASE("attaching is refused before build and after tick 0, detaching and destroying unlink",
+          "[recorder]") {
     std::string error;
     Recorder rec;
     {
@@ -316,7 +357,9 @@ TEST_CASE("a stick outside [-1, 1] or different tick rates cannot be written", "
         in.stick_x = S(3, 2);
         w.step(inputs_for(w, in));
         CHECK_FALSE(rec.files("s", &files, &error));
-        CHECK(error == "recording: tick 1, character 1: stick [1.5, 0] has a component outside [-1, 1], which a scenario cannot hold");
+        CHECK(
+            error ==
+            "recording: tick 1, character 1: stick [1.5, 0] has a component outside [-1, 1], which a scenario cannot hold");
     }
     {
         World w;
@@ -328,7 +371,9 @@ TEST_CASE("a stick outside [-1, 1] or different tick rates cannot be written", "
         REQUIRE(w.add_character(5, V(5, 0, 5), fast, &error));
         w.step({});
         CHECK_FALSE(rec.files("s", &files, &error));
-        CHECK(error == "recording: character 5: tick_rate_hz 60 differs from 50 (a scenario has one tick rate)");
+        CHECK(
+            error ==
+            "recording: character 5: tick_rate_hz 60 differs from 50 (a scenario has one tick rate)");
     }
 }
 
@@ -345,54 +390,71 @@ TEST_CASE("what a scenario cannot hold is refused when recorded, with the reason
         w.step({});
         return !rec.files("s", &files, &error);
     };
-    CHECK(refused([&](World& w) { REQUIRE(w.add_character(4000000001u, V(5, 0, 5), kDefaults, &error)); }));
-    CHECK(error == "recording: character 4000000001 (from tick 1): an id beyond 4000000000, which a scenario cannot hold");
+    CHECK(refused(
+        [&](World& w) { REQUIRE(w.add_character(4000000001u, V(5, 0, 5), kDefaults, &error)); }));
+    CHECK(
+        error ==
+        "recording: character 4000000001 (from tick 1): an id beyond 4000000000, which a scenario cannot hold");
     CHECK(refused([&](World& w) {
         Settings s = kDefaults;
         s.max_speed = S(1500);
         REQUIRE(w.set_settings(1, s, &error));
     }));
-    CHECK(error == "recording: tick 1, character 1: max_speed 1500: a scenario holds speeds from -1000 to 1000 m/s, "
-                   "which a scenario cannot hold");
+    CHECK(
+        error ==
+        "recording: tick 1, character 1: max_speed 1500: a scenario holds speeds from -1000 to 1000 m/s, "
+        "which a scenario cannot hold");
     CHECK(refused([&](World& w) { REQUIRE(w.teleport(1, V(1040000, 0, 0), &error)); }));
-    CHECK(error == "recording: tick 1, character 1: teleport to (1040000, 0, 0): a coordinate beyond 1000000 m, "
-                   "which a scenario cannot hold");
+    CHECK(
+        error ==
+        "recording: tick 1, character 1: teleport to (1040000, 0, 0): a coordinate beyond 1000000 m, "
+        "which a scenario cannot hold");
     CHECK(refused([&](World& w) {
         Settings s = kDefaults;
         s.dead_zone = S(995, 1000);
         REQUIRE(w.add_character(9, V(6, 0, 6), s, &error));
     }));
-    CHECK(error == "recording: character 9 (from tick 1): dead_zone 0.995: a scenario holds dead zones from 0 to 0.99, "
-                   "which a scenario cannot hold");
+    CHECK(
+        error ==
+        "recording: character 9 (from tick 1): dead_zone 0.995: a scenario holds dead zones from 0 to 0.99, "
+        "which a scenario cannot hold");
     // Within the bounds: written.
     CHECK_FALSE(refused([&](World& w) { REQUIRE(w.teleport(1, V(999999, 0, 0), &error)); }));
-    // A level with a capsule of radius 0 (the scene allows it, a scenario does not): refused at attach.
+    // A level with a capsule of radius 0 (the scene allows it, a scenario does not): refused at
+    // attach.
     World w;
     small_world(w);
     w.scene().add_capsule(77, fx::geo::Capsule{V(20, 0, 20), V(20, 1, 20), Scalar{}});
     REQUIRE(w.build(&error));
     Recorder rec;
     CHECK_FALSE(w.set_recorder(&rec, &error));
-    CHECK(error == "set_recorder: shape 77: radius 0 m: a size from 0.001 to 100000 m, which a scenario cannot hold");
+    CHECK(
+        error ==
+        "set_recorder: shape 77: radius 0 m: a size from 0.001 to 100000 m, which a scenario cannot hold");
     // A mesh with a triangle twice (the scene takes it, the loader does not).
     World m;
     small_world(m);
     fx::geo::TriangleMesh twice;
-    REQUIRE(fx::geo::TriangleMesh::build({V(30, 0, 30), V(31, 0, 30), V(30, 0, 31)}, {0, 2, 1, 1, 0, 2}, &twice, &error));
+    REQUIRE(fx::geo::TriangleMesh::build({V(30, 0, 30), V(31, 0, 30), V(30, 0, 31)},
+                                         {0, 2, 1, 1, 0, 2}, &twice, &error));
     m.scene().add_mesh(78, std::move(twice));
     REQUIRE(m.build(&error));
     CHECK_FALSE(m.set_recorder(&rec, &error));
-    CHECK(error == "set_recorder: shape 78: triangle 1 repeats triangle 0 (the same three corners): remove the copy, "
-                   "which a scenario cannot hold");
+    CHECK(
+        error ==
+        "set_recorder: shape 78: triangle 1 repeats triangle 0 (the same three corners): remove the copy, "
+        "which a scenario cannot hold");
 }
 
-TEST_CASE("a recorder attached again starts a new recording, its checksums included", "[recorder]") {
+TEST_CASE("a recorder attached again starts a new recording, its checksums included",
+          "[recorder]") {
     std::string error;
     Recorder rec;
     World a;
     small_world(a);
     REQUIRE(a.set_recorder(&rec, &error));
-    for (int t = 0; t < 30; ++t) a.step(inputs_for(a, stick(0, 1)));
+    for (int t = 0; t < 30; ++t)
+        a.step(inputs_for(a, stick(0, 1)));
     World b;
     small_world(b);
     REQUIRE(b.set_recorder(&rec, &error));
@@ -407,7 +469,8 @@ TEST_CASE("a recorder attached again starts a new recording, its checksums inclu
     std::string want = "fxkcc-checksums 1\nhash xxh3-64\nticks 10\n";
     for (size_t t = 0; t < sums.size(); ++t) {
         char line[40];
-        std::snprintf(line, sizeof line, "%zu %016llx\n", t, static_cast<unsigned long long>(sums[t]));
+        std::snprintf(line, sizeof line, "%zu %016llx\n", t,
+                      static_cast<unsigned long long>(sums[t]));
         want += line;
     }
     CHECK(files.back().text == want + "end 10\n");

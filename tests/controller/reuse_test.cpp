@@ -37,20 +37,28 @@ struct RandomWorld {
         const Scalar top = between(rng, 0.1L, 0.6L);
         for (int k = 0; k < 4; ++k) {
             fx::geo::Box b;
-            b.half_extents = {between(rng, 0.3L, 1.5L), Scalar::ratio(1, 20), between(rng, 0.3L, 1.5L)};
+            b.half_extents = {between(rng, 0.3L, 1.5L), Scalar::ratio(1, 20),
+                              between(rng, 0.3L, 1.5L)};
             b.center = {between(rng, -1, 1), top - b.half_extents.y, between(rng, -1, 1)};
             b.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-40, 40)));
-            if (rng.next() % 3 == 0) b.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(-3, 3))) * b.rotation;
+            if (rng.next() % 3 == 0)
+                b.rotation = Mat3::rotation_x(Scalar::from_int(rng.range(-3, 3))) * b.rotation;
             w.scene().add_box(id++, b);
         }
         for (int k = 0; k < 6; ++k) { // walls, steps and ramps around
             fx::geo::Box b;
-            b.half_extents = {between(rng, 0.1L, 2), between(rng, 0.05L, 1.5L), between(rng, 0.1L, 2)};
+            b.half_extents = {between(rng, 0.1L, 2), between(rng, 0.05L, 1.5L),
+                              between(rng, 0.1L, 2)};
             b.center = {between(rng, -6, 6), between(rng, -0.5L, 1.5L), between(rng, -6, 6)};
             switch (rng.next() % 3) {
-            case 0: b.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-90, 90))); break;
-            case 1: b.rotation = Mat3::rotation_z(Scalar::from_int(rng.range(-40, 40))); break;
-            default: break;
+            case 0:
+                b.rotation = Mat3::rotation_y(Scalar::from_int(rng.range(-90, 90)));
+                break;
+            case 1:
+                b.rotation = Mat3::rotation_z(Scalar::from_int(rng.range(-40, 40)));
+                break;
+            default:
+                break;
             }
             w.scene().add_box(id++, b);
         }
@@ -58,12 +66,15 @@ struct RandomWorld {
         for (int k = 0; k < platforms; ++k) {
             Platform p;
             p.id = 100 + static_cast<fx::geo::ShapeId>(k);
-            p.half_extents = {between(rng, 0.2L, 1), between(rng, 0.05L, 0.4L), between(rng, 0.2L, 1)};
+            p.half_extents = {between(rng, 0.2L, 1), between(rng, 0.05L, 0.4L),
+                              between(rng, 0.2L, 1)};
             // Through the middle, where the bodies stand, at their height.
             const Vec3 from{between(rng, -8, 8), between(rng, 0.3L, 1.2L), between(rng, -8, 8)};
             const Vec3 to{-from.x + between(rng, -1, 1), from.y, -from.z + between(rng, -1, 1)};
-            const int64_t ticks = rng.range(4, 60); // up to 4 m a tick: arrives from beyond the region
-            p.waypoints = {{from, 0}, {from, rng.range(1, 80)}, {to, 80 + ticks}, {from, 80 + 2 * ticks}};
+            const int64_t ticks =
+                rng.range(4, 60); // up to 4 m a tick: arrives from beyond the region
+            p.waypoints = {
+                {from, 0}, {from, rng.range(1, 80)}, {to, 80 + ticks}, {from, 80 + 2 * ticks}};
             std::string error;
             REQUIRE(w.add_platform(p, &error));
         }
@@ -121,7 +132,8 @@ Run play(uint64_t seed, bool reuse) {
     const int characters = static_cast<int>(rng.range(1, 4));
     std::string error;
     for (int c = 0; c < characters; ++c) {
-        const Vec3 feet{between(rng, -1.5L, 1.5L), between(rng, 0.7L, 1.5L), between(rng, -1.5L, 1.5L)};
+        const Vec3 feet{between(rng, -1.5L, 1.5L), between(rng, 0.7L, 1.5L),
+                        between(rng, -1.5L, 1.5L)};
         Settings s = level.settings(rng);
         if (!validate(s, &error)) s = Settings{};
         REQUIRE(w.add_character(static_cast<CharacterId>(c + 1), feet, s, &error));
@@ -136,9 +148,15 @@ Run play(uint64_t seed, bool reuse) {
             // Long stretches standing still (the memo's case), walks and jumps.
             if (rng.next() % 12 == 0) {
                 switch (rng.next() % 4) {
-                case 0: in = Input{}; break;
-                case 1: in.stick_x = between(rng, -1, 1); break; // one axis at a time, too
-                case 2: in.stick_y = between(rng, -1, 1); break;
+                case 0:
+                    in = Input{};
+                    break;
+                case 1:
+                    in.stick_x = between(rng, -1, 1);
+                    break; // one axis at a time, too
+                case 2:
+                    in.stick_y = between(rng, -1, 1);
+                    break;
                 default:
                     in.stick_x = between(rng, -1, 1);
                     in.stick_y = between(rng, -1, 1);
@@ -162,7 +180,8 @@ Run play(uint64_t seed, bool reuse) {
 
 } // namespace
 
-TEST_CASE("reused casts: random worlds run to the same bytes with and without them", "[world][memo]") {
+TEST_CASE("reused casts: random worlds run to the same bytes with and without them",
+          "[world][memo]") {
     int64_t probes = 0, reused = 0, bodies_cast = 0, ruled_out = 0, accepted = 0, swept = 0;
     for (uint64_t seed = 1; seed <= 60; ++seed) {
         INFO("seed " << seed);
@@ -170,8 +189,10 @@ TEST_CASE("reused casts: random worlds run to the same bytes with and without th
         const Run without = play(seed, false);
         const bool same_size = with.bytes.size() == without.bytes.size();
         REQUIRE(same_size);
-        const auto first = std::mismatch(with.bytes.begin(), with.bytes.end(), without.bytes.begin());
-        const int64_t first_difference = first.first == with.bytes.end() ? -1 : first.first - with.bytes.begin();
+        const auto first =
+            std::mismatch(with.bytes.begin(), with.bytes.end(), without.bytes.begin());
+        const int64_t first_difference =
+            first.first == with.bytes.end() ? -1 : first.first - with.bytes.begin();
         REQUIRE(first_difference == -1);
         CHECK(without.reused == 0);
         CHECK(without.steps_ruled_out == 0);
@@ -182,16 +203,19 @@ TEST_CASE("reused casts: random worlds run to the same bytes with and without th
         accepted += with.steps_accepted;
         swept += with.steps_swept;
     }
-    INFO("probes " << probes << ", reused " << reused << " (with the other characters cast " << bodies_cast
-                   << "); step-ups ruled out " << ruled_out << ", accepted " << accepted << ", swept " << swept);
+    INFO("probes " << probes << ", reused " << reused << " (with the other characters cast "
+                   << bodies_cast << "); step-ups ruled out " << ruled_out << ", accepted "
+                   << accepted << ", swept " << swept);
     CHECK(reused * 6 > probes);
-    CHECK(bodies_cast * 20 > reused); // characters near each other: their hits merged into the memo's
+    CHECK(bodies_cast * 20 >
+          reused); // characters near each other: their hits merged into the memo's
     CHECK(ruled_out > 100); // the rule is exercised, beside steps that are taken and tried
     CHECK(accepted > 5);
     CHECK(swept > ruled_out / 10);
 }
 
-TEST_CASE("reused casts: a platform that arrives within one tick is met, not remembered away", "[world][memo]") {
+TEST_CASE("reused casts: a platform that arrives within one tick is met, not remembered away",
+          "[world][memo]") {
     // A body stands still (its last cast reusable); a platform box comes from 6 m away at 3 m a
     // tick, from beyond the tick's region into the body. The tick it arrives, the overlap and the
     // probe must be made: a remembered cast saw no platform.
@@ -201,7 +225,10 @@ TEST_CASE("reused casts: a platform that arrives within one tick is met, not rem
         Platform p;
         p.id = 50;
         p.half_extents = v3(0.5L, 0.5L, 0.5L);
-        p.waypoints = {{v3(-6, 0.6L, 0), 0}, {v3(-6, 0.6L, 0), 30}, {v3(0.3L, 0.6L, 0), 32}, {v3(6, 0.6L, 0), 40}};
+        p.waypoints = {{v3(-6, 0.6L, 0), 0},
+                       {v3(-6, 0.6L, 0), 30},
+                       {v3(0.3L, 0.6L, 0), 32},
+                       {v3(6, 0.6L, 0), 40}};
         std::string error;
         REQUIRE(w.add_platform(p, &error));
         REQUIRE(w.add_character(1, v3(0.6L, rest_height(), 0), Settings{}, &error));
@@ -221,7 +248,8 @@ TEST_CASE("reused casts: a platform that arrives within one tick is met, not rem
     CHECK(with[31] != with[20]);
 }
 
-TEST_CASE("reused casts: characters standing on, beside and under each other run to the same bytes", "[world][memo]") {
+TEST_CASE("reused casts: characters standing on, beside and under each other run to the same bytes",
+          "[world][memo]") {
     // A remembered cast keeps the shapes' hits only; the other characters' are cast afresh each
     // tick and merged in (probe_from_memo). Columns of bodies standing on each other's heads
     // (the ground within the band is another character), rings of bodies touching, a skin apart
@@ -242,7 +270,8 @@ TEST_CASE("reused casts: characters standing on, beside and under each other run
                             if (e.kind != TraceKind::kProbe) return;
                             reused += e.reason >= 1;
                             bodies_cast += (e.reason & kProbeBodiesCast) != 0;
-                            on_bodies += (e.reason & kProbeBodiesCast) != 0 && e.flag && e.shape == fx::geo::kBodyShape;
+                            on_bodies += (e.reason & kProbeBodiesCast) != 0 && e.flag &&
+                                         e.shape == fx::geo::kBodyShape;
                         }
                     };
                     const Scalar r = sc(radii[ri]), gap = sc(gaps[g]);
@@ -273,8 +302,10 @@ TEST_CASE("reused casts: characters standing on, beside and under each other run
                             REQUIRE(w.add_character(id++, Vec3{x, sc(0.3L), z}, s, &error));
                         }
                         for (int k = 1; k <= 3; ++k)
-                            REQUIRE(w.add_character(id++, Vec3{Scalar::ratio(k, 50), sc(0.3L) + (s.height + gap).mul_int(k),
-                                                              Scalar::ratio(-k, 70)},
+                            REQUIRE(w.add_character(id++,
+                                                    Vec3{Scalar::ratio(k, 50),
+                                                         sc(0.3L) + (s.height + gap).mul_int(k),
+                                                         Scalar::ratio(-k, 70)},
                                                     s, &error));
                         REQUIRE(w.add_character(id++, v3(-3, 0.3L, 0.1L), s, &error));
                         REQUIRE(w.build(&error));
@@ -284,7 +315,8 @@ TEST_CASE("reused casts: characters standing on, beside and under each other run
                         for (int t = 0; t < 160; ++t) {
                             in.back().stick_x = t < 100 ? Scalar::one() : Scalar{};
                             in[8].jump = t == 90; // the column's middle one
-                            in[1].stick_y = t >= 60 && t < 70 ? -Scalar::one() : Scalar{}; // a ring member leaves
+                            in[1].stick_y = t >= 60 && t < 70 ? -Scalar::one()
+                                                              : Scalar{}; // a ring member leaves
                             w.step(in, seen);
                             for (const CharacterState& c : w.characters()) {
                                 const auto b = serialize_state(c);
@@ -293,12 +325,15 @@ TEST_CASE("reused casts: characters standing on, beside and under each other run
                         }
                         return bytes;
                     };
-                    INFO("gap " << static_cast<double>(gaps[g]) << ", radius " << static_cast<double>(radii[ri])
-                                << ", probe " << static_cast<double>(probes[pi]) << ", ground " << ground);
+                    INFO("gap " << static_cast<double>(gaps[g]) << ", radius "
+                                << static_cast<double>(radii[ri]) << ", probe "
+                                << static_cast<double>(probes[pi]) << ", ground " << ground);
                     Seen seen, unused;
-                    const std::vector<uint8_t> with = run(true, &seen), without = run(false, &unused);
+                    const std::vector<uint8_t> with = run(true, &seen),
+                                               without = run(false, &unused);
                     const auto first = std::mismatch(with.begin(), with.end(), without.begin());
-                    const int64_t first_difference = first.first == with.end() ? -1 : first.first - with.begin();
+                    const int64_t first_difference =
+                        first.first == with.end() ? -1 : first.first - with.begin();
                     REQUIRE(with.size() == without.size());
                     REQUIRE(first_difference == -1);
                     CHECK(unused.reused == 0);
@@ -306,14 +341,15 @@ TEST_CASE("reused casts: characters standing on, beside and under each other run
                     bodies_cast += seen.bodies_cast;
                     on_bodies += seen.on_bodies;
                 }
-    INFO("reused " << reused << ", with the other characters cast " << bodies_cast << ", grounded on one of them "
-                   << on_bodies);
+    INFO("reused " << reused << ", with the other characters cast " << bodies_cast
+                   << ", grounded on one of them " << on_bodies);
     CHECK(bodies_cast * 2 > reused); // mostly with characters near
-    CHECK(on_bodies > 100);          // and standing on one another
+    CHECK(on_bodies > 100); // and standing on one another
 }
 
-TEST_CASE("ruled-out step-ups: steps around the step height, at several speeds and angles, run to the same bytes",
-          "[world][memo]") {
+TEST_CASE(
+    "ruled-out step-ups: steps around the step height, at several speeds and angles, run to the same bytes",
+    "[world][memo]") {
     // A step-up is ruled out, without its sweeps, when the blocking contact is higher than any
     // landing that could be accepted (StepResult::kAboveStep). At the border, steps from 30 mm
     // below to 30 mm above the step height, walked into at three speeds and four angles, with
@@ -352,8 +388,9 @@ TEST_CASE("ruled-out step-ups: steps around the step height, at several speeds a
                         Run with, without;
                         run(true, &with);
                         run(false, &without);
-                        INFO("step height " << step << ", shortest forward " << min_forward << ", step top " << top
-                                            << ", stick " << speed << " at " << deg << " degrees");
+                        INFO("step height " << step << ", shortest forward " << min_forward
+                                            << ", step top " << top << ", stick " << speed << " at "
+                                            << deg << " degrees");
                         REQUIRE(with.bytes == without.bytes);
                         CHECK(without.steps_ruled_out == 0);
                         ruled_out += with.steps_ruled_out;
@@ -369,8 +406,9 @@ TEST_CASE("ruled-out step-ups: steps around the step height, at several speeds a
     CHECK(accepted > runs / 8);
 }
 
-TEST_CASE("tick_region: a body no faster than the least speed gets the origin's region moved to its feet",
-          "[world][memo]") {
+TEST_CASE(
+    "tick_region: a body no faster than the least speed gets the origin's region moved to its feet",
+    "[world][memo]") {
     // Params keeps the region of a body at the origin (make_params); tick_region moves it to the
     // feet when the velocity is within max(max_speed, jump_speed). It must be the region the
     // tick's queries reach, written out here from the settings, at any position and speed.
@@ -391,16 +429,21 @@ TEST_CASE("tick_region: a body no faster than the least speed gets the origin's 
         std::string error;
         if (!validate(s, &error)) continue;
         const Params p = make_params(s);
-        const Vec3 feet{between(rng, -5000, 5000), between(rng, -500, 500), between(rng, -5000, 5000)};
+        const Vec3 feet{between(rng, -5000, 5000), between(rng, -500, 500),
+                        between(rng, -5000, 5000)};
         const Scalar top = max(s.max_speed, s.jump_speed);
         const Scalar scale = between(rng, 0, 2) * top;
-        const Vec3 v{between(rng, -1, 1) * scale, between(rng, -1, 1) * scale, between(rng, -1, 1) * scale};
+        const Vec3 v{between(rng, -1, 1) * scale, between(rng, -1, 1) * scale,
+                     between(rng, -1, 1) * scale};
         const Scalar speed = max(fx::length(v), top);
-        const Scalar reach = speed * p.dt + max(max(s.step_height, s.snap_distance), s.probe_distance) +
+        const Scalar reach = speed * p.dt +
+                             max(max(s.step_height, s.snap_distance), s.probe_distance) +
                              s.step_min_forward + s.skin + s.skin;
-        const fx::geo::Aabb want = fx::geo::Capsule::upright(feet, s.radius, s.height).bounds().expanded(reach);
+        const fx::geo::Aabb want =
+            fx::geo::Capsule::upright(feet, s.radius, s.height).bounds().expanded(reach);
         const fx::geo::Aabb got = tick_region(feet, v, p);
-        INFO("feet " << ld(feet.x) << " " << ld(feet.y) << " " << ld(feet.z) << ", speed " << ld(fx::length(v)));
+        INFO("feet " << ld(feet.x) << " " << ld(feet.y) << " " << ld(feet.z) << ", speed "
+                     << ld(fx::length(v)));
         REQUIRE(got.lo == want.lo);
         REQUIRE(got.hi == want.hi);
         (fx::length(v) <= top ? within : beyond) += 1;
@@ -409,7 +452,9 @@ TEST_CASE("tick_region: a body no faster than the least speed gets the origin's 
     CHECK(beyond > cases / 4);
 }
 
-TEST_CASE("kept grid: runtime changes between ticks run to the same bytes as a grid built every tick", "[world][memo]") {
+TEST_CASE(
+    "kept grid: runtime changes between ticks run to the same bytes as a grid built every tick",
+    "[world][memo]") {
     // step() starts a tick with the characters' grid as the last tick's resolve_bodies() left
     // it, its pushed bodies indexed again in place, unless one left its 2 m cell or a character
     // was changed between the ticks (World::bodies_indexed_). A crowd pressed together across
@@ -427,9 +472,10 @@ TEST_CASE("kept grid: runtime changes between ticks run to the same bytes as a g
             add_aabb(w, 3, v3(-6, 0, -6), v3(6, 2, -5));
             std::string error;
             for (int k = 0; k < 16; ++k)
-                REQUIRE(w.add_character(static_cast<CharacterId>(k + 1),
-                                        v3(spacing * (k % 4 - 1.5L), rest_height(), spacing * (k / 4 - 1.5L)), kDefaults,
-                                        &error));
+                REQUIRE(w.add_character(
+                    static_cast<CharacterId>(k + 1),
+                    v3(spacing * (k % 4 - 1.5L), rest_height(), spacing * (k / 4 - 1.5L)),
+                    kDefaults, &error));
             REQUIRE(w.build(&error));
             w.set_reuse_casts(reuse);
             std::vector<uint8_t> bytes, snapshot;
@@ -448,13 +494,15 @@ TEST_CASE("kept grid: runtime changes between ticks run to the same bytes as a g
                 if (t == 90) REQUIRE(w.set_settings(8, kDefaults, &error));
                 if (t == 60) w.snapshot(&snapshot);
                 if (t == 75) REQUIRE(w.remove_character(9, &error));
-                if (t == 80) REQUIRE(w.add_character(9, v3(0.2L, rest_height(), 0.1L), kDefaults, &error));
+                if (t == 80)
+                    REQUIRE(w.add_character(9, v3(0.2L, rest_height(), 0.1L), kDefaults, &error));
                 if (t == 110) REQUIRE(w.restore(snapshot, &error));
                 std::vector<Input> in(w.characters().size());
                 for (size_t i = 0; i < in.size(); ++i) { // everyone toward the middle, turning
                     const CharacterState& c = w.characters()[i];
                     in[i].stick_x = c.position.x.raw() > 0 ? -Scalar::one() : Scalar::one();
-                    in[i].stick_y = ((t / 25 + static_cast<int>(c.id)) % 2) == 0 ? Scalar::half() : -Scalar::half();
+                    in[i].stick_y = ((t / 25 + static_cast<int>(c.id)) % 2) == 0 ? Scalar::half()
+                                                                                 : -Scalar::half();
                     in[i].jump = (t + static_cast<int>(c.id) * 7) % 53 == 0;
                 }
                 INFO("tick " << t);

@@ -12,7 +12,7 @@ using namespace fx::kcc;
 namespace {
 void rt_level(World& w) {
     add_floor(w);
-    add_aabb(w, 2, v3(4, 0, -10), v3(5, 2, 10));   // a wall at x = 4
+    add_aabb(w, 2, v3(4, 0, -10), v3(5, 2, 10)); // a wall at x = 4
     add_aabb(w, 3, v3(-3, 0, 3), v3(3, 0.2L, 6)); // a 0.2 m step
 }
 /// Tick t's input of character k: a walk that turns, jumps now and then, differs per character.
@@ -33,17 +33,19 @@ std::array<uint8_t, kStateBytes> rt_bytes(const World& w, CharacterId id) {
 /// Steps `w` one tick with rt_course(t, id) for each of its characters (inputs by index).
 void rt_step(World& w, int64_t t) {
     std::vector<Input> in;
-    for (const CharacterState& s : w.characters()) in.push_back(rt_course(t, static_cast<int>(s.id)));
+    for (const CharacterState& s : w.characters())
+        in.push_back(rt_course(t, static_cast<int>(s.id)));
     w.step(in);
 }
 } // namespace
 
-TEST_CASE("runtime: a character that joins between ticks moves as one that spawned there", "[runtime]") {
+TEST_CASE("runtime: a character that joins between ticks moves as one that spawned there",
+          "[runtime]") {
     // Joined at each tick of a range, at several places (floor, the step, mid-air, by the wall),
     // among characters far enough away not to meet it: every later tick equals a world that
     // had only it from the start, its own tick counted from the join (the level is static).
-    const Vec3 spots[] = {v3(0, rest_height(), 0), v3(0, 0.2L + rest_height(), 4.5L), v3(-1, 1.5L, -2),
-                          v3(3.3L, rest_height(), -5)};
+    const Vec3 spots[] = {v3(0, rest_height(), 0), v3(0, 0.2L + rest_height(), 4.5L),
+                          v3(-1, 1.5L, -2), v3(3.3L, rest_height(), -5)};
     for (int join = 0; join < 60; join += 13) {
         for (const Vec3& at : spots) {
             World w;
@@ -52,7 +54,8 @@ TEST_CASE("runtime: a character that joins between ticks moves as one that spawn
             REQUIRE(w.add_character(2, v3(-40, rest_height(), 0), kDefaults, &error));
             REQUIRE(w.add_character(9, v3(40, rest_height(), 0), kDefaults, &error));
             REQUIRE(w.build(&error));
-            for (int64_t t = 0; t < join; ++t) rt_step(w, t);
+            for (int64_t t = 0; t < join; ++t)
+                rt_step(w, t);
             REQUIRE(w.add_character(5, at, kDefaults, &error)); // between 2 and 9: index 1
             REQUIRE(w.characters().size() == 3);
             REQUIRE(w.characters()[1].id == 5u);
@@ -63,7 +66,8 @@ TEST_CASE("runtime: a character that joins between ticks moves as one that spawn
             REQUIRE(alone.build(&error));
             REQUIRE(rt_bytes(w, 5) == rt_bytes(alone, 5)); // the same ground under it at once
             for (int64_t k = 0; k < 80; ++k) {
-                std::vector<Input> in = {rt_course(join + k, 2), rt_course(k, 5), rt_course(join + k, 9)};
+                std::vector<Input> in = {rt_course(join + k, 2), rt_course(k, 5),
+                                         rt_course(join + k, 9)};
                 w.step(in);
                 alone.step(std::span<const Input>(&in[1], 1));
                 INFO("joined at tick " << join << ", " << k << " ticks later");
@@ -128,7 +132,8 @@ TEST_CASE("runtime: joins at the same tick give the same world in any order", "[
         std::string error;
         REQUIRE(w.add_character(100, v3(-20, rest_height(), 0), kDefaults, &error));
         REQUIRE(w.build(&error));
-        for (int64_t t = 0; t < 10; ++t) rt_step(w, t);
+        for (int64_t t = 0; t < 10; ++t)
+            rt_step(w, t);
         for (int k = 0; k < 9; ++k) {
             const int id = reversed ? 8 - k : k;
             const Vec3 at = v3(-0.9L * (id % 3), rest_height(), -1 - 0.9L * (id / 3));
@@ -138,7 +143,8 @@ TEST_CASE("runtime: joins at the same tick give the same world in any order", "[
         for (int64_t t = 10; t < 110; ++t) {
             rt_step(w, t);
             out.emplace_back();
-            for (const CharacterState& s : w.characters()) out.back().push_back(serialize_state(s));
+            for (const CharacterState& s : w.characters())
+                out.back().push_back(serialize_state(s));
         }
         return out;
     };
@@ -191,15 +197,18 @@ TEST_CASE("runtime: new settings take effect on the next tick", "[runtime]") {
     CHECK(w.settings(8) == nullptr);
 }
 
-TEST_CASE("runtime: a teleported character is at rest where it lands, as if it had spawned there", "[runtime]") {
+TEST_CASE("runtime: a teleported character is at rest where it lands, as if it had spawned there",
+          "[runtime]") {
     // From every phase of a course (running, airborne, on the step), to the floor, onto the
     // step and into the air: the state equals a fresh spawn's there but for the facing, which is
     // kept; the render pose does not streak across the jump.
-    const Vec3 targets[] = {v3(-10, rest_height(), 2), v3(1, 0.2L + rest_height(), 5), v3(-8, 3, -3)};
+    const Vec3 targets[] = {v3(-10, rest_height(), 2), v3(1, 0.2L + rest_height(), 5),
+                            v3(-8, 3, -3)};
     for (int64_t when = 3; when < 90; when += 11) {
         for (const Vec3& to : targets) {
             Solo s(rt_level, v3(0, rest_height(), -8));
-            for (int64_t t = 0; t < when; ++t) s.tick(rt_course(t, 3));
+            for (int64_t t = 0; t < when; ++t)
+                s.tick(rt_course(t, 3));
             const Scalar facing = s.st().facing;
             std::string error;
             REQUIRE(s.world.teleport(7, to, &error));
@@ -210,7 +219,8 @@ TEST_CASE("runtime: a teleported character is at rest where it lands, as if it h
             INFO("teleported at tick " << when);
             REQUIRE(serialize_state(s.st()) == serialize_state(expect));
             CHECK(s.st().velocity == Vec3::zero());
-            for (int a = 0; a <= 4; ++a) CHECK(s.world.render_position(0, Scalar::ratio(a, 4)) == to);
+            for (int a = 0; a <= 4; ++a)
+                CHECK(s.world.render_position(0, Scalar::ratio(a, 4)) == to);
             // And it goes on from there like the fresh spawn turned the same way.
             fresh.mut().facing = facing;
             fresh.mut().previous_facing = facing;
@@ -229,7 +239,8 @@ TEST_CASE("runtime: changes with bad arguments are refused and change nothing", 
     const auto before = serialize_state(s.st());
     std::string error;
     CHECK_FALSE(s.world.teleport(7, v3(2000000, 0, 0), &error));
-    CHECK(error == "character 7: feet outside the working volume (each coordinate less than 1048576 m)");
+    CHECK(error ==
+          "character 7: feet outside the working volume (each coordinate less than 1048576 m)");
     CHECK_FALSE(s.world.teleport(3, v3(0, 1, 0), &error));
     CHECK(error == "teleport: no character 3");
     CHECK_FALSE(s.world.add_character(7, v3(1, 1, 1), kDefaults, &error));
@@ -263,8 +274,9 @@ void rt_changes(World& w, int64_t t) {
 }
 } // namespace
 
-TEST_CASE("runtime: a rollback across joins, leaves, settings changes and teleports gives the same bits",
-          "[runtime][snapshot]") {
+TEST_CASE(
+    "runtime: a rollback across joins, leaves, settings changes and teleports gives the same bits",
+    "[runtime][snapshot]") {
     // Snapshots at the start of every tick of a session with changes at ticks 20 to 80; restored
     // at every tick, with the changes from there on applied again, every tick's checksum and
     // state bytes are those of the first run, whatever changed between the snapshot and now.
@@ -330,5 +342,6 @@ TEST_CASE("runtime: settings bytes: every field, in order, little-endian", "[run
     std::array<uint8_t, kSettingsBytes> bad = b;
     bad[160] = 2;
     CHECK_FALSE(deserialize_settings(bad, &back));
-    CHECK_FALSE(deserialize_settings(std::span<const uint8_t>(b.data(), kSettingsBytes - 1), &back));
+    CHECK_FALSE(
+        deserialize_settings(std::span<const uint8_t>(b.data(), kSettingsBytes - 1), &back));
 }

@@ -8,7 +8,9 @@ using namespace kcctest;
 using namespace fx::kcc;
 
 namespace {
-Vec3 unit(long double x, long double y, long double z) { return fx::normalize(v3(x, y, z)); }
+Vec3 unit(long double x, long double y, long double z) {
+    return fx::normalize(v3(x, y, z));
+}
 
 bool enters_any(const Vec3& m, const Vec3* n, int count) {
     for (int i = 0; i < count; ++i)
@@ -37,7 +39,8 @@ TEST_CASE("solve_planes: one plane clips, two planes crease, three stop", "[slid
     CHECK(fx::length(r.motion) < Scalar::ratio(1, 1000000));
 
     // V-wedge (30 degree opening) with a slight downhill: crease along the wedge's bottom line.
-    Vec3 wedge[] = {unit(-std::cos(0.2618L), 0, std::sin(0.2618L)), unit(-std::cos(0.2618L), 0, -std::sin(0.2618L))};
+    Vec3 wedge[] = {unit(-std::cos(0.2618L), 0, std::sin(0.2618L)),
+                    unit(-std::cos(0.2618L), 0, -std::sin(0.2618L))};
     r = solve_planes(v3(1, -0.5L, 0), wedge, 2);
     CHECK(r.kind == PlaneSolveKind::kCrease);
     CHECK_FALSE(enters_any(r.motion, wedge, 2));
@@ -88,13 +91,16 @@ long double jitter_after(Solo& s, const Input& in, int ticks, int tail) {
 
 TEST_CASE("sliding along a wall hit at 30 degrees keeps the along-wall speed", "[slide]") {
     // Wall: the plane x = 2 (box from x = 2 to 3). Walk at 30 degrees to the wall.
-    Solo s([](World& w) {
-        add_floor(w);
-        add_aabb(w, 2, v3(2, 0, -50), v3(3, 3, 50));
-    }, v3(0, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            add_aabb(w, 2, v3(2, 0, -50), v3(3, 3, 50));
+        },
+        v3(0, rest_height(), 0));
     const long double a = 30.0L * 3.14159265358979323846L / 180.0L;
     const Input in = stick(std::sin(a), std::cos(a)); // 30 degrees from the wall direction (+z)
-    for (int i = 0; i < 40; ++i) s.tick(in); // reach the wall at full speed
+    for (int i = 0; i < 40; ++i)
+        s.tick(in); // reach the wall at full speed
     const long double wall_limit = 2.0L - ld(kDefaults.radius);
     const long double along = 6.2L * std::cos(a) / 50.0L;
     for (int i = 0; i < 20; ++i) {
@@ -109,11 +115,13 @@ TEST_CASE("sliding along a wall hit at 30 degrees keeps the along-wall speed", "
 }
 
 TEST_CASE("a 90 degree corner stops the body without jitter", "[slide]") {
-    Solo s([](World& w) {
-        add_floor(w);
-        add_aabb(w, 2, v3(2, 0, -5), v3(3, 3, 5));  // +x wall
-        add_aabb(w, 3, v3(-5, 0, 2), v3(3, 3, 3));  // +z wall
-    }, v3(0, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            add_aabb(w, 2, v3(2, 0, -5), v3(3, 3, 5)); // +x wall
+            add_aabb(w, 3, v3(-5, 0, 2), v3(3, 3, 3)); // +z wall
+        },
+        v3(0, rest_height(), 0));
     CHECK(jitter_after(s, stick(0.7L, 0.7L), 80, 20) < 1e-6L);
     CHECK(ld(s.st().position.x) <= 2 - 0.4L);
     CHECK(ld(s.st().position.z) <= 2 - 0.4L);
@@ -122,19 +130,22 @@ TEST_CASE("a 90 degree corner stops the body without jitter", "[slide]") {
 
 TEST_CASE("a 30 degree V-wedge stops the body without jitter", "[slide]") {
     // Two thin walls meeting at (3, 0) along +x, opening 30 degrees toward -x.
-    Solo s([](World& w) {
-        add_floor(w);
-        for (int k = 0; k < 2; ++k) {
-            const int yaw = k == 0 ? 15 : -15;
-            // Ry(yaw) maps local +x to (cos, 0, -sin yaw): the wall runs from the apex back
-            // toward -x, at z = +-t sin 15; its centre is 2 m back from the apex.
-            const long double a = 15.0L * 3.14159265358979323846L / 180.0L;
-            const Vec3 c = v3(3 - 2 * std::cos(a), 1.5L, (k == 0 ? 2 : -2) * std::sin(a));
-            w.scene().add_box(static_cast<fx::geo::ShapeId>(2 + k),
-                              fx::geo::Box::from_yaw_pitch_roll_degrees(c, v3(2, 1.5L, 0.05L), Scalar::from_int(yaw),
-                                                                         Scalar{}, Scalar{}));
-        }
-    }, v3(0, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            for (int k = 0; k < 2; ++k) {
+                const int yaw = k == 0 ? 15 : -15;
+                // Ry(yaw) maps local +x to (cos, 0, -sin yaw): the wall runs from the apex back
+                // toward -x, at z = +-t sin 15; its centre is 2 m back from the apex.
+                const long double a = 15.0L * 3.14159265358979323846L / 180.0L;
+                const Vec3 c = v3(3 - 2 * std::cos(a), 1.5L, (k == 0 ? 2 : -2) * std::sin(a));
+                w.scene().add_box(static_cast<fx::geo::ShapeId>(2 + k),
+                                  fx::geo::Box::from_yaw_pitch_roll_degrees(c, v3(2, 1.5L, 0.05L),
+                                                                            Scalar::from_int(yaw),
+                                                                            Scalar{}, Scalar{}));
+            }
+        },
+        v3(0, rest_height(), 0));
     CHECK(jitter_after(s, stick(1, 0), 80, 20) < 1e-6L);
     CHECK(ld(s.st().position.x) < 3);
     CHECK(ld(s.st().position.x) > 1); // it went into the wedge
@@ -142,11 +153,13 @@ TEST_CASE("a 30 degree V-wedge stops the body without jitter", "[slide]") {
 
 TEST_CASE("a door frame narrower than the capsule blocks cleanly", "[slide]") {
     // Two posts leaving a 0.7 m gap (capsule diameter 0.8) centred on the path.
-    Solo s([](World& w) {
-        add_floor(w);
-        add_aabb(w, 2, v3(3, 0, -2), v3(3.2L, 3, -0.35L));
-        add_aabb(w, 3, v3(3, 0, 0.35L), v3(3.2L, 3, 2));
-    }, v3(0, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            add_aabb(w, 2, v3(3, 0, -2), v3(3.2L, 3, -0.35L));
+            add_aabb(w, 3, v3(3, 0, 0.35L), v3(3.2L, 3, 2));
+        },
+        v3(0, rest_height(), 0));
     CHECK(jitter_after(s, stick(1, 0), 80, 20) < 1e-6L);
     CHECK(ld(s.st().position.x) < 3);
     // The two posts' edges are met one at a time (contact order), each keeping one skin along
@@ -157,12 +170,14 @@ TEST_CASE("a door frame narrower than the capsule blocks cleanly", "[slide]") {
 
 TEST_CASE("three planes stop the body", "[slide]") {
     // A corner of two walls and a sloped roof: jump into it and keep pushing.
-    Solo s([](World& w) {
-        add_floor(w);
-        add_aabb(w, 2, v3(1, 0, -5), v3(2, 5, 5));
-        add_aabb(w, 3, v3(-5, 0, 1), v3(2, 5, 2));
-        add_aabb(w, 4, v3(-5, 2.0L, -5), v3(2, 3, 2));
-    }, v3(0, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            add_aabb(w, 2, v3(1, 0, -5), v3(2, 5, 5));
+            add_aabb(w, 3, v3(-5, 0, 1), v3(2, 5, 2));
+            add_aabb(w, 4, v3(-5, 2.0L, -5), v3(2, 3, 2));
+        },
+        v3(0, rest_height(), 0));
     // One jump into the corner under the roof (walls and roof touched in the same ticks), then
     // keep pushing: the body comes to rest and never passes any of the three.
     for (int i = 0; i < 40; ++i) {
@@ -174,12 +189,15 @@ TEST_CASE("three planes stop the body", "[slide]") {
     CHECK(jitter_after(s, stick(0.7L, 0.7L), 40, 20) < 1e-6L);
 }
 
-TEST_CASE("a capsule spawned 1 m deep in a box comes out at no more than 0.2 m per tick", "[depenetration]") {
+TEST_CASE("a capsule spawned 1 m deep in a box comes out at no more than 0.2 m per tick",
+          "[depenetration]") {
     // Box 4 m wide, 4 m deep; body 1 m inside its +x face, standing on the floor.
-    Solo s([](World& w) {
-        add_floor(w);
-        add_aabb(w, 2, v3(-4, 0, -2), v3(0, 3, 2));
-    }, v3(-0.6L, rest_height(), 0)); // capsule spans x in [-1, -0.2]: 1 m past the face
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            add_aabb(w, 2, v3(-4, 0, -2), v3(0, 3, 2));
+        },
+        v3(-0.6L, rest_height(), 0)); // capsule spans x in [-1, -0.2]: 1 m past the face
     int ticks = 0;
     while (ld(s.st().position.x) < 0.4L - 1e-6L && ticks < 50) {
         const Vec3 before = s.st().position;
@@ -192,14 +210,17 @@ TEST_CASE("a capsule spawned 1 m deep in a box comes out at no more than 0.2 m p
     CHECK(ld(s.st().position.x) >= 0.4L - 1e-6L);
 }
 
-TEST_CASE("a step-up is not stopped by a character it moves away from but is by one in its way", "[slide][step][characters]") {
+TEST_CASE("a step-up is not stopped by a character it moves away from but is by one in its way",
+          "[slide][step][characters]") {
     // try_step_up answers "blocked" from the other characters alone when one of them resists the
     // raised forward motion, before it sweeps the scene's shapes. A character the stepping body
     // touches but moves away from (behind it, at every overlap below the deep one) must not stop
     // it; one on the step in front must, at every distance within the forward's reach.
     fx::geo::StaticScene s;
-    s.add_box(1, fx::geo::Box{v3(0, -0.5L, 0), v3(20, 0.5L, 20), fx::Mat3::identity()}); // floor, top y = 0
-    s.add_box(2, fx::geo::Box{v3(2, 0.15L, 0), v3(1.5L, 0.15L, 3), fx::Mat3::identity()}); // step, x >= 0.5, 0.3 m
+    s.add_box(1, fx::geo::Box{v3(0, -0.5L, 0), v3(20, 0.5L, 20),
+                              fx::Mat3::identity()}); // floor, top y = 0
+    s.add_box(2, fx::geo::Box{v3(2, 0.15L, 0), v3(1.5L, 0.15L, 3),
+                              fx::Mat3::identity()}); // step, x >= 0.5, 0.3 m
     std::string error;
     REQUIRE(s.build(&error));
     const Params p = make_params(kDefaults);
@@ -220,8 +241,10 @@ TEST_CASE("a step-up is not stopped by a character it moves away from but is by 
         REQUIRE(alone.result == StepResult::kAccepted);
         for (const long double overlap : {0.0L, 0.001L, 0.05L, 0.2L}) {
             for (const long double side : {0.0L, 0.3L}) { // straight behind, and behind to one side
-                INFO("behind, overlap " << static_cast<double>(overlap) << ", side " << static_cast<double>(side));
-                const long double back = std::sqrt((2 * r - overlap) * (2 * r - overlap) - side * side);
+                INFO("behind, overlap " << static_cast<double>(overlap) << ", side "
+                                        << static_cast<double>(side));
+                const long double back =
+                    std::sqrt((2 * r - overlap) * (2 * r - overlap) - side * side);
                 const StepAttempt a = attempt({body_at(ld(feet.x) - back, skin, side)}, motion);
                 CHECK(a.result == alone.result);
                 CHECK(a.position == alone.position);
@@ -230,7 +253,8 @@ TEST_CASE("a step-up is not stopped by a character it moves away from but is by 
         for (const long double gap : {0.0L, 0.5L, 1.0L}) { // on the step, the forward reaching it
             INFO("in front, gap " << static_cast<double>(gap));
             const long double ahead = 2 * r + gap * (forward + skin);
-            CHECK(attempt({body_at(ld(feet.x) + ahead, 0.3L + skin, 0)}, motion).result == StepResult::kBlocked);
+            CHECK(attempt({body_at(ld(feet.x) + ahead, 0.3L + skin, 0)}, motion).result ==
+                  StepResult::kBlocked);
         }
     }
 }

@@ -35,24 +35,30 @@ Motion running(long double speed, long double heading_deg) {
 }
 
 /// Angle in degrees of the horizontal velocity from +z toward +x.
-long double heading_deg(const Vec3& v) { return std::atan2(ld(v.x), ld(v.z)) * 180.0L / kPiL; }
+long double heading_deg(const Vec3& v) {
+    return std::atan2(ld(v.x), ld(v.z)) * 180.0L / kPiL;
+}
 } // namespace
 
 TEST_CASE("input below the dead zone does nothing, just above it moves slowly", "[velocity]") {
-    const VelocityUpdate below = apply_input(Vec3::zero(), Scalar{}, Scalar{}, true, stick(0.1L, 0.1L), kP); // |.| 0.141
+    const VelocityUpdate below =
+        apply_input(Vec3::zero(), Scalar{}, Scalar{}, true, stick(0.1L, 0.1L), kP); // |.| 0.141
     CHECK(below.velocity.is_zero());
     // 0.2 on the stick: remapped to (0.2 - 0.15) / 0.85 of max speed, reached after a few ticks.
     Motion m;
-    for (int i = 0; i < 10; ++i) m.step(stick(0.2L, 0));
+    for (int i = 0; i < 10; ++i)
+        m.step(stick(0.2L, 0));
     const long double expected = (0.2L - 0.15L) / 0.85L * 6.2L;
     CHECK(hlen(m.velocity) == Approx(expected).margin(1e-6));
     // Full stick saturates at max speed; over-long sticks are clamped to 1.
     Motion full;
-    for (int i = 0; i < 20; ++i) full.step(stick(1, 1));
+    for (int i = 0; i < 20; ++i)
+        full.step(stick(1, 1));
     CHECK(hlen(full.velocity) == Approx(6.2L).margin(1e-6));
 }
 
-TEST_CASE("a stick exactly on the dead zone is inside it, in every direction", "[velocity][deadzone]") {
+TEST_CASE("a stick exactly on the dead zone is inside it, in every direction",
+          "[velocity][deadzone]") {
     // 3-4-5 triangles scaled to a magnitude of exactly 0.15 in decimal, in all four quadrants
     // and both orders: the fixed-point length rounds up to 2 raw units above 0.15.
     const long double pairs[][2] = {{0.09L, 0.12L}, {0.12L, 0.09L}, {0.15L, 0}, {0, 0.15L}};
@@ -135,27 +141,32 @@ TEST_CASE("the velocity turns to the stick direction at once, at every angle", "
                 INFO("from " << from << " turn " << sign * turn);
                 CHECK(hlen(m.velocity) == Approx(6.2L).margin(1e-6));
                 long double err = heading_deg(m.velocity) - to;
-                while (err > 180) err -= 360;
-                while (err < -180) err += 360;
+                while (err > 180)
+                    err -= 360;
+                while (err < -180)
+                    err += 360;
                 CHECK(std::fabs(err) < 1e-4L);
             }
         }
     }
 }
 
-TEST_CASE("a lower stick brakes at 60 m/s^2 toward its speed, a higher one accelerates at 45", "[velocity]") {
+TEST_CASE("a lower stick brakes at 60 m/s^2 toward its speed, a higher one accelerates at 45",
+          "[velocity]") {
     Motion m = running(6.2L, 30);
     m.step(stick(0, 0.15L + 0.85L * 0.25L)); // asks for a quarter of max speed, 1.55 m/s
     CHECK(hlen(m.velocity) == Approx(5.0L).margin(1e-6));
     CHECK(heading_deg(m.velocity) == Approx(0).margin(1e-4)); // along the stick at once
-    for (int i = 0; i < 3; ++i) m.step(stick(0, 0.15L + 0.85L * 0.25L));
+    for (int i = 0; i < 3; ++i)
+        m.step(stick(0, 0.15L + 0.85L * 0.25L));
     CHECK(hlen(m.velocity) == Approx(1.55L).margin(1e-6));
     m.step(stick(-1, 0));
     CHECK(hlen(m.velocity) == Approx(2.45L).margin(1e-6));
     CHECK(heading_deg(m.velocity) == Approx(-90).margin(1e-4));
 }
 
-TEST_CASE("the run speed, not the speed a wall left, is what the next tick starts from", "[velocity][turn]") {
+TEST_CASE("the run speed, not the speed a wall left, is what the next tick starts from",
+          "[velocity][turn]") {
     // Along a wall the slide leaves only the stick's component along it (6.2 cos theta); the next
     // tick must start from the run speed again, so the slide speed does not decay tick on tick.
     for (int deg = 10; deg < 90; deg += 10) {
@@ -189,13 +200,15 @@ TEST_CASE("air keeps momentum without braking, gravity pulls", "[velocity]") {
     CHECK(ld(u.velocity.y) == Approx(-9.81L / 50).margin(1e-9));
     CHECK(ld(u.run_speed) == Approx(3.0L).margin(1e-9));
     // Air acceleration 12 m/s^2 and the clamp at the ground maximum.
-    for (int i = 0; i < 100; ++i) m.step(stick(1, 0), false);
+    for (int i = 0; i < 100; ++i)
+        m.step(stick(1, 0), false);
     CHECK(hlen(m.velocity) <= 6.2L + 1e-9L);
     CHECK(hlen(m.velocity) == Approx(6.2L).margin(1e-6));
 }
 
 TEST_CASE("jump gives 5 m/s up only when grounded", "[velocity]") {
-    CHECK(apply_input(Vec3::zero(), Scalar{}, Scalar{}, true, stick(0, 0, true), kP).velocity.y == Scalar::from_int(5));
+    CHECK(apply_input(Vec3::zero(), Scalar{}, Scalar{}, true, stick(0, 0, true), kP).velocity.y ==
+          Scalar::from_int(5));
     CHECK(apply_input(Vec3::zero(), Scalar{}, Scalar{}, true, stick(0, 0, true), kP).jumped);
     CHECK_FALSE(apply_input(Vec3::zero(), Scalar{}, Scalar{}, false, stick(0, 0, true), kP).jumped);
 }
@@ -215,7 +228,8 @@ TEST_CASE("facing turns at 720 deg/s while velocity turns at once", "[velocity]"
     }
     CHECK(ticks == 7);
     // The turn goes the short way round: from +x to -z is a right turn of 90 degrees.
-    const VelocityUpdate back = apply_input(Vec3::zero(), Scalar{}, fx::kHalfPi, true, stick(0, -1), kP);
+    const VelocityUpdate back =
+        apply_input(Vec3::zero(), Scalar{}, fx::kHalfPi, true, stick(0, -1), kP);
     CHECK(ld(back.facing) == Approx(ld(fx::kHalfPi) + per_tick).margin(1e-8));
     CHECK(ld(wrap_angle(fx::kPi + fx::kHalfPi)) == Approx(-ld(fx::kHalfPi)).margin(1e-8));
 }

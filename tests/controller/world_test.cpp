@@ -45,7 +45,8 @@ std::vector<std::array<uint8_t, kStateBytes>> play(int hz, int ms) {
 }
 } // namespace
 
-TEST_CASE("the same input at 60 Hz and 144 Hz display rate gives identical tick states", "[clock]") {
+TEST_CASE("the same input at 60 Hz and 144 Hz display rate gives identical tick states",
+          "[clock]") {
     const auto a = play(60, 3000);
     const auto b = play(144, 3000);
     REQUIRE(a.size() >= 149);
@@ -72,7 +73,8 @@ TEST_CASE("a 1 s hitch runs 4 ticks, not 50", "[clock]") {
 TEST_CASE("render pose interpolates between the last two tick poses", "[clock]") {
     Solo s([](World& w) { add_floor(w); }, v3(0, rest_height(), 0));
     s.settle();
-    for (int i = 0; i < 10; ++i) s.tick(stick(1, 0));
+    for (int i = 0; i < 10; ++i)
+        s.tick(stick(1, 0));
     const auto& st = s.st();
     CHECK(s.world.render_position(0, Scalar{}) == st.previous_position);
     CHECK(s.world.render_position(0, Scalar::one()) == st.position);
@@ -93,10 +95,12 @@ void add_platform(World& w, fx::geo::ShapeId id, const Vec3& from, const Vec3& t
 
 TEST_CASE("a platform carries a standing body", "[platform]") {
     // Platform top at y = 0.5, moving 4 m along +x over 100 ticks (2 m/s).
-    Solo s([](World& w) {
-        add_floor(w);
-        add_platform(w, 50, v3(0, 0.25L, 0), v3(4, 0.25L, 0), 100);
-    }, v3(0, 0.5L + rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            add_platform(w, 50, v3(0, 0.25L, 0), v3(4, 0.25L, 0), 100);
+        },
+        v3(0, 0.5L + rest_height(), 0));
     s.settle(2);
     REQUIRE(s.st().grounded);
     const Vec3 start = s.st().position;
@@ -112,10 +116,12 @@ TEST_CASE("a platform carries a standing body", "[platform]") {
 
 TEST_CASE("a platform moving into an idle body pushes it without tunnelling", "[platform]") {
     // A 0.5 m tall platform sliding along the floor at 3 m/s toward a body standing at x = 3.
-    Solo s([](World& w) {
-        add_floor(w);
-        add_platform(w, 50, v3(0, 0.25L, 0), v3(6, 0.25L, 0), 100);
-    }, v3(3, rest_height(), 0));
+    Solo s(
+        [](World& w) {
+            add_floor(w);
+            add_platform(w, 50, v3(0, 0.25L, 0), v3(6, 0.25L, 0), 100);
+        },
+        v3(3, rest_height(), 0));
     fx::kcc::Platform probe;
     probe.waypoints = {{v3(0, 0.25L, 0), 0}, {v3(6, 0.25L, 0), 100}, {v3(0, 0.25L, 0), 200}};
     for (int i = 0; i < 90; ++i) {
@@ -135,7 +141,8 @@ TEST_CASE("a scripted impulse knocks the body back", "[impulse]") {
     s.tick(kick);
     CHECK_FALSE(s.st().grounded);
     CHECK(ld(s.st().velocity.x) == Approx(-8).margin(1e-6));
-    for (int i = 0; i < 10; ++i) s.tick(Input{});
+    for (int i = 0; i < 10; ++i)
+        s.tick(Input{});
     CHECK(ld(s.st().position.x) < -1.0L); // momentum kept in the air (no air braking)
 }
 
@@ -188,7 +195,8 @@ TEST_CASE("the trace does not change the result and reports the solve", "[trace]
 TEST_CASE("characters are stepped by id whatever the order they were added in", "[world]") {
     World w1, w2;
     std::string error;
-    for (World* w : {&w1, &w2}) level(*w);
+    for (World* w : {&w1, &w2})
+        level(*w);
     REQUIRE(w1.add_character(3, v3(0, rest_height(), 0), kDefaults, &error));
     REQUIRE(w1.add_character(1, v3(1, rest_height(), 0), kDefaults, &error));
     REQUIRE(w2.add_character(1, v3(1, rest_height(), 0), kDefaults, &error));
@@ -202,7 +210,8 @@ TEST_CASE("characters are stepped by id whatever the order they were added in", 
         w1.step(in);
         w2.step(in);
     }
-    for (size_t i = 0; i < 2; ++i) CHECK(serialize_state(w1.characters()[i]) == serialize_state(w2.characters()[i]));
+    for (size_t i = 0; i < 2; ++i)
+        CHECK(serialize_state(w1.characters()[i]) == serialize_state(w2.characters()[i]));
 }
 
 TEST_CASE("jump spam never raises horizontal speed above the ground maximum", "[velocity][world]") {
@@ -224,7 +233,7 @@ struct HaltCase {
     Vec3 impulse; ///< on tick 0
 };
 struct Expected {
-    int64_t tick = -1;  ///< the tick whose end state is halted
+    int64_t tick = -1; ///< the tick whose end state is halted
     bool speed = false; ///< halted by the speed bound (else by the working volume)
 };
 Expected expected_halt(const HaltCase& c, int64_t max_ticks) {
@@ -235,12 +244,14 @@ Expected expected_halt(const HaltCase& c, int64_t max_ticks) {
         v[1] -= c.gravity * dt; // the impulse is in v already (it adds on tick 0, after gravity)
         if (std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) > bound_v) return {n, true};
         p[0] += v[0] * dt, p[1] += v[1] * dt, p[2] += v[2] * dt;
-        if (std::fabs(p[0]) >= bound_p || std::fabs(p[1]) >= bound_p || std::fabs(p[2]) >= bound_p) return {n, false};
+        if (std::fabs(p[0]) >= bound_p || std::fabs(p[1]) >= bound_p || std::fabs(p[2]) >= bound_p)
+            return {n, false};
     }
     return {};
 }
 bool outside(const Vec3& p) {
-    return std::fabs(ld(p.x)) >= 1048576 || std::fabs(ld(p.y)) >= 1048576 || std::fabs(ld(p.z)) >= 1048576;
+    return std::fabs(ld(p.x)) >= 1048576 || std::fabs(ld(p.y)) >= 1048576 ||
+           std::fabs(ld(p.z)) >= 1048576;
 }
 /// Runs the case until halted (at most max_ticks), then 20 ticks more; checks the rule.
 void check_halt(const HaltCase& c, int64_t max_ticks) {
@@ -249,7 +260,8 @@ void check_halt(const HaltCase& c, int64_t max_ticks) {
     Settings s;
     s.tick_rate_hz = c.hz;
     s.gravity = sc(c.gravity);
-    Solo solo([](World& w) { add_aabb(w, 1, v3(5000, 5000, 5000), v3(5001, 5001, 5001)); }, c.spawn, s);
+    Solo solo([](World& w) { add_aabb(w, 1, v3(5000, 5000, 5000), v3(5001, 5001, 5001)); }, c.spawn,
+              s);
     int64_t halted_at = -1;
     for (int64_t n = 0; n < max_ticks && halted_at < 0; ++n) {
         const CharacterState before = solo.st();
@@ -259,13 +271,15 @@ void check_halt(const HaltCase& c, int64_t max_ticks) {
         const CharacterState& st = solo.st();
         if (!st.halted) {
             // Until it halts: inside both bounds.
-            REQUIRE(std::sqrt(ld(st.velocity.x) * ld(st.velocity.x) + ld(st.velocity.y) * ld(st.velocity.y) +
+            REQUIRE(std::sqrt(ld(st.velocity.x) * ld(st.velocity.x) +
+                              ld(st.velocity.y) * ld(st.velocity.y) +
                               ld(st.velocity.z) * ld(st.velocity.z)) <= 4096);
             REQUIRE_FALSE(outside(st.position));
             continue;
         }
         halted_at = n;
-        const long double speed = std::sqrt(ld(st.velocity.x) * ld(st.velocity.x) + ld(st.velocity.y) * ld(st.velocity.y) +
+        const long double speed = std::sqrt(ld(st.velocity.x) * ld(st.velocity.x) +
+                                            ld(st.velocity.y) * ld(st.velocity.y) +
                                             ld(st.velocity.z) * ld(st.velocity.z));
         // Halted for one of the two reasons, and the one expected.
         CHECK((speed > 4096 || outside(st.position)));
@@ -273,8 +287,8 @@ void check_halt(const HaltCase& c, int64_t max_ticks) {
         if (e.speed) CHECK(st.position == before.position); // stopped before moving
         CHECK_FALSE(st.grounded);
     }
-    INFO("hz " << c.hz << ", gravity " << static_cast<double>(c.gravity) << ": expected tick " << e.tick
-               << (e.speed ? " (speed)" : " (volume)") << ", halted at " << halted_at);
+    INFO("hz " << c.hz << ", gravity " << static_cast<double>(c.gravity) << ": expected tick "
+               << e.tick << (e.speed ? " (speed)" : " (volume)") << ", halted at " << halted_at);
     REQUIRE(halted_at >= 0);
     CHECK(std::llabs(halted_at - e.tick) <= 1); // rounding of dt and g dt may move it by one tick
     // Never moved again, whatever the input.
@@ -287,29 +301,34 @@ void check_halt(const HaltCase& c, int64_t max_ticks) {
         CHECK(serialize_state(solo.st())[61] == 2); // halted, not grounded
     }
     auto now = serialize_state(solo.st());
-    CHECK(std::equal(now.begin() + 13, now.begin() + 61, frozen.begin() + 13)); // position, velocity, facing
+    CHECK(std::equal(now.begin() + 13, now.begin() + 61,
+                     frozen.begin() + 13)); // position, velocity, facing
 }
 } // namespace
 
-TEST_CASE("a falling body is halted by the speed bound or the working volume, at every tick rate and gravity", "[halt]") {
+TEST_CASE(
+    "a falling body is halted by the speed bound or the working volume, at every tick rate and gravity",
+    "[halt]") {
     // Fast falls end at the speed bound; slow ones (gravity below about 8 m/s^2) leave the volume
     // first (y = -v^2 / 2g reaches 2^20 m before v reaches 4096 m/s).
     for (int hz : {1, 7, 50, 60, 1000}) {
         for (long double g : {9.81L, 37.5L, 10000.0L, 2.0L, 0.5L}) {
-            if (hz == 1000 && g < 5) continue; // half a million ticks; 1 Hz and 60 Hz cover the volume
+            if (hz == 1000 && g < 5)
+                continue; // half a million ticks; 1 Hz and 60 Hz cover the volume
             check_halt({hz, g, v3(0, 0, 0), Vec3{}}, 2000000);
         }
     }
 }
 
-TEST_CASE("a body carried out of the working volume is halted, in every direction and at any speed", "[halt]") {
+TEST_CASE("a body carried out of the working volume is halted, in every direction and at any speed",
+          "[halt]") {
     const long double edge = 1000000 - 123.456L; // the loader's coordinate bound, less a little
     const long double k = 1000 / std::sqrt(3.0L);
     const struct {
         Vec3 spawn, impulse;
-    } dirs[] = {{v3(edge, 0, 0), v3(1000, 0, 0)},     {v3(-edge, 0, 0), v3(-1000, 0, 0)},
-                {v3(0, edge, 0), v3(0, 1000, 0)},     {v3(0, -edge, 0), v3(0, -1000, 0)},
-                {v3(0, 0, edge), v3(0, 0, 1000)},     {v3(0, 0, -edge), v3(0, 0, -1000)},
+    } dirs[] = {{v3(edge, 0, 0), v3(1000, 0, 0)},      {v3(-edge, 0, 0), v3(-1000, 0, 0)},
+                {v3(0, edge, 0), v3(0, 1000, 0)},      {v3(0, -edge, 0), v3(0, -1000, 0)},
+                {v3(0, 0, edge), v3(0, 0, 1000)},      {v3(0, 0, -edge), v3(0, 0, -1000)},
                 {v3(edge, -edge, edge), v3(k, -k, k)}, {v3(edge, 0, 0), v3(37.25L, 0, 0)}};
     for (int hz : {1, 60}) {
         for (const auto& d : dirs) {
@@ -329,7 +348,8 @@ TEST_CASE("impulses beyond any bound halt the body instead of overflowing", "[ha
         in.impulse = Vec3{big, big, big};
         s.tick(in);
         CHECK(s.st().halted);
-        CHECK(std::fabs(ld(s.st().velocity.x)) == 1048576); // the impulse is limited to 2^20 m/s a component
+        CHECK(std::fabs(ld(s.st().velocity.x)) ==
+              1048576); // the impulse is limited to 2^20 m/s a component
     }
 }
 
@@ -342,10 +362,12 @@ TEST_CASE("a body must start inside the working volume", "[halt]") {
     CHECK(w.add_character(1, Vec3{in, Scalar{}, Scalar{}}, kDefaults, &error));
     CHECK(w.add_character(2, Vec3{Scalar{}, -in, -in}, kDefaults, &error));
     CHECK_FALSE(w.add_character(3, Vec3{edge, Scalar{}, Scalar{}}, kDefaults, &error));
-    CHECK(error == "character 3: feet outside the working volume (each coordinate less than 1048576 m)");
+    CHECK(error ==
+          "character 3: feet outside the working volume (each coordinate less than 1048576 m)");
     CHECK_FALSE(w.add_character(4, Vec3{Scalar{}, -edge, Scalar{}}, kDefaults, &error));
     CHECK_FALSE(w.add_character(5, v3(0, 0, -2000000), kDefaults, &error));
-    CHECK_FALSE(w.add_character(6, Vec3{Scalar::min_value(), Scalar{}, Scalar{}}, kDefaults, &error));
+    CHECK_FALSE(
+        w.add_character(6, Vec3{Scalar::min_value(), Scalar{}, Scalar{}}, kDefaults, &error));
 }
 
 TEST_CASE("state bytes carry the halted flag in bit 1 of the flags byte", "[bytes][halt]") {
@@ -369,17 +391,18 @@ namespace {
 /// with the id cleared, so that two runs compare up to relabelling. `far_company` adds two
 /// idle characters 400 m away in x and z on either side (ids 1000, 1001), which the nine never
 /// meet.
-std::vector<std::vector<std::array<uint8_t, kStateBytes>>> crowd_run(const std::array<CharacterId, 9>& ids,
-                                                                     const std::array<int, 9>& add_order,
-                                                                     bool far_company = false) {
+std::vector<std::vector<std::array<uint8_t, kStateBytes>>>
+crowd_run(const std::array<CharacterId, 9>& ids, const std::array<int, 9>& add_order,
+          bool far_company = false) {
     World w;
     add_floor(w);
-    add_aabb(w, 2, v3(2.2L, 0, -5), v3(3, 2, 5));       // a wall at x = 2.2
+    add_aabb(w, 2, v3(2.2L, 0, -5), v3(3, 2, 5)); // a wall at x = 2.2
     add_aabb(w, 3, v3(-3, 0, 1.6L), v3(-1.5L, 0.2L, 3)); // a 0.2 m box
     for (int k : add_order) {
         const long double x = -0.9L + 0.9L * (k % 3), z = -0.9L + 0.9L * (k / 3);
         std::string error;
-        REQUIRE(w.add_character(ids[static_cast<size_t>(k)], v3(x, rest_height(), z), kDefaults, &error));
+        REQUIRE(w.add_character(ids[static_cast<size_t>(k)], v3(x, rest_height(), z), kDefaults,
+                                &error));
     }
     if (far_company) {
         std::string error;
@@ -416,7 +439,8 @@ std::vector<std::vector<std::array<uint8_t, kStateBytes>>> crowd_run(const std::
 }
 } // namespace
 
-TEST_CASE("characters that collide: the same trajectories whatever their ids and listing order", "[characters]") {
+TEST_CASE("characters that collide: the same trajectories whatever their ids and listing order",
+          "[characters]") {
     const auto a = crowd_run({1, 2, 3, 4, 5, 6, 7, 8, 9}, {0, 1, 2, 3, 4, 5, 6, 7, 8});
     const auto b = crowd_run({90, 17, 55, 3, 71, 8, 42, 26, 64}, {5, 2, 8, 0, 7, 3, 1, 6, 4});
     const auto c = crowd_run({9, 8, 7, 6, 5, 4, 3, 2, 1}, {8, 7, 6, 5, 4, 3, 2, 1, 0});
@@ -447,7 +471,8 @@ TEST_CASE("characters that collide: the same trajectories whatever their ids and
     CHECK(met);
 }
 
-TEST_CASE("characters that collide: the same trajectories whether their grid is dense or sparse", "[characters]") {
+TEST_CASE("characters that collide: the same trajectories whether their grid is dense or sparse",
+          "[characters]") {
     // Nine characters alone span a small block of the world's 2 m cells: their grid is dense
     // (World::index_bodies' counting sort, a cell's bodies found directly). Two more 400 m
     // away on either side spread the eleven over 401 x 401 cells, more than 4 per body plus
@@ -465,7 +490,9 @@ TEST_CASE("characters that collide: the same trajectories whether their grid is 
     }
 }
 
-TEST_CASE("characters that collide: the resolution meets each pair that touches exactly once at any size", "[characters]") {
+TEST_CASE(
+    "characters that collide: the resolution meets each pair that touches exactly once at any size",
+    "[characters]") {
     // World::resolve_bodies visits each pair of bodies whose boxes meet once: from the dense grid,
     // a body against the later ones of its own cell and the cells beside it in one direction, when
     // two of the widest bodies and a skin fit in a 2 m cell; else every body looks up the cells
@@ -473,23 +500,28 @@ TEST_CASE("characters that collide: the resolution meets each pair that touches 
     // grid's edges, walking into each other, are compared with every pair tested at every tick.
     struct Crowd {
         const char* what;
-        long double small, large; // radii: every fifth character small; the rest large, or a few giants
+        long double small,
+            large; // radii: every fifth character small; the rest large, or a few giants
         bool giants;
     };
-    for (const Crowd& crowd : {Crowd{"2 m cells hold a pair", 0.25L, 0.4L, false},
-                               Crowd{"0.99 m radii: 2 m and a skin in a cell", 0.3L, 0.99L, false},
-                               Crowd{"giants among them: every body looks around", 0.25L, 1.3L, true}}) {
+    for (const Crowd& crowd :
+         {Crowd{"2 m cells hold a pair", 0.25L, 0.4L, false},
+          Crowd{"0.99 m radii: 2 m and a skin in a cell", 0.3L, 0.99L, false},
+          Crowd{"giants among them: every body looks around", 0.25L, 1.3L, true}}) {
         INFO(crowd.what);
         World w;
         add_floor(w);
         std::string error;
         for (int k = 0; k < 36; ++k) {
             Settings st = kDefaults;
-            st.radius = sc(k % 5 == 0 ? crowd.small : !crowd.giants || k % 7 == 3 ? crowd.large : 0.4L);
+            st.radius = sc(k % 5 == 0                    ? crowd.small
+                           : !crowd.giants || k % 7 == 3 ? crowd.large
+                                                         : 0.4L);
             st.height = max(st.height, st.radius.mul_int(2) + sc(0.1L));
             // Around the corner of four cells at (2, -2), 0.75 m apart.
             const long double x = 2 + 0.75L * (k % 6 - 2.5L), z = -2 + 0.75L * (k / 6 - 2.5L);
-            REQUIRE(w.add_character(static_cast<CharacterId>(k + 1), v3(x, rest_height(), z), st, &error));
+            REQUIRE(w.add_character(static_cast<CharacterId>(k + 1), v3(x, rest_height(), z), st,
+                                    &error));
         }
         if (crowd.giants) { // two giants whose boxes meet two cells apart (x = 1.9 and 4.2)
             Settings st = kDefaults;
@@ -505,7 +537,8 @@ TEST_CASE("characters that collide: the resolution meets each pair that touches 
             std::vector<Input> in(w.characters().size());
             for (size_t i = 0; i < in.size(); ++i) { // toward the corner, turning
                 const CharacterState& c = w.characters()[i];
-                const long double a = 0.3L * static_cast<long double>(i) + 0.04L * static_cast<long double>(t);
+                const long double a =
+                    0.3L * static_cast<long double>(i) + 0.04L * static_cast<long double>(t);
                 in[i] = stick((ld(c.position.x) > 2 ? -0.8L : 0.8L) + 0.2L * std::sin(a),
                               (ld(c.position.z) > -2 ? -0.8L : 0.8L) + 0.2L * std::cos(a));
             }
@@ -527,7 +560,8 @@ void snapshot_level(World& w) {
     add_aabb(w, 2, v3(3, 0, -5), v3(4, 0.3L, 5)); // a 0.3 m riser
     add_platform(w, 50, v3(-4, 0.25L, 0), v3(-4, 0.25L, 6), 80);
     std::string error;
-    REQUIRE(w.add_character(1, v3(-4, 0.5L + rest_height(), 0), kDefaults, &error)); // on the platform
+    REQUIRE(
+        w.add_character(1, v3(-4, 0.5L + rest_height(), 0), kDefaults, &error)); // on the platform
     REQUIRE(w.add_character(2, v3(0, rest_height(), 0), kDefaults, &error));
     REQUIRE(w.add_character(3, v3(0, rest_height(), 1), kDefaults, &error));
     REQUIRE(w.add_character(4, v3(1.5L, rest_height(), 3), kDefaults, &error));
@@ -535,8 +569,8 @@ void snapshot_level(World& w) {
 }
 std::vector<Input> snapshot_inputs(int64_t t) {
     std::vector<Input> in(4);
-    in[1] = stick(0, 1);                             // 2 runs into 3
-    in[2] = stick(0, -1);                            // 3 runs into 2
+    in[1] = stick(0, 1); // 2 runs into 3
+    in[2] = stick(0, -1); // 3 runs into 2
     // 4 walks slowly (1.9 m/s: less than step_min_forward a tick) to the riser, is held there and
     // steps up, then jumps.
     in[3] = stick(0.3L, 0.01L * static_cast<long double>(t % 7), t == 100);
@@ -544,7 +578,8 @@ std::vector<Input> snapshot_inputs(int64_t t) {
 }
 std::vector<std::array<uint8_t, kStateBytes>> states_of(const World& w) {
     std::vector<std::array<uint8_t, kStateBytes>> out;
-    for (const CharacterState& s : w.characters()) out.push_back(serialize_state(s));
+    for (const CharacterState& s : w.characters())
+        out.push_back(serialize_state(s));
     return out;
 }
 } // namespace
@@ -591,7 +626,8 @@ TEST_CASE("a restored snapshot steps on to the same bits, from any tick", "[snap
 TEST_CASE("a snapshot that is not of this world is refused and changes nothing", "[snapshot]") {
     World w;
     snapshot_level(w);
-    for (int64_t t = 0; t < 10; ++t) w.step(snapshot_inputs(t));
+    for (int64_t t = 0; t < 10; ++t)
+        w.step(snapshot_inputs(t));
     std::vector<uint8_t> good;
     w.snapshot(&good);
     const auto before = states_of(w);
@@ -626,7 +662,8 @@ TEST_CASE("a snapshot that is not of this world is refused and changes nothing",
     b[18 + record + kStateBytes + 8 * 19 + 8] = 2; // the second one's collide_characters byte
     refused(b, "character 2: unreadable settings bytes");
     b = good;
-    for (size_t k = 0; k < 8; ++k) b[18 + kStateBytes + k] = 0; // the first one's radius: 0
+    for (size_t k = 0; k < 8; ++k)
+        b[18 + kStateBytes + k] = 0; // the first one's radius: 0
     refused(b, "character 1: radius");
     refused(std::vector<uint8_t>(5, 0), "not a snapshot");
     World unbuilt;

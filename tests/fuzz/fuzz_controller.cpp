@@ -16,9 +16,10 @@
 //     when the level has moving platforms, which may push a body through a wall by design);
 //   - the run itself does not fail (a loaded scenario builds and runs).
 // Levels where a body spawns overlapping static geometry are skipped (a body inside solids that
-// overlap one another is not pushed out jointly, docs/fuzzing.md) unless FXKCC_FUZZ_OVERLAPPING_SPAWNS=1.
-// Environment: FXKCC_FUZZ_PRINT=1 prints every decoded scenario (run the binary on a crash file
-// to get its YAML); FXKCC_FUZZ_VERBOSE=1 also prints why the loader refused one (a generator bug).
+// overlap one another is not pushed out jointly, docs/fuzzing.md) unless
+// FXKCC_FUZZ_OVERLAPPING_SPAWNS=1. Environment: FXKCC_FUZZ_PRINT=1 prints every decoded scenario
+// (run the binary on a crash file to get its YAML); FXKCC_FUZZ_VERBOSE=1 also prints why the loader
+// refused one (a generator bug).
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -31,10 +32,10 @@
 #include "fuzz_util.h"
 #include "fx/decimal.h"
 #include "fx/overflow.h"
-#include "run/checks.h"
-#include "scenario/loader.h"
-#include "run/runner.h"
 #include "kcc/motion.h"
+#include "run/checks.h"
+#include "run/runner.h"
+#include "scenario/loader.h"
 
 namespace {
 
@@ -50,7 +51,8 @@ public:
     /// corner, which is where zero bytes put everything).
     Bytes(const uint8_t* p, size_t n) : p_(p), n_(n) {
         state_ = 0xcbf29ce484222325u;
-        for (size_t k = 0; k < n; ++k) state_ = (state_ ^ p[k]) * 0x100000001b3u;
+        for (size_t k = 0; k < n; ++k)
+            state_ = (state_ ^ p[k]) * 0x100000001b3u;
     }
     uint8_t u8() {
         if (i_ < n_) return p_[i_++];
@@ -62,7 +64,8 @@ public:
     }
     uint32_t u32() {
         uint32_t v = 0;
-        for (int k = 0; k < 4; ++k) v = (v << 8) | u8();
+        for (int k = 0; k < 4; ++k)
+            v = (v << 8) | u8();
         return v;
     }
     /// Uniform-ish integer in [lo, hi].
@@ -77,7 +80,8 @@ public:
     int64_t logrange(int64_t lo, int64_t hi) {
         if (hi <= lo) return lo;
         int bits = 0;
-        while ((hi >> bits) > lo && bits < 62) ++bits;
+        while ((hi >> bits) > lo && bits < 62)
+            ++bits;
         const int b = static_cast<int>(range(0, bits));
         const int64_t top = std::min(hi, std::max(lo, lo << std::min(b, 62 - 1)));
         return range(std::max(lo, top / 2), top);
@@ -93,40 +97,53 @@ private:
 // Lengths in nanometres (int64 holds 9.2e9 m), angles in micro-degrees, speeds in nm/s.
 constexpr int64_t kNano = 1000000000;
 constexpr int64_t kCoordMax = 1000000 * kNano;
-constexpr int64_t kSizeMin = 1000000;        // 0.001 m
+constexpr int64_t kSizeMin = 1000000; // 0.001 m
 constexpr int64_t kSizeMax = 100000 * kNano; // 100 km
-constexpr int64_t kLengthMax = 1000 * kNano;  // 1 km: every character length (kcc::kMaxSettingLengthMetres)
+constexpr int64_t kLengthMax =
+    1000 * kNano; // 1 km: every character length (kcc::kMaxSettingLengthMetres)
 
 std::string dec(int64_t nanos) {
     const bool neg = nanos < 0;
-    const uint64_t m = neg ? uint64_t{0} - static_cast<uint64_t>(nanos) : static_cast<uint64_t>(nanos);
+    const uint64_t m =
+        neg ? uint64_t{0} - static_cast<uint64_t>(nanos) : static_cast<uint64_t>(nanos);
     std::string s = std::to_string(m / kNano);
     uint64_t frac = m % kNano;
     if (frac != 0) {
         std::string f = std::to_string(frac);
         f = std::string(9 - f.size(), '0') + f;
-        while (f.back() == '0') f.pop_back();
+        while (f.back() == '0')
+            f.pop_back();
         s += "." + f;
     }
     return (neg && m != 0 ? "-" : "") + s;
 }
-std::string integer(int64_t v) { return std::to_string(v); }
-std::string vec(int64_t x, int64_t y, int64_t z) { return "[" + dec(x) + ", " + dec(y) + ", " + dec(z) + "]"; }
+std::string integer(int64_t v) {
+    return std::to_string(v);
+}
+std::string vec(int64_t x, int64_t y, int64_t z) {
+    return "[" + dec(x) + ", " + dec(y) + ", " + dec(z) + "]";
+}
 
 struct V3 {
     int64_t x = 0, y = 0, z = 0;
 };
-std::string vec(const V3& v) { return vec(v.x, v.y, v.z); }
+std::string vec(const V3& v) {
+    return vec(v.x, v.y, v.z);
+}
 
-int64_t clamp(int64_t v, int64_t lo, int64_t hi) { return std::max(lo, std::min(hi, v)); }
+int64_t clamp(int64_t v, int64_t lo, int64_t hi) {
+    return std::max(lo, std::min(hi, v));
+}
 /// Within the coordinate bound (mesh vertices may lie outside the arena; clamping them to its
 /// walls would merge vertices, which TriangleMesh::build refuses).
-int64_t coord(int64_t v) { return clamp(v, -kCoordMax, kCoordMax); }
+int64_t coord(int64_t v) {
+    return clamp(v, -kCoordMax, kCoordMax);
+}
 
 // ---- the generated level ----
 
 struct Arena {
-    V3 c;          ///< centre
+    V3 c; ///< centre
     int64_t l = 0; ///< half size
 };
 
@@ -143,26 +160,34 @@ public:
         ticks_ = b_.range(1, b_.chance(70) ? 300 : 60);
         const int characters = static_cast<int>(b_.range(1, 4));
         std::vector<std::string> settings;
-        for (int i = 0; i < characters; ++i) settings.push_back(character_settings());
+        for (int i = 0; i < characters; ++i)
+            settings.push_back(character_settings());
         arena();
-        focus_ = V3{clamp(arena_.c.x + b_.range(-arena_.l, arena_.l) / (b_.chance(70) ? 8 : 1), lo(0), hi(0)),
+        focus_ = V3{clamp(arena_.c.x + b_.range(-arena_.l, arena_.l) / (b_.chance(70) ? 8 : 1),
+                          lo(0), hi(0)),
                     arena_.c.y - arena_.l,
-                    clamp(arena_.c.z + b_.range(-arena_.l, arena_.l) / (b_.chance(70) ? 8 : 1), lo(2), hi(2))};
-        scale_ = std::max<int64_t>(kSizeMin * 10, std::min(arena_.l / 2, b_.logrange(body_scale_ / 4 + 1, body_scale_ * 40)));
+                    clamp(arena_.c.z + b_.range(-arena_.l, arena_.l) / (b_.chance(70) ? 8 : 1),
+                          lo(2), hi(2))};
+        scale_ = std::max<int64_t>(
+            kSizeMin * 10,
+            std::min(arena_.l / 2, b_.logrange(body_scale_ / 4 + 1, body_scale_ * 40)));
 
         std::string y = "format: 1\nname: fuzz\ndescription: fuzz_controller\n";
         y += "tick_rate: " + integer(tick_rate_) + "\nticks: " + integer(ticks_) + "\nworld:\n";
         y += arena_planes();
         const int items = static_cast<int>(b_.range(0, 10));
-        for (int i = 0; i < items; ++i) y += item();
+        for (int i = 0; i < items; ++i)
+            y += item();
         if (b_.chance(20)) {
             y += "platforms:\n";
             const int n = static_cast<int>(b_.range(1, 2));
-            for (int i = 0; i < n; ++i) y += platform();
+            for (int i = 0; i < n; ++i)
+                y += platform();
             has_platforms_ = true;
         }
         y += "characters:\n";
-        for (int i = 0; i < characters; ++i) y += character(i, settings[static_cast<size_t>(i)]);
+        for (int i = 0; i < characters; ++i)
+            y += character(i, settings[static_cast<size_t>(i)]);
         if (b_.chance(10)) y += frames();
         return y;
     }
@@ -171,16 +196,25 @@ public:
     bool has_platforms() const { return has_platforms_; }
 
 private:
-    int64_t lo(int axis) const { return (axis == 0 ? arena_.c.x : axis == 1 ? arena_.c.y : arena_.c.z) - arena_.l; }
-    int64_t hi(int axis) const { return (axis == 0 ? arena_.c.x : axis == 1 ? arena_.c.y : arena_.c.z) + arena_.l; }
+    int64_t lo(int axis) const {
+        return (axis == 0 ? arena_.c.x : axis == 1 ? arena_.c.y : arena_.c.z) - arena_.l;
+    }
+    int64_t hi(int axis) const {
+        return (axis == 0 ? arena_.c.x : axis == 1 ? arena_.c.y : arena_.c.z) + arena_.l;
+    }
 
     int pick_rate() {
         switch (b_.u8() % 8) {
-        case 0: return 60;
-        case 1: return 30;
-        case 2: return static_cast<int>(b_.range(1, 1000));
-        case 3: return b_.chance(50) ? 1 : 1000;
-        default: return 50;
+        case 0:
+            return 60;
+        case 1:
+            return 30;
+        case 2:
+            return static_cast<int>(b_.range(1, 1000));
+        case 3:
+            return b_.chance(50) ? 1 : 1000;
+        default:
+            return 50;
         }
     }
 
@@ -193,7 +227,9 @@ private:
     std::string character_settings() {
         Body body;
         std::string s;
-        auto field = [&](const char* name, const std::string& value) { s += std::string("      ") + name + ": " + value + "\n"; };
+        auto field = [&](const char* name, const std::string& value) {
+            s += std::string("      ") + name + ": " + value + "\n";
+        };
         if (b_.chance(25)) {
             bodies_.push_back(body);
             body_scale_ = std::max(body_scale_, body.height);
@@ -201,12 +237,19 @@ private:
         }
         // The capsule: radius, height >= 2 radius, skin in (0, radius); the height at most 1 km
         // (every length setting is), so the radius at most 500 m.
-        body.radius = b_.chance(60) ? b_.range(100000000, 1000000000) : b_.logrange(kSizeMin / 1000, kLengthMax / 2 - 1);
+        body.radius = b_.chance(60) ? b_.range(100000000, 1000000000)
+                                    : b_.logrange(kSizeMin / 1000, kLengthMax / 2 - 1);
         // At least 1 nm over 2 radius: both round to Q31.32 on loading, and 2 * round(radius) may
         // pass round(2 * radius).
-        body.height = body.radius * 2 +
-                      (b_.chance(20) ? 1 : b_.logrange(1, std::max<int64_t>(2, std::min(body.radius * 4, kLengthMax - body.radius * 2))));
-        const int64_t skin = b_.chance(50) && body.radius > 15000000 ? 15000000 : b_.range(1, std::max<int64_t>(1, body.radius / 2));
+        body.height =
+            body.radius * 2 +
+            (b_.chance(20)
+                 ? 1
+                 : b_.logrange(1, std::max<int64_t>(
+                                      2, std::min(body.radius * 4, kLengthMax - body.radius * 2))));
+        const int64_t skin = b_.chance(50) && body.radius > 15000000
+                                 ? 15000000
+                                 : b_.range(1, std::max<int64_t>(1, body.radius / 2));
         field("radius", dec(body.radius));
         field("height", dec(body.height));
         field("skin", dec(skin));
@@ -242,13 +285,16 @@ private:
 
     void arena() {
         int64_t need = 0;
-        for (const Body& b : bodies_) need = std::max(need, 4 * (b.height + b.radius) + kNano);
+        for (const Body& b : bodies_)
+            need = std::max(need, 4 * (b.height + b.radius) + kNano);
         const int64_t max_l = kCoordMax / 2;
         need = std::min(need, max_l);
-        arena_.l = b_.chance(70) ? std::min(max_l, need * b_.range(1, 8)) : b_.logrange(need, max_l);
+        arena_.l =
+            b_.chance(70) ? std::min(max_l, need * b_.range(1, 8)) : b_.logrange(need, max_l);
         const int64_t reach = kCoordMax - arena_.l;
         if (b_.chance(30)) {
-            arena_.c = V3{b_.range(-reach, reach), b_.range(-reach, reach), b_.range(-reach, reach)};
+            arena_.c =
+                V3{b_.range(-reach, reach), b_.range(-reach, reach), b_.range(-reach, reach)};
         } else if (b_.chance(30)) {
             arena_.c = V3{b_.chance(50) ? reach : -reach, 0, b_.chance(50) ? reach : -reach};
         }
@@ -262,23 +308,34 @@ private:
     std::string arena_planes() {
         const Arena& a = arena_;
         std::string s;
-        s += "  - plane: {id: 1, normal: [0, 1, 0], point: " + vec(a.c.x, a.c.y - a.l, a.c.z) + "}\n";
-        s += "  - plane: {id: 2, normal: [0, -1, 0], point: " + vec(a.c.x, a.c.y + a.l, a.c.z) + "}\n";
-        s += "  - plane: {id: 3, normal: [1, 0, 0], point: " + vec(a.c.x - a.l, a.c.y, a.c.z) + "}\n";
-        s += "  - plane: {id: 4, normal: [-1, 0, 0], point: " + vec(a.c.x + a.l, a.c.y, a.c.z) + "}\n";
-        s += "  - plane: {id: 5, normal: [0, 0, 1], point: " + vec(a.c.x, a.c.y, a.c.z - a.l) + "}\n";
-        s += "  - plane: {id: 6, normal: [0, 0, -1], point: " + vec(a.c.x, a.c.y, a.c.z + a.l) + "}\n";
+        s += "  - plane: {id: 1, normal: [0, 1, 0], point: " + vec(a.c.x, a.c.y - a.l, a.c.z) +
+             "}\n";
+        s += "  - plane: {id: 2, normal: [0, -1, 0], point: " + vec(a.c.x, a.c.y + a.l, a.c.z) +
+             "}\n";
+        s += "  - plane: {id: 3, normal: [1, 0, 0], point: " + vec(a.c.x - a.l, a.c.y, a.c.z) +
+             "}\n";
+        s += "  - plane: {id: 4, normal: [-1, 0, 0], point: " + vec(a.c.x + a.l, a.c.y, a.c.z) +
+             "}\n";
+        s += "  - plane: {id: 5, normal: [0, 0, 1], point: " + vec(a.c.x, a.c.y, a.c.z - a.l) +
+             "}\n";
+        s += "  - plane: {id: 6, normal: [0, 0, -1], point: " + vec(a.c.x, a.c.y, a.c.z + a.l) +
+             "}\n";
         return s;
     }
 
     /// A point near the focus (on the floor, up to `scale_` above it), inside the arena.
     V3 near() {
-        V3 p{focus_.x + b_.range(-scale_, scale_), focus_.y + (b_.chance(50) ? 0 : b_.range(0, scale_)),
+        V3 p{focus_.x + b_.range(-scale_, scale_),
+             focus_.y + (b_.chance(50) ? 0 : b_.range(0, scale_)),
              focus_.z + b_.range(-scale_, scale_)};
-        if (b_.chance(10)) p = V3{b_.range(lo(0), hi(0)), b_.range(lo(1), hi(1)), b_.range(lo(2), hi(2))};
+        if (b_.chance(10))
+            p = V3{b_.range(lo(0), hi(0)), b_.range(lo(1), hi(1)), b_.range(lo(2), hi(2))};
         return V3{clamp(p.x, lo(0), hi(0)), clamp(p.y, lo(1), hi(1)), clamp(p.z, lo(2), hi(2))};
     }
-    int64_t size() { return b_.chance(70) ? b_.logrange(kSizeMin, std::max(kSizeMin, std::min(kSizeMax, scale_))) : b_.logrange(kSizeMin, kSizeMax); }
+    int64_t size() {
+        return b_.chance(70) ? b_.logrange(kSizeMin, std::max(kSizeMin, std::min(kSizeMax, scale_)))
+                             : b_.logrange(kSizeMin, kSizeMax);
+    }
     int64_t angle(int64_t max_deg) {
         if (b_.chance(40)) return b_.range(0, 7) * 45 * kNano % (max_deg * kNano + 1);
         return b_.range(-max_deg * kNano, max_deg * kNano);
@@ -295,37 +352,44 @@ private:
         case 0:
         case 1: {
             const V3 c = near();
-            return "  - box: {id: " + integer(next_id()) + ", center: " + vec(c) + ", half_extents: " +
-                   vec(size(), size(), size()) + rotation() + "}\n";
+            return "  - box: {id: " + integer(next_id()) + ", center: " + vec(c) +
+                   ", half_extents: " + vec(size(), size(), size()) + rotation() + "}\n";
         }
         case 2: {
             const V3 f = near();
-            const int64_t ang = b_.chance(50) ? b_.range(1, 89) * kNano : b_.range(1, 90 * kNano - 1);
-            return "  - ramp: {id: " + integer(next_id()) + ", foot: " + vec(f) + ", yaw: " + dec(angle(3600)) +
-                   ", angle: " + dec(ang) + ", length: " + dec(size()) + ", width: " + dec(size()) +
+            const int64_t ang =
+                b_.chance(50) ? b_.range(1, 89) * kNano : b_.range(1, 90 * kNano - 1);
+            return "  - ramp: {id: " + integer(next_id()) + ", foot: " + vec(f) +
+                   ", yaw: " + dec(angle(3600)) + ", angle: " + dec(ang) +
+                   ", length: " + dec(size()) + ", width: " + dec(size()) +
                    (b_.chance(50) ? "" : ", thickness: " + dec(size())) + "}\n";
         }
         case 3: {
             const V3 f = near();
             const int64_t steps = b_.range(1, 12);
-            const int64_t rise = std::min(b_.chance(60) ? b_.range(kSizeMin, body_scale_ / 3 + kSizeMin) : size(), kSizeMax / steps);
+            const int64_t rise =
+                std::min(b_.chance(60) ? b_.range(kSizeMin, body_scale_ / 3 + kSizeMin) : size(),
+                         kSizeMax / steps);
             const int64_t run = std::min(size(), kSizeMax / steps);
             const uint32_t first = next_id_;
             next_id_ += static_cast<uint32_t>(steps);
-            return "  - stairs: {first_id: " + integer(first) + ", foot: " + vec(f) + ", yaw: " + dec(angle(3600)) +
-                   ", steps: " + integer(steps) + ", rise: " + dec(rise) + ", run: " + dec(run) +
-                   ", width: " + dec(size()) + "}\n";
+            return "  - stairs: {first_id: " + integer(first) + ", foot: " + vec(f) +
+                   ", yaw: " + dec(angle(3600)) + ", steps: " + integer(steps) +
+                   ", rise: " + dec(rise) + ", run: " + dec(run) + ", width: " + dec(size()) +
+                   "}\n";
         }
         case 4: {
             const V3 c = near();
-            return "  - sphere: {id: " + integer(next_id()) + ", center: " + vec(c) + ", radius: " + dec(size()) + "}\n";
+            return "  - sphere: {id: " + integer(next_id()) + ", center: " + vec(c) +
+                   ", radius: " + dec(size()) + "}\n";
         }
         case 5: {
             const V3 a = near(), b = near();
             return "  - capsule: {id: " + integer(next_id()) + ", a: " + vec(a) + ", b: " + vec(b) +
                    ", radius: " + dec(size()) + "}\n";
         }
-        default: return mesh();
+        default:
+            return mesh();
         }
     }
 
@@ -341,7 +405,8 @@ private:
             const int64_t bump = b_.chance(30) ? 0 : std::min<int64_t>(size(), 5000 * kNano);
             for (int i = 0; i <= n; ++i) {
                 for (int j = 0; j <= n; ++j) {
-                    const V3 v{coord(o.x + cell * i), coord(o.y + b_.range(-bump, bump)), coord(o.z + cell * j)};
+                    const V3 v{coord(o.x + cell * i), coord(o.y + b_.range(-bump, bump)),
+                               coord(o.z + cell * j)};
                     s += (i == 0 && j == 0 ? "" : ", ") + vec(v);
                 }
             }
@@ -349,16 +414,19 @@ private:
             for (int i = 0; i < n; ++i) {
                 for (int j = 0; j < n; ++j) {
                     const int a = i * (n + 1) + j, b = a + 1, c = a + n + 1, d = c + 1;
-                    t += std::string(first ? "" : ", ") + "[" + integer(a) + ", " + integer(b) + ", " + integer(c) +
-                         "], [" + integer(b) + ", " + integer(d) + ", " + integer(c) + "]";
+                    t += std::string(first ? "" : ", ") + "[" + integer(a) + ", " + integer(b) +
+                         ", " + integer(c) + "], [" + integer(b) + ", " + integer(d) + ", " +
+                         integer(c) + "]";
                     first = false;
                 }
             }
         } else {
             const int nv = static_cast<int>(b_.range(3, 7));
-            const int64_t spread = std::min<int64_t>(size(), 8000 * kNano); // edges <= 2 sqrt(3) spread < 30 km
+            const int64_t spread =
+                std::min<int64_t>(size(), 8000 * kNano); // edges <= 2 sqrt(3) spread < 30 km
             for (int i = 0; i < nv; ++i) {
-                const V3 v{coord(o.x + b_.range(-spread, spread)), coord(o.y + b_.range(-spread, spread)),
+                const V3 v{coord(o.x + b_.range(-spread, spread)),
+                           coord(o.y + b_.range(-spread, spread)),
                            coord(o.z + b_.range(-spread, spread))};
                 s += (i == 0 ? "" : ", ") + vec(v);
             }
@@ -368,15 +436,18 @@ private:
                 const int64_t a = b_.range(0, nv - 1);
                 const int64_t b = (a + b_.range(1, nv - 1)) % nv;
                 int64_t c = b_.range(0, nv - 1);
-                while (c == a || c == b) c = (c + 1) % nv;
-                t += std::string(i == 0 ? "" : ", ") + "[" + integer(a) + ", " + integer(b) + ", " + integer(c) + "]";
+                while (c == a || c == b)
+                    c = (c + 1) % nv;
+                t += std::string(i == 0 ? "" : ", ") + "[" + integer(a) + ", " + integer(b) + ", " +
+                     integer(c) + "]";
             }
         }
         return s + "]\n" + t + "]\n";
     }
 
     std::string platform() {
-        std::string s = "  - id: " + integer(next_id()) + "\n    half_extents: " + vec(size(), size(), size()) + "\n";
+        std::string s = "  - id: " + integer(next_id()) +
+                        "\n    half_extents: " + vec(size(), size(), size()) + "\n";
         if (b_.chance(30)) s += "    rotation: [" + dec(angle(3600)) + ", 0, 0]\n";
         s += "    waypoints:\n";
         const int n = static_cast<int>(b_.range(2, 4));
@@ -386,7 +457,8 @@ private:
             const V3 c = near();
             if (i > 0) {
                 // At most 1000 m/s: |delta| <= 1000 * ticks / rate (sum of |components| bounds it).
-                const int64_t d = std::abs(c.x - prev.x) + std::abs(c.y - prev.y) + std::abs(c.z - prev.z);
+                const int64_t d =
+                    std::abs(c.x - prev.x) + std::abs(c.y - prev.y) + std::abs(c.z - prev.z);
                 const int64_t need = d / (1000 * kNano) * tick_rate_ + tick_rate_ + 1;
                 tick += std::max(need, b_.range(1, 200));
             }
@@ -403,7 +475,8 @@ private:
         p.x = clamp(p.x, lo(0) + body.radius, hi(0) - body.radius);
         p.z = clamp(p.z, lo(2) + body.radius, hi(2) - body.radius);
         p.y = clamp(p.y, lo(1), hi(1) - body.height);
-        std::string s = "  - id: " + integer(index * 7 + static_cast<int>(b_.range(0, 6))) + "\n    spawn: " + vec(p) + "\n";
+        std::string s = "  - id: " + integer(index * 7 + static_cast<int>(b_.range(0, 6))) +
+                        "\n    spawn: " + vec(p) + "\n";
         if (!settings.empty()) s += "    settings:\n" + settings;
         std::string in;
         const int segments = static_cast<int>(b_.range(0, 6));
@@ -418,11 +491,13 @@ private:
         const int jumps = static_cast<int>(b_.range(0, 5));
         if (jumps > 0) {
             std::vector<int64_t> j;
-            for (int i = 0; i < jumps; ++i) j.push_back(b_.range(0, ticks_ - 1));
+            for (int i = 0; i < jumps; ++i)
+                j.push_back(b_.range(0, ticks_ - 1));
             std::sort(j.begin(), j.end());
             j.erase(std::unique(j.begin(), j.end()), j.end());
             in += "      jumps: [";
-            for (size_t i = 0; i < j.size(); ++i) in += (i == 0 ? "" : ", ") + integer(j[i]);
+            for (size_t i = 0; i < j.size(); ++i)
+                in += (i == 0 ? "" : ", ") + integer(j[i]);
             in += "]\n";
         }
         if (b_.chance(25)) {
@@ -430,8 +505,9 @@ private:
             const int n = static_cast<int>(b_.range(1, 3));
             for (int i = 0; i < n; ++i) {
                 const int64_t m = b_.chance(70) ? 20 * kNano : 1000 * kNano;
-                in += "        - {tick: " + integer(b_.range(0, ticks_ - 1)) + ", velocity: " +
-                      vec(b_.range(-m, m), b_.range(-m, m), b_.range(-m, m)) + "}\n";
+                in += "        - {tick: " + integer(b_.range(0, ticks_ - 1)) +
+                      ", velocity: " + vec(b_.range(-m, m), b_.range(-m, m), b_.range(-m, m)) +
+                      "}\n";
             }
         }
         if (!in.empty()) s += "    input:\n" + in;
@@ -440,9 +516,12 @@ private:
 
     int64_t stick() {
         switch (b_.u8() % 4) {
-        case 0: return 0;
-        case 1: return b_.chance(50) ? kNano : -kNano;
-        default: return b_.range(-kNano, kNano);
+        case 0:
+            return 0;
+        case 1:
+            return b_.chance(50) ? kNano : -kNano;
+        default:
+            return b_.range(-kNano, kNano);
         }
     }
 
@@ -452,10 +531,18 @@ private:
         for (int i = 0; i < n; ++i) {
             int64_t ms = 0;
             switch (b_.u8() % 4) {
-            case 0: ms = 16666700000; break; // 16.6667 ms, in nano-ms
-            case 1: ms = 6944400000; break;
-            case 2: ms = 1000 * kNano; break;
-            default: ms = b_.range(1000000, 60000 * kNano); break;
+            case 0:
+                ms = 16666700000;
+                break; // 16.6667 ms, in nano-ms
+            case 1:
+                ms = 6944400000;
+                break;
+            case 2:
+                ms = 1000 * kNano;
+                break;
+            default:
+                ms = b_.range(1000000, 60000 * kNano);
+                break;
             }
             s += "  - {ms: " + dec(ms) + ", count: " + integer(b_.range(1, 1000)) + "}\n";
         }
@@ -487,13 +574,15 @@ public:
 
     void on_start(const fx::kcc::World& world) override { world_ = &world; }
     bool on_tick(int64_t tick, std::span<const fx::kcc::CharacterState> chars,
-                 std::span<const std::pair<uint32_t, fx::Vec3>>, std::span<const fx::Vec3>, std::string*) override {
+                 std::span<const std::pair<uint32_t, fx::Vec3>>, std::span<const fx::Vec3>,
+                 std::string*) override {
         for (size_t i = 0; i < chars.size() && violation.empty(); ++i) {
             const fx::geo::Capsule cap = fx::kcc::capsule_at(chars[i].position, world_->params(i));
             for (const fx::Vec3& p : {cap.a, cap.b}) {
                 if (inside(p)) continue;
-                violation = "tick " + std::to_string(tick) + ", character " + std::to_string(chars[i].id) +
-                            ": capsule axis point (" + fx::to_string_shortest(p.x) + ", " + fx::to_string_shortest(p.y) +
+                violation = "tick " + std::to_string(tick) + ", character " +
+                            std::to_string(chars[i].id) + ": capsule axis point (" +
+                            fx::to_string_shortest(p.x) + ", " + fx::to_string_shortest(p.y) +
                             ", " + fx::to_string_shortest(p.z) + ") outside the level";
                 break;
             }
@@ -508,8 +597,8 @@ private:
     }
     bool inside(const fx::Vec3& p) const {
         const fx::Scalar tol = kPenetrationTolerance;
-        return p.x >= lo_.x - tol && p.x <= hi_.x + tol && p.y >= lo_.y - tol && p.y <= hi_.y + tol &&
-               p.z >= lo_.z - tol && p.z <= hi_.z + tol;
+        return p.x >= lo_.x - tol && p.x <= hi_.x + tol && p.y >= lo_.y - tol &&
+               p.y <= hi_.y + tol && p.z >= lo_.z - tol && p.z <= hi_.z + tol;
     }
     const fx::kcc::World* world_ = nullptr;
     fx::Vec3 lo_, hi_;
@@ -517,8 +606,9 @@ private:
 
 class NullSink final : public RunSink {
 public:
-    bool on_tick(int64_t, std::span<const fx::kcc::CharacterState>, std::span<const std::pair<uint32_t, fx::Vec3>>,
-                 std::span<const fx::Vec3>, std::string*) override {
+    bool on_tick(int64_t, std::span<const fx::kcc::CharacterState>,
+                 std::span<const std::pair<uint32_t, fx::Vec3>>, std::span<const fx::Vec3>,
+                 std::string*) override {
         return true;
     }
 };
@@ -530,7 +620,8 @@ bool spawn_overlaps(const Scenario& sc) {
     std::array<fx::geo::Contact, 32> contacts;
     for (size_t i = 0; i < world.characters().size(); ++i) {
         const fx::kcc::Params& p = world.params(i);
-        const size_t n = world.scene().overlap(fx::kcc::capsule_at(world.characters()[i].position, p), fx::Scalar{}, contacts);
+        const size_t n = world.scene().overlap(
+            fx::kcc::capsule_at(world.characters()[i].position, p), fx::Scalar{}, contacts);
         for (size_t k = 0; k < n; ++k) {
             if (contacts[k].depth.raw() > 0) return true;
         }
@@ -558,7 +649,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     LoadOptions opts;
     opts.allow_repeated_triangles = true; // the geometry layer takes them: so does the fuzzer
     if (!load_scenario_text(yaml, "fuzz.yaml", "", opts, &sc, &err)) {
-        if (verbose) std::fprintf(stderr, "generated scenario refused: %s\n%s", err.to_string().c_str(), yaml.c_str());
+        if (verbose)
+            std::fprintf(stderr, "generated scenario refused: %s\n%s", err.to_string().c_str(),
+                         yaml.c_str());
         return 0;
     }
     // Spawns inside solid geometry are left out unless FXKCC_FUZZ_OVERLAPPING_SPAWNS=1: where
@@ -570,11 +663,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     BoundsSink bounds(gen.arena_box());
     CheckReport report;
     std::string error;
-    if (!run_checked(sc, &bounds, RunOptions{}, &report, &error)) fail("the run failed: " + error + "\n" + yaml);
+    if (!run_checked(sc, &bounds, RunOptions{}, &report, &error))
+        fail("the run failed: " + error + "\n" + yaml);
     for (const CheckFailure& f : report.failures) {
         if (f.message.rfind("arithmetic overflow", 0) == 0) {
             // Again with the default handler, which aborts where the overflow happens.
-            std::fprintf(stderr, "%s\n--- scenario ---\n%s--- end ---\n", f.message.c_str(), yaml.c_str());
+            std::fprintf(stderr, "%s\n--- scenario ---\n%s--- end ---\n", f.message.c_str(),
+                         yaml.c_str());
             fx::set_overflow_handler(nullptr);
             NullSink sink;
             run_scenario(sc, sink, RunOptions{}, &error);
@@ -592,9 +687,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return (!ground && f.message.find(": grounded but ") != std::string::npos) ||
                f.message.find(": halted: its speed reached ") != std::string::npos;
     });
-    if (!report.failures.empty()) fail("invariant violated:\n" + format_failures(report, "  ") + "--- scenario ---\n" + yaml + "--- end ---");
+    if (!report.failures.empty())
+        fail("invariant violated:\n" + format_failures(report, "  ") + "--- scenario ---\n" + yaml +
+             "--- end ---");
     if (!gen.has_platforms() && !bounds.violation.empty()) {
-        fail("a character left the level: " + bounds.violation + "\n--- scenario ---\n" + yaml + "--- end ---");
+        fail("a character left the level: " + bounds.violation + "\n--- scenario ---\n" + yaml +
+             "--- end ---");
     }
     return 0;
 }

@@ -21,13 +21,16 @@ void round_trip(fx::Scalar v, const std::string& context) {
     const std::string shortest = fx::to_string_shortest(v);
     const fx::DecimalResult a = fx::parse_decimal(shortest);
     require(a.ok && a.value.raw() == v.raw(),
-            context + ": to_string_shortest gave '" + shortest + "', which does not parse back to raw " +
-                fx::to_string_raw_hex(v) + (a.ok ? " (got " + fx::to_string_raw_hex(a.value) + ")" : " (" + a.error + ")"));
+            context + ": to_string_shortest gave '" + shortest +
+                "', which does not parse back to raw " + fx::to_string_raw_hex(v) +
+                (a.ok ? " (got " + fx::to_string_raw_hex(a.value) + ")" : " (" + a.error + ")"));
     const std::string exact = fx::to_string_exact(v);
     const fx::DecimalResult b = fx::parse_decimal(exact);
-    require(b.ok && b.value.raw() == v.raw(),
-            context + ": to_string_exact gave '" + exact + "', which does not parse back to raw " + fx::to_string_raw_hex(v));
-    require(shortest.size() <= exact.size(), context + ": shortest '" + shortest + "' longer than exact '" + exact + "'");
+    require(b.ok && b.value.raw() == v.raw(), context + ": to_string_exact gave '" + exact +
+                                                  "', which does not parse back to raw " +
+                                                  fx::to_string_raw_hex(v));
+    require(shortest.size() <= exact.size(),
+            context + ": shortest '" + shortest + "' longer than exact '" + exact + "'");
 }
 
 } // namespace

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "fuzz_util.h"
-#include "scenario/loader.h"
 #include "run/runner.h"
+#include "scenario/loader.h"
 #include "scenario/writer.h"
 
 namespace {
@@ -23,15 +23,17 @@ using namespace fx::harness;
 
 class NullSink final : public RunSink {
 public:
-    bool on_tick(int64_t, std::span<const fx::kcc::CharacterState>, std::span<const std::pair<uint32_t, fx::Vec3>>,
-                 std::span<const fx::Vec3>, std::string*) override {
+    bool on_tick(int64_t, std::span<const fx::kcc::CharacterState>,
+                 std::span<const std::pair<uint32_t, fx::Vec3>>, std::span<const fx::Vec3>,
+                 std::string*) override {
         return true;
     }
 };
 
 std::string base_dir() {
     const char* env = std::getenv("FXKCC_FUZZ_SCENARIOS");
-    return env != nullptr ? std::string(env) : std::string(FX_SOURCE_DIR) + "/scenarios/conformance";
+    return env != nullptr ? std::string(env)
+                          : std::string(FX_SOURCE_DIR) + "/scenarios/conformance";
 }
 
 } // namespace
@@ -62,8 +64,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Scenario again;
     LoadError err2;
     require(load_scenario_text(yaml, "fuzz-written.yaml", base, opts, &again, &err2),
-            "the written scenario does not load: " + err2.to_string() + "\n--- written ---\n" + yaml);
+            "the written scenario does not load: " + err2.to_string() + "\n--- written ---\n" +
+                yaml);
     const std::string yaml2 = scenario_to_yaml(again);
-    require(yaml2 == yaml, "writing the reloaded scenario changed it\n--- first ---\n" + yaml + "--- second ---\n" + yaml2);
+    require(yaml2 == yaml, "writing the reloaded scenario changed it\n--- first ---\n" + yaml +
+                               "--- second ---\n" + yaml2);
     return 0;
 }

@@ -20,7 +20,9 @@ namespace {
 const Vec3 kRight{Scalar::one(), Scalar{}, Scalar{}};
 constexpr long double kTol = 1e-6L; // kContactTolerance and rounding
 
-Box axis_box(const Vec3& c, const Vec3& h) { return Box{c, h, Mat3::identity()}; }
+Box axis_box(const Vec3& c, const Vec3& h) {
+    return Box{c, h, Mat3::identity()};
+}
 
 } // namespace
 
@@ -28,7 +30,8 @@ TEST_CASE("separation: hand-computed distances for every shape", "[geometry][ana
     const Capsule c = character(V(0, 0, 0)); // segment (0,0.4,0)-(0,1.4,0), r 0.4
     CHECK(L(separation(c, Sphere{V(2, 1, 0), S(0.5L)})) == Approx(1.1L).margin(1e-9));
     CHECK(L(separation(c, Sphere{V(0, 3, 0), S(0.5L)})) == Approx(0.7L).margin(1e-9));
-    CHECK(L(separation(c, Capsule{V(3, 0, -5), V(3, 0, 5), S(0.1L)})) == Approx(std::sqrt(9.16L) - 0.5L).margin(1e-9));
+    CHECK(L(separation(c, Capsule{V(3, 0, -5), V(3, 0, 5), S(0.1L)})) ==
+          Approx(std::sqrt(9.16L) - 0.5L).margin(1e-9));
     CHECK(L(separation(c, axis_box(V(0, -1, 0), V(5, 1, 5)))) == Approx(0.0L).margin(1e-9));
     CHECK(L(separation(c, axis_box(V(2, 3, 2), V(1, 1, 1)))) ==
           Approx(std::sqrt(2.36L) - 0.4L).margin(1e-9)); // corner (1,2,1) to the top (0,1.4,0)
@@ -214,7 +217,8 @@ TEST_CASE("ray casts", "[geometry][analytic]") {
     CHECK(L(h.normal.x) == Approx(-1).margin(1e-6));
     REQUIRE(ray_cast(V(0, 5, 0), kDown, S(10), Plane{Vec3::unit_y(), Scalar{}}, &h));
     CHECK(L(h.distance) == Approx(5).margin(kTol));
-    REQUIRE(ray_cast(V(0.2L, 5, 0.1L), kDown, S(10), Triangle{{V(-1, 0, -1), V(0, 0, 1), V(1, 0, -1)}}, &h));
+    REQUIRE(ray_cast(V(0.2L, 5, 0.1L), kDown, S(10),
+                     Triangle{{V(-1, 0, -1), V(0, 0, 1), V(1, 0, -1)}}, &h));
     CHECK(L(h.distance) == Approx(5).margin(kTol));
     CHECK(L(h.normal.y) == Approx(1).margin(1e-9));
     REQUIRE(ray_cast(V(0, 0, 0), kRight, S(10), Capsule{V(3, -1, 0), V(3, 1, 0), S(0.5L)}, &h));
@@ -249,7 +253,8 @@ TriangleMesh floor_mesh() {
     std::vector<Vec3> v;
     std::vector<uint32_t> idx;
     for (int z = 0; z <= 10; ++z)
-        for (int x = 0; x <= 10; ++x) v.push_back(V(x - 5, 0, z - 5));
+        for (int x = 0; x <= 10; ++x)
+            v.push_back(V(x - 5, 0, z - 5));
     for (uint32_t z = 0; z < 10; ++z)
         for (uint32_t x = 0; x < 10; ++x) {
             const uint32_t i = z * 11 + x;
@@ -275,14 +280,17 @@ TEST_CASE("mesh: casts and overlaps against a floor", "[geometry][analytic]") {
     const size_t nh = cast_all(c, kDown, S(2), m, hits);
     REQUIRE(nh >= 2);
     CHECK(hits[0].distance == h.distance);
-    for (size_t i = 0; i + 1 < std::min<size_t>(nh, 8); ++i) CHECK(hit_less(hits[i], hits[i + 1]));
+    for (size_t i = 0; i + 1 < std::min<size_t>(nh, 8); ++i)
+        CHECK(hit_less(hits[i], hits[i + 1]));
     // Standing exactly on a vertex shared by 6 triangles, 1 cm in the floor.
     const Capsule s = character(V(1, -0.01L, 1));
     std::array<Contact, 8> cts;
     const size_t n = overlap(s, m, Scalar{}, cts);
     REQUIRE(n == 6);
-    for (size_t i = 0; i + 1 < n; ++i) CHECK(contact_less(cts[i], cts[i + 1]));
-    for (size_t i = 0; i < n; ++i) CHECK(L(cts[i].depth) == Approx(0.01L).margin(1e-9));
+    for (size_t i = 0; i + 1 < n; ++i)
+        CHECK(contact_less(cts[i], cts[i + 1]));
+    for (size_t i = 0; i < n; ++i)
+        CHECK(L(cts[i].depth) == Approx(0.01L).margin(1e-9));
 }
 
 namespace {
@@ -296,9 +304,11 @@ Level random_level(uint64_t seed, int n) {
     Level lv;
     for (int i = 0; i < n; ++i) {
         const Vec3 c = V(rng.range(-20, 20), rng.range(0, 3), rng.range(-20, 20));
-        const Vec3 he = V(0.5L + rng.range(0, 30) / 10.0L, 0.5L + rng.range(0, 10) / 10.0L, 0.5L + rng.range(0, 30) / 10.0L);
-        lv.boxes.push_back({static_cast<ShapeId>(100 + i * 7),
-                            Box::from_yaw_pitch_roll_degrees(c, he, S(rng.range(0, 359)), Scalar{}, Scalar{})});
+        const Vec3 he = V(0.5L + rng.range(0, 30) / 10.0L, 0.5L + rng.range(0, 10) / 10.0L,
+                          0.5L + rng.range(0, 30) / 10.0L);
+        lv.boxes.push_back(
+            {static_cast<ShapeId>(100 + i * 7),
+             Box::from_yaw_pitch_roll_degrees(c, he, S(rng.range(0, 359)), Scalar{}, Scalar{})});
     }
     return lv;
 }
@@ -306,19 +316,20 @@ Level random_level(uint64_t seed, int n) {
 StaticScene make_scene(const Level& lv, const std::vector<size_t>& order) {
     StaticScene s;
     s.add_plane(1, Plane{Vec3::unit_y(), Scalar{}});
-    for (size_t k : order) s.add_box(lv.boxes[k].first, lv.boxes[k].second);
+    for (size_t k : order)
+        s.add_box(lv.boxes[k].first, lv.boxes[k].second);
     std::string err;
     REQUIRE(s.build(&err));
     return s;
 }
-
 
 } // namespace
 
 TEST_CASE("scene: results never depend on insertion order", "[geometry][scene]") {
     const Level lv = random_level(7, 25);
     std::vector<size_t> order(lv.boxes.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     const StaticScene a = make_scene(lv, order);
     std::reverse(order.begin(), order.end());
     const StaticScene b = make_scene(lv, order);
@@ -327,8 +338,9 @@ TEST_CASE("scene: results never depend on insertion order", "[geometry][scene]")
     std::swap(order[0], order[24]);
     const StaticScene c = make_scene(lv, order);
     for (int q = 0; q < 2000; ++q) {
-        const Capsule cap = character(V(rng.range(-25000, 25000) / 1000.0L, rng.range(0, 3000) / 1000.0L,
-                                        rng.range(-25000, 25000) / 1000.0L));
+        const Capsule cap =
+            character(V(rng.range(-25000, 25000) / 1000.0L, rng.range(0, 3000) / 1000.0L,
+                        rng.range(-25000, 25000) / 1000.0L));
         const Vec3 dir = V(rng.range(-1000, 1000), rng.range(-1000, 1000), rng.range(-1000, 1000));
         std::array<Hit, 8> ha, hb, hc;
         const size_t na = a.cast_all(cap, dir, S(10), ha);
@@ -353,7 +365,8 @@ TEST_CASE("scene: results never depend on insertion order", "[geometry][scene]")
 TEST_CASE("scene: broadphase agrees with brute force, kinematic shapes move", "[geometry][scene]") {
     const Level lv = random_level(3, 25);
     std::vector<size_t> order(lv.boxes.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     const StaticScene s = make_scene(lv, order);
     fxtest::Rng rng(5);
     for (int q = 0; q < 500; ++q) {
@@ -366,7 +379,8 @@ TEST_CASE("scene: broadphase agrees with brute force, kinematic shapes move", "[
             if (b.bounds().overlaps(box)) expect.push_back(id);
         std::sort(expect.begin(), expect.end());
         REQUIRE(n == expect.size());
-        for (size_t i = 0; i < n; ++i) CHECK(ids[i] == expect[i]);
+        for (size_t i = 0; i < n; ++i)
+            CHECK(ids[i] == expect[i]);
     }
 
     StaticScene k;

@@ -43,7 +43,8 @@ TriangleMesh ridge(long double deg) {
 std::vector<Vec3> grid_vertices(uint32_t w) {
     std::vector<Vec3> v;
     for (uint32_t z = 0; z <= w; ++z)
-        for (uint32_t x = 0; x <= w; ++x) v.push_back(V(x, 0, z));
+        for (uint32_t x = 0; x <= w; ++x)
+            v.push_back(V(x, 0, z));
     return v;
 }
 std::vector<uint32_t> grid_indices(uint32_t w) {
@@ -56,9 +57,15 @@ std::vector<uint32_t> grid_indices(uint32_t w) {
     return idx;
 }
 
-int popcount3(uint8_t bits) { return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1); }
-int inactive_edges(const MeshTriangle& t) { return popcount3(t.inactive); }
-int inactive_vertices(const MeshTriangle& t) { return popcount3(static_cast<uint8_t>(t.inactive >> 3)); }
+int popcount3(uint8_t bits) {
+    return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1);
+}
+int inactive_edges(const MeshTriangle& t) {
+    return popcount3(t.inactive);
+}
+int inactive_vertices(const MeshTriangle& t) {
+    return popcount3(static_cast<uint8_t>(t.inactive >> 3));
+}
 
 } // namespace
 
@@ -85,9 +92,9 @@ TEST_CASE("mesh edges: coplanar seams and flat interior vertices are inactive, b
     // the boundary; only the cell's diagonal is inside.
     const MeshTriangle& t0 = g.triangles()[0];
     CHECK_FALSE(t0.edge_inactive(0)); // (0,0) -> (0,1): boundary x = 0
-    CHECK(t0.edge_inactive(1));       // (0,1) -> (1,0): the cell's diagonal
+    CHECK(t0.edge_inactive(1)); // (0,1) -> (1,0): the cell's diagonal
     CHECK_FALSE(t0.edge_inactive(2)); // (1,0) -> (0,0): boundary z = 0
-    CHECK(t0.inactive < 8);           // all three of its vertices lie on the boundary
+    CHECK(t0.inactive < 8); // all three of its vertices lie on the boundary
 
     // A lone triangle, a fold (the same triangle twice) and a non-manifold edge stay active.
     const std::vector<Vec3> v = {V(0, 0, 0), V(0, 0, 1), V(1, 0, 0), V(-1, 0, 0), V(0, 1, 0)};
@@ -95,16 +102,18 @@ TEST_CASE("mesh edges: coplanar seams and flat interior vertices are inactive, b
     // Named meshes: a range-for over build(...).triangles() would iterate the triangles of a
     // temporary destroyed before the loop body (AddressSanitizer: heap-use-after-free).
     const TriangleMesh fold = build(v, {0, 1, 2, 0, 2, 1});
-    for (const MeshTriangle& t : fold.triangles()) CHECK(t.inactive == 0);
+    for (const MeshTriangle& t : fold.triangles())
+        CHECK(t.inactive == 0);
     const TriangleMesh non_manifold = build(v, {0, 1, 2, 1, 0, 3, 0, 1, 4});
-    for (const MeshTriangle& t : non_manifold.triangles()) CHECK(t.inactive == 0);
+    for (const MeshTriangle& t : non_manifold.triangles())
+        CHECK(t.inactive == 0);
 }
 
 TEST_CASE("mesh edges: the angle threshold (about 5 degrees) holds for ridges and valleys alike",
           "[geometry][mesh][edges]") {
     // Faces tilted by +-a degrees meet at 2a degrees. kInactiveEdgeCos = 1 - 2^-8 is 5.07 deg.
-    CHECK(ridge(2.4L).triangles()[0].edge_inactive(2));   // 4.8 deg ridge: one surface
-    CHECK(ridge(-2.4L).triangles()[0].edge_inactive(2));  // 4.8 deg valley
+    CHECK(ridge(2.4L).triangles()[0].edge_inactive(2)); // 4.8 deg ridge: one surface
+    CHECK(ridge(-2.4L).triangles()[0].edge_inactive(2)); // 4.8 deg valley
     CHECK_FALSE(ridge(2.6L).triangles()[0].edge_inactive(2)); // 5.2 deg: a real edge
     CHECK_FALSE(ridge(-2.6L).triangles()[0].edge_inactive(2));
     CHECK_FALSE(ridge(15).triangles()[0].edge_inactive(2)); // the 30 deg ridge
@@ -128,14 +137,17 @@ TEST_CASE("mesh edges: activity does not depend on triangle order, split vertice
         split.push_back(v[i]);
     }
     const TriangleMesh s = build(split, split_idx);
-    for (size_t t = 0; t < n; ++t) CHECK(s.triangles()[t].inactive == ref.triangles()[t].inactive);
+    for (size_t t = 0; t < n; ++t)
+        CHECK(s.triangles()[t].inactive == ref.triangles()[t].inactive);
 
     // Triangles in reverse order, every other one wound the other way (both sides collide).
     std::vector<uint32_t> rev;
     for (size_t t = n; t-- > 0;) {
         const uint32_t a = idx[3 * t], b = idx[3 * t + 1], c = idx[3 * t + 2];
-        if (t % 2 == 0) rev.insert(rev.end(), {a, b, c});
-        else rev.insert(rev.end(), {a, c, b});
+        if (t % 2 == 0)
+            rev.insert(rev.end(), {a, b, c});
+        else
+            rev.insert(rev.end(), {a, c, b});
     }
     const TriangleMesh r = build(v, rev);
     for (size_t t = 0; t < n; ++t) {
@@ -147,7 +159,8 @@ TEST_CASE("mesh edges: activity does not depend on triangle order, split vertice
         std::array<Hit, 8> hits;
         const size_t k = cast_all(character(V(1.07L, 0.015L, 1.11L)), kDown, S(0.15L), *m, hits);
         REQUIRE(k >= 3);
-        for (size_t i = 0; i < std::min<size_t>(k, hits.size()); ++i) CHECK(hits[i].normal == kUp);
+        for (size_t i = 0; i < std::min<size_t>(k, hits.size()); ++i)
+            CHECK(hits[i].normal == kUp);
     }
 }
 
@@ -189,12 +202,14 @@ TEST_CASE("mesh edges: a capsule cast down onto the seam of two coplanar triangl
     for (long double x : {0.0L, -0.13L, 0.31L}) {
         const size_t k = cast_all(character(V(x, 0.015L, 0.2L)), kDown, S(0.15L), d, hits);
         REQUIRE(k >= 1);
-        for (size_t i = 0; i < k; ++i) CHECK(hits[i].normal == kUp);
+        for (size_t i = 0; i < k; ++i)
+            CHECK(hits[i].normal == kUp);
     }
     // Both sides collide: from below, straight down.
     const Capsule below = character(V(0.1L, -1.815L, 0));
     REQUIRE(cast_all(below, kUp, S(0.15L), d, hits) == 2);
-    for (size_t i = 0; i < 2; ++i) CHECK(hits[i].normal == -kUp);
+    for (size_t i = 0; i < 2; ++i)
+        CHECK(hits[i].normal == -kUp);
 }
 
 TEST_CASE("mesh edges: probe hits near an interior vertex of a flat grid are all (0,1,0)",
@@ -211,8 +226,10 @@ TEST_CASE("mesh edges: probe hits near an interior vertex of a flat grid are all
         CHECK(hits[i].normal == kUp);
         CHECK(hits[i].feature.kind == FeatureKind::kFace);
         const long double px = L(hits[i].point.x), pz = L(hits[i].point.z);
-        if (hits[i].point == corner) ++at_vertex;
-        else if (std::fabs(px - 2) < 1e-9L || std::fabs(pz - 2) < 1e-9L || std::fabs(px + pz - 4) < 1e-9L)
+        if (hits[i].point == corner)
+            ++at_vertex;
+        else if (std::fabs(px - 2) < 1e-9L || std::fabs(pz - 2) < 1e-9L ||
+                 std::fabs(px + pz - 4) < 1e-9L)
             ++on_seam;
     }
     CHECK(at_vertex >= 1);

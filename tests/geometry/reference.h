@@ -17,11 +17,13 @@ namespace geotest::ref {
 
 struct Pair {
     long double dist = 0; ///< between cores
-    LV p;                 ///< on the moving segment
-    LV q;                 ///< on the obstacle core
+    LV p; ///< on the moving segment
+    LV q; ///< on the obstacle core
 };
 
-inline LV at(LV a, LV b, long double s) { return a + (b - a) * s; }
+inline LV at(LV a, LV b, long double s) {
+    return a + (b - a) * s;
+}
 
 inline Pair point_segment(LV p, LV a, LV b) {
     const LV d = b - a;
@@ -44,7 +46,8 @@ inline Pair segment_segment(LV a, LV b, LV c, LV d) {
     r = point_segment(d, a, b);
     consider({r.dist, r.q, r.p});
     const LV u = b - a, v = d - c, w = a - c;
-    const long double A = dotl(u, u), B = dotl(u, v), C = dotl(v, v), D = dotl(u, w), E = dotl(v, w);
+    const long double A = dotl(u, u), B = dotl(u, v), C = dotl(v, v), D = dotl(u, w),
+                      E = dotl(v, w);
     const long double den = A * C - B * B;
     if (den > 1e-30L * A * C && A > 0 && C > 0) {
         const long double s = (B * E - C * D) / den, t = (A * E - B * D) / den;
@@ -69,12 +72,14 @@ inline LV to_world(const Box& b, LV l) {
     return b.c + b.axis[0] * l.x + b.axis[1] * l.y + b.axis[2] * l.z;
 }
 inline LV clamp_box(const Box& b, LV l) {
-    return {std::clamp(l.x, -b.h.x, b.h.x), std::clamp(l.y, -b.h.y, b.h.y), std::clamp(l.z, -b.h.z, b.h.z)};
+    return {std::clamp(l.x, -b.h.x, b.h.x), std::clamp(l.y, -b.h.y, b.h.y),
+            std::clamp(l.z, -b.h.z, b.h.z)};
 }
 /// Liang-Barsky clipping of the local segment against the box.
 inline bool segment_hits_box(const Box& b, LV A, LV B) {
     long double t0 = 0, t1 = 1;
-    const long double a[3] = {A.x, A.y, A.z}, d[3] = {B.x - A.x, B.y - A.y, B.z - A.z}, h[3] = {b.h.x, b.h.y, b.h.z};
+    const long double a[3] = {A.x, A.y, A.z}, d[3] = {B.x - A.x, B.y - A.y, B.z - A.z},
+                      h[3] = {b.h.x, b.h.y, b.h.z};
     for (int i = 0; i < 3; ++i) {
         if (d[i] == 0) {
             if (a[i] < -h[i] || a[i] > h[i]) return false;
@@ -116,7 +121,9 @@ inline Pair segment_box(LV a, LV b, const Box& box) {
 struct Tri {
     LV v[3];
 };
-inline LV tri_normal(const Tri& t) { return unitl(crossl(t.v[1] - t.v[0], t.v[2] - t.v[0])); }
+inline LV tri_normal(const Tri& t) {
+    return unitl(crossl(t.v[1] - t.v[0], t.v[2] - t.v[0]));
+}
 inline bool inside_tri(const Tri& t, LV p, LV n) {
     for (int i = 0; i < 3; ++i)
         if (dotl(crossl(t.v[(i + 1) % 3] - t.v[i], p - t.v[i]), n) < 0) return false;
@@ -185,8 +192,12 @@ inline Sep separation(LV a, LV b, long double r, const Shape& s) {
         p = segment_segment(a, b, s.a, s.b);
         R = s.radius;
         break;
-    case Shape::kBox: p = segment_box(a, b, s.box); break;
-    case Shape::kTri: p = segment_tri(a, b, s.tri); break;
+    case Shape::kBox:
+        p = segment_box(a, b, s.box);
+        break;
+    case Shape::kTri:
+        p = segment_tri(a, b, s.tri);
+        break;
     case Shape::kPlane: {
         const long double da = dotl(s.n, a) - s.offset, db = dotl(s.n, b) - s.offset;
         return {std::min(da, db) - r, s.n, std::min(da, db)};
@@ -202,12 +213,12 @@ inline Sep separation(LV a, LV b, long double r, const Shape& s) {
 }
 
 struct Toi {
-    bool start = false;       ///< overlapping or touching at the start (sep0 <= 0)
-    long double sep0 = 0;     ///< separation at the start
-    bool hit = false;         ///< first contact within the motion
-    long double t = 0;        ///< its distance
-    long double min_sep = 0;  ///< least separation over the motion
-    long double slope = 0;    ///< d sep / d t at the contact (negative)
+    bool start = false; ///< overlapping or touching at the start (sep0 <= 0)
+    long double sep0 = 0; ///< separation at the start
+    bool hit = false; ///< first contact within the motion
+    long double t = 0; ///< its distance
+    long double min_sep = 0; ///< least separation over the motion
+    long double slope = 0; ///< d sep / d t at the contact (negative)
 };
 inline Toi time_of_impact(LV a, LV b, long double r, LV dir, long double D, const Shape& s) {
     auto f = [&](long double t) { return separation(a + dir * t, b + dir * t, r, s).sep; };

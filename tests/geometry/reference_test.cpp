@@ -27,20 +27,24 @@ const long double kPenetrationBound = L(kCastMaxPenetration); // 1.5e-8 m
 const long double kStopGapBound = L(kContactTolerance) + 1e-8L;
 // Normals: the direction between closest points carries ~2 raw units (5e-10 m) of error, so
 // its angle error scales with 1 / core distance; bound: max(1e-6 rad, 1e-8 m / core distance).
-long double normal_bound(long double core_dist) { return std::max(1e-6L, 1e-8L / core_dist); }
-const long double kDepthBound = 1e-8L;   // m, shallow penetration depth vs reference
-const long double kDecide = 1e-8L;       // m: cases closer than this to touching may go either way
+long double normal_bound(long double core_dist) {
+    return std::max(1e-6L, 1e-8L / core_dist);
+}
+const long double kDepthBound = 1e-8L; // m, shallow penetration depth vs reference
+const long double kDecide = 1e-8L; // m: cases closer than this to touching may go either way
 
 struct Stats {
-    long double worst_normal_far = 0, worst_pen = 0, worst_gap = 0, worst_normal = 0, worst_dt = 0, worst_depth = 0, worst_miss = 1e9;
+    long double worst_normal_far = 0, worst_pen = 0, worst_gap = 0, worst_normal = 0, worst_dt = 0,
+                worst_depth = 0, worst_miss = 1e9;
     long long cases = 0, hits = 0, starts = 0, capped = 0, deep = 0;
     void print(const char* name) const {
         if (std::getenv("FX_GEO_REPORT") == nullptr) return;
-        std::printf("%-22s cases %lld hits %lld starts %lld deep %lld | max penetration %.3Le m, max stop gap %.3Le m, "
-                    "max normal err %.3Le rad, max |dt| (slope<=-0.1) %.3Le m, max depth err %.3Le m, closest miss %.3Le m, "
-                    "far stops %lld, max normal err (core dist >= 1 mm) %.3Le rad\n",
-                    name, cases, hits, starts, deep, -worst_pen, worst_gap, worst_normal, worst_dt, worst_depth,
-                    worst_miss, capped, worst_normal_far);
+        std::printf(
+            "%-22s cases %lld hits %lld starts %lld deep %lld | max penetration %.3Le m, max stop gap %.3Le m, "
+            "max normal err %.3Le rad, max |dt| (slope<=-0.1) %.3Le m, max depth err %.3Le m, closest miss %.3Le m, "
+            "far stops %lld, max normal err (core dist >= 1 mm) %.3Le rad\n",
+            name, cases, hits, starts, deep, -worst_pen, worst_gap, worst_normal, worst_dt,
+            worst_depth, worst_miss, capped, worst_normal_far);
     }
 };
 
@@ -66,10 +70,16 @@ LV rand_unit(fxtest::Rng& rng) {
 long double uni(fxtest::Rng& rng, long double lo, long double hi) {
     return lo + (hi - lo) * (static_cast<long double>(rng.next() >> 11) / 9007199254740992.0L);
 }
-LV perp(LV n, fxtest::Rng& rng) { return unitl(crossl(n, rand_unit(rng))); }
+LV perp(LV n, fxtest::Rng& rng) {
+    return unitl(crossl(n, rand_unit(rng)));
+}
 
-Vec3 FV(LV O, LV v) { return V(O.x + v.x, O.y + v.y, O.z + v.z); }
-LV LL(LV O, const Vec3& v) { return L(v) - O; } // fixed world -> local long double (exact)
+Vec3 FV(LV O, LV v) {
+    return V(O.x + v.x, O.y + v.y, O.z + v.z);
+}
+LV LL(LV O, const Vec3& v) {
+    return L(v) - O;
+} // fixed world -> local long double (exact)
 
 World make_world(Kind kind, fxtest::Rng& rng, LV O) {
     World w;
@@ -83,7 +93,8 @@ World make_world(Kind kind, fxtest::Rng& rng, LV O) {
         const LV a{uni(rng, -1, 1), uni(rng, -1, 1), uni(rng, -1, 1)};
         const LV b = a + rand_unit(rng) * (rng.range(0, 4) == 0 ? 0 : uni(rng, 0, 5));
         w.cp = {FV(O, a), FV(O, b), S(uni(rng, 0.05L, 2))};
-        r.kind = ref::Shape::kCapsule, r.a = LL(O, w.cp.a), r.b = LL(O, w.cp.b), r.radius = L(w.cp.radius);
+        r.kind = ref::Shape::kCapsule, r.a = LL(O, w.cp.a), r.b = LL(O, w.cp.b),
+        r.radius = L(w.cp.radius);
         break;
     }
     case Kind::kBox: {
@@ -97,12 +108,14 @@ World make_world(Kind kind, fxtest::Rng& rng, LV O) {
             pitch = Scalar::from_raw(rng.range(0, int64_t{360} << 32));
             roll = Scalar::from_raw(rng.range(0, int64_t{360} << 32));
         }
-        w.bx = Box::from_yaw_pitch_roll_degrees(FV(O, {uni(rng, -1, 1), uni(rng, -1, 1), uni(rng, -1, 1)}),
-                                                V(h.x, h.y, h.z), yaw, pitch, roll);
+        w.bx = Box::from_yaw_pitch_roll_degrees(
+            FV(O, {uni(rng, -1, 1), uni(rng, -1, 1), uni(rng, -1, 1)}), V(h.x, h.y, h.z), yaw,
+            pitch, roll);
         r.kind = ref::Shape::kBox;
         r.box.c = LL(O, w.bx.center);
         r.box.h = L(w.bx.half_extents);
-        for (int i = 0; i < 3; ++i) r.box.axis[i] = L(w.bx.rotation.column(i));
+        for (int i = 0; i < 3; ++i)
+            r.box.axis[i] = L(w.bx.rotation.column(i));
         break;
     }
     case Kind::kPlane: {
@@ -119,11 +132,14 @@ World make_world(Kind kind, fxtest::Rng& rng, LV O) {
         const long double size = rng.range(0, 4) == 0 ? 10000 : uni(rng, 0.5L, 10);
         for (;;) {
             LV v[3];
-            for (auto& x : v) x = LV{uni(rng, -0.5L, 0.5L), uni(rng, -0.5L, 0.5L), uni(rng, -0.5L, 0.5L)} * size;
+            for (auto& x : v)
+                x = LV{uni(rng, -0.5L, 0.5L), uni(rng, -0.5L, 0.5L), uni(rng, -0.5L, 0.5L)} * size;
             if (rng.range(0, 1) == 0) // mostly flat-ish floors and walls
-                for (auto& x : v) x.y *= 0.1L;
+                for (auto& x : v)
+                    x.y *= 0.1L;
             w.tr = {{FV(O, v[0]), FV(O, v[1]), FV(O, v[2])}};
-            for (int i = 0; i < 3; ++i) r.tri.v[i] = LL(O, w.tr.v[i]);
+            for (int i = 0; i < 3; ++i)
+                r.tri.v[i] = LL(O, w.tr.v[i]);
             const long double area = lenl(crossl(r.tri.v[1] - r.tri.v[0], r.tri.v[2] - r.tri.v[0]));
             if (area > 0.05L * size * size) break;
         }
@@ -136,10 +152,13 @@ World make_world(Kind kind, fxtest::Rng& rng, LV O) {
 
 /// A point on the obstacle's surface and an outward direction there (local frame).
 /// feature: 0 any, 1 an edge (dir_along set to the edge), 2 a corner/vertex.
-void surface_point(Kind kind, const ref::Shape& s, fxtest::Rng& rng, int feature, LV* p, LV* n, LV* along) {
+void surface_point(Kind kind, const ref::Shape& s, fxtest::Rng& rng, int feature, LV* p, LV* n,
+                   LV* along) {
     *along = LV{};
     switch (kind) {
-    case Kind::kSphere: *n = rand_unit(rng), *p = s.c + *n * s.radius; break;
+    case Kind::kSphere:
+        *n = rand_unit(rng), *p = s.c + *n * s.radius;
+        break;
     case Kind::kCapsule: {
         const LV ax = s.b - s.a;
         const long double t = uni(rng, 0, 1);
@@ -157,7 +176,8 @@ void surface_point(Kind kind, const ref::Shape& s, fxtest::Rng& rng, int feature
         long double l[3] = {uni(rng, -1, 1), uni(rng, -1, 1), uni(rng, -1, 1)};
         const long double h[3] = {s.box.h.x, s.box.h.y, s.box.h.z};
         const int face = static_cast<int>(rng.range(0, 2));
-        const int sg[3] = {rng.range(0, 1) ? 1 : -1, rng.range(0, 1) ? 1 : -1, rng.range(0, 1) ? 1 : -1};
+        const int sg[3] = {rng.range(0, 1) ? 1 : -1, rng.range(0, 1) ? 1 : -1,
+                           rng.range(0, 1) ? 1 : -1};
         long double nl[3] = {0, 0, 0};
         const int nfix = feature == 2 ? 3 : (feature == 1 ? 2 : 1);
         for (int k = 0; k < nfix; ++k) {
@@ -206,10 +226,10 @@ void surface_point(Kind kind, const ref::Shape& s, fxtest::Rng& rng, int feature
 }
 
 struct Query {
-    Capsule cap;      // fixed, world
-    Vec3 dir;         // fixed (not necessarily unit)
+    Capsule cap; // fixed, world
+    Vec3 dir; // fixed (not necessarily unit)
     Scalar dist;
-    LV a, b;          // local long double of the fixed capsule
+    LV a, b; // local long double of the fixed capsule
     long double r = 0;
 };
 
@@ -226,7 +246,8 @@ Query make_query(Kind kind, const World& w, fxtest::Rng& rng, LV O) {
     long double gap = uni(rng, 0, 3);
     LV dir = n * -1;
     long double D = uni(rng, 0, 5);
-    static const long double kTiny[] = {0, 1e-9L, -1e-9L, 1e-7L, -1e-7L, 1e-6L, 2e-6L, -1e-6L, 1e-4L, 1e-3L};
+    static const long double kTiny[] = {0,     1e-9L, -1e-9L, 1e-7L, -1e-7L,
+                                        1e-6L, 2e-6L, -1e-6L, 1e-4L, 1e-3L};
     if (style <= 3) { // aimed, at angles up to ~85 degrees off the normal
         const long double k = std::tan(uni(rng, 0, 1.48L));
         dir = unitl(n * -1 + perp(n, rng) * k);
@@ -260,34 +281,46 @@ Query make_query(Kind kind, const World& w, fxtest::Rng& rng, LV O) {
 
 LV pick_origin(fxtest::Rng& rng) {
     switch (rng.range(0, 2)) {
-    case 0: return {};
-    case 1: return {static_cast<long double>(rng.range(-100000, 100000)), static_cast<long double>(rng.range(-1000, 1000)),
-                    static_cast<long double>(rng.range(-100000, 100000))};
-    default: return {static_cast<long double>(rng.range(-1000, 1000)), 0, static_cast<long double>(rng.range(-1000, 1000))};
+    case 0:
+        return {};
+    case 1:
+        return {static_cast<long double>(rng.range(-100000, 100000)),
+                static_cast<long double>(rng.range(-1000, 1000)),
+                static_cast<long double>(rng.range(-100000, 100000))};
+    default:
+        return {static_cast<long double>(rng.range(-1000, 1000)), 0,
+                static_cast<long double>(rng.range(-1000, 1000))};
     }
 }
 
 template <class F> auto dispatch(Kind kind, const World& w, F&& f) {
     switch (kind) {
-    case Kind::kSphere: return f(w.sp);
-    case Kind::kCapsule: return f(w.cp);
-    case Kind::kBox: return f(w.bx);
-    case Kind::kPlane: return f(w.pl);
-    case Kind::kTri: break;
+    case Kind::kSphere:
+        return f(w.sp);
+    case Kind::kCapsule:
+        return f(w.cp);
+    case Kind::kBox:
+        return f(w.bx);
+    case Kind::kPlane:
+        return f(w.pl);
+    case Kind::kTri:
+        break;
     }
     return f(w.tr);
 }
 
 /// Checks one cast against the reference: never a missed contact, never a penetration, a stop
 /// within the contact band, the normal and (for a clear approach) the distance.
-void check_cast(Stats& st, const char* name, int i, bool got, const Hit& h, const Query& q, const ref::Shape& rs) {
+void check_cast(Stats& st, const char* name, int i, bool got, const Hit& h, const Query& q,
+                const ref::Shape& rs) {
     const LV dir = L(normalize(q.dir));
     const long double D = L(q.dist);
     const ref::Toi T = ref::time_of_impact(q.a, q.b, q.r, dir, D, rs);
     ++st.cases;
     INFO(name << " case " << i);
-    INFO("sep0 " << static_cast<double>(T.sep0) << " ref hit " << T.hit << " t " << static_cast<double>(T.t)
-                 << " min sep " << static_cast<double>(T.min_sep) << " D " << static_cast<double>(D));
+    INFO("sep0 " << static_cast<double>(T.sep0) << " ref hit " << T.hit << " t "
+                 << static_cast<double>(T.t) << " min sep " << static_cast<double>(T.min_sep)
+                 << " D " << static_cast<double>(D));
     if (T.sep0 < -kDecide) {
         REQUIRE(got);
         REQUIRE(h.start_overlap);
@@ -310,8 +343,10 @@ void check_cast(Stats& st, const char* name, int i, bool got, const Hit& h, cons
     const ref::Sep s = ref::separation(q.a + dir * t, q.b + dir * t, q.r, rs);
     st.worst_pen = std::min(st.worst_pen, s.sep);
     REQUIRE(s.sep >= -kPenetrationBound);
-    if (s.sep > kStopGapBound) ++st.capped; // stopped early (iteration cap): conservative
-    else st.worst_gap = std::max(st.worst_gap, s.sep);
+    if (s.sep > kStopGapBound)
+        ++st.capped; // stopped early (iteration cap): conservative
+    else
+        st.worst_gap = std::max(st.worst_gap, s.sep);
     const long double ang = anglel(L(h.normal), s.normal);
     st.worst_normal = std::max(st.worst_normal, ang);
     CHECK(ang <= normal_bound(s.core_dist));
@@ -331,7 +366,8 @@ void run_casts(Kind kind, const char* name, uint64_t seed, int n) {
         const World w = make_world(kind, rng, O);
         const Query q = make_query(kind, w, rng, O);
         Hit h;
-        const bool got = dispatch(kind, w, [&](const auto& shape) { return cast(q.cap, q.dir, q.dist, shape, &h); });
+        const bool got = dispatch(
+            kind, w, [&](const auto& shape) { return cast(q.cap, q.dir, q.dist, shape, &h); });
         check_cast(st, name, i, got, h, q, w.rs);
     }
     st.print(name);
@@ -403,7 +439,8 @@ void run_overlaps(Kind kind, const char* name, uint64_t seed, int n) {
         q.cap = q.cap.translated(off);
         q.a = LL(O, q.cap.a), q.b = LL(O, q.cap.b);
         Contact ct;
-        const bool got = dispatch(kind, w, [&](const auto& shape) { return overlap(q.cap, shape, Scalar{}, &ct); });
+        const bool got = dispatch(
+            kind, w, [&](const auto& shape) { return overlap(q.cap, shape, Scalar{}, &ct); });
         const ref::Sep s = ref::separation(q.a, q.b, q.r, w.rs);
         ++st.cases;
         INFO(name << " case " << i << " ref sep " << static_cast<double>(s.sep));
@@ -433,7 +470,9 @@ void run_overlaps(Kind kind, const char* name, uint64_t seed, int n) {
     st.print(name);
 }
 
-int scaled(int n) { return static_cast<int>(fxtest::scaled(n)); }
+int scaled(int n) {
+    return static_cast<int>(fxtest::scaled(n));
+}
 
 } // namespace
 
@@ -442,16 +481,37 @@ int scaled(int n) { return static_cast<int>(fxtest::scaled(n)); }
 constexpr int kCasts = 60000;
 constexpr int kOverlaps = 150000;
 
-TEST_CASE("reference: capsule vs sphere casts", "[geometry][reference]") { run_casts(Kind::kSphere, "cast sphere", 11, scaled(kCasts)); }
-TEST_CASE("reference: capsule vs capsule casts", "[geometry][reference]") { run_casts(Kind::kCapsule, "cast capsule", 12, scaled(kCasts)); }
-TEST_CASE("reference: upright capsule vs another character (closed form) casts", "[geometry][reference][bodies]") {
+TEST_CASE("reference: capsule vs sphere casts", "[geometry][reference]") {
+    run_casts(Kind::kSphere, "cast sphere", 11, scaled(kCasts));
+}
+TEST_CASE("reference: capsule vs capsule casts", "[geometry][reference]") {
+    run_casts(Kind::kCapsule, "cast capsule", 12, scaled(kCasts));
+}
+TEST_CASE("reference: upright capsule vs another character (closed form) casts",
+          "[geometry][reference][bodies]") {
     run_body_casts("cast body", 16, scaled(kCasts));
 }
-TEST_CASE("reference: capsule vs box casts", "[geometry][reference]") { run_casts(Kind::kBox, "cast box", 13, scaled(kCasts)); }
-TEST_CASE("reference: capsule vs plane casts", "[geometry][reference]") { run_casts(Kind::kPlane, "cast plane", 14, scaled(kCasts)); }
-TEST_CASE("reference: capsule vs triangle casts", "[geometry][reference]") { run_casts(Kind::kTri, "cast triangle", 15, scaled(kCasts)); }
-TEST_CASE("reference: capsule vs sphere overlaps", "[geometry][reference]") { run_overlaps(Kind::kSphere, "overlap sphere", 21, scaled(kOverlaps)); }
-TEST_CASE("reference: capsule vs capsule overlaps", "[geometry][reference]") { run_overlaps(Kind::kCapsule, "overlap capsule", 22, scaled(kOverlaps)); }
-TEST_CASE("reference: capsule vs box overlaps", "[geometry][reference]") { run_overlaps(Kind::kBox, "overlap box", 23, scaled(kOverlaps)); }
-TEST_CASE("reference: capsule vs plane overlaps", "[geometry][reference]") { run_overlaps(Kind::kPlane, "overlap plane", 24, scaled(kOverlaps)); }
-TEST_CASE("reference: capsule vs triangle overlaps", "[geometry][reference]") { run_overlaps(Kind::kTri, "overlap triangle", 25, scaled(kOverlaps)); }
+TEST_CASE("reference: capsule vs box casts", "[geometry][reference]") {
+    run_casts(Kind::kBox, "cast box", 13, scaled(kCasts));
+}
+TEST_CASE("reference: capsule vs plane casts", "[geometry][reference]") {
+    run_casts(Kind::kPlane, "cast plane", 14, scaled(kCasts));
+}
+TEST_CASE("reference: capsule vs triangle casts", "[geometry][reference]") {
+    run_casts(Kind::kTri, "cast triangle", 15, scaled(kCasts));
+}
+TEST_CASE("reference: capsule vs sphere overlaps", "[geometry][reference]") {
+    run_overlaps(Kind::kSphere, "overlap sphere", 21, scaled(kOverlaps));
+}
+TEST_CASE("reference: capsule vs capsule overlaps", "[geometry][reference]") {
+    run_overlaps(Kind::kCapsule, "overlap capsule", 22, scaled(kOverlaps));
+}
+TEST_CASE("reference: capsule vs box overlaps", "[geometry][reference]") {
+    run_overlaps(Kind::kBox, "overlap box", 23, scaled(kOverlaps));
+}
+TEST_CASE("reference: capsule vs plane overlaps", "[geometry][reference]") {
+    run_overlaps(Kind::kPlane, "overlap plane", 24, scaled(kOverlaps));
+}
+TEST_CASE("reference: capsule vs triangle overlaps", "[geometry][reference]") {
+    run_overlaps(Kind::kTri, "overlap triangle", 25, scaled(kOverlaps));
+}

@@ -20,8 +20,8 @@ TEST_CASE("options: --shard takes K/N with 1 <= K <= N") {
     CHECK((k == 1 && n == 1));
     CHECK(parse_shard("3/4", &k, &n, &error));
     CHECK((k == 3 && n == 4));
-    for (const char* bad : {"", "1", "/", "0/4", "5/4", "1/0", "-1/4", "1/-4", "a/4", "1/4x", " 1/4", "1/4/5",
-                            "99999999999999999999/1"}) {
+    for (const char* bad : {"", "1", "/", "0/4", "5/4", "1/0", "-1/4", "1/-4", "a/4", "1/4x",
+                            " 1/4", "1/4/5", "99999999999999999999/1"}) {
         INFO(bad);
         CHECK_FALSE(parse_shard(bad, &k, &n, &error));
         CHECK(error == "expected K/N with 1 <= K <= N, found '" + std::string(bad) + "'");
@@ -56,7 +56,8 @@ TEST_CASE("options: --trace-ticks takes A:B with A <= B, or A alone") {
 }
 
 TEST_CASE("options: a target name is one path component") {
-    for (const char* good : {"x86_64-linux", "wasm32-emscripten", "a.b_c-1"}) CHECK(valid_target_name(good));
+    for (const char* good : {"x86_64-linux", "wasm32-emscripten", "a.b_c-1"})
+        CHECK(valid_target_name(good));
     for (const char* bad : {"", ".", "..", "../x", "/etc", "a/b", "a\\b", "x y", "x:y"}) {
         INFO(bad);
         CHECK_FALSE(valid_target_name(bad));
@@ -91,7 +92,8 @@ TEST_CASE("options: shrink has sides only when one is asked for") {
     CHECK((desync.a == "/bin/fxkcc" && desync.b == "/bin/fxkcc"));
 }
 
-TEST_CASE("colour: on a terminal by default, off for pipes, NO_COLOR and TERM=dumb, --color decides") {
+TEST_CASE(
+    "colour: on a terminal by default, off for pipes, NO_COLOR and TERM=dumb, --color decides") {
     CHECK(colour_wanted(ColourMode::kAuto, true, nullptr, "xterm"));
     CHECK_FALSE(colour_wanted(ColourMode::kAuto, false, nullptr, "xterm"));
     CHECK_FALSE(colour_wanted(ColourMode::kAuto, true, "1", "xterm"));
@@ -127,14 +129,16 @@ TEST_CASE("command table: every subcommand once, each with help and a factory") 
         REQUIRE(c.exit_codes != nullptr);
         CHECK(std::string(c.exit_codes).find("  0    ") != std::string::npos);
     }
-    CHECK(names == std::set<std::string>{"run", "bench", "desync", "verify", "bless", "review", "diff",
-                                         "compare-goldens", "list", "validate", "plot", "shrink", "synctest", "swarm"});
+    CHECK(names == std::set<std::string>{"run", "bench", "desync", "verify", "bless", "review",
+                                         "diff", "compare-goldens", "list", "validate", "plot",
+                                         "shrink", "synctest", "swarm"});
     CHECK(find_command("verfy") == nullptr);
 }
 
 namespace {
 
-int fxkcc(std::initializer_list<const char*> args, std::string* out, std::string* err, bool terminal = false) {
+int fxkcc(std::initializer_list<const char*> args, std::string* out, std::string* err,
+          bool terminal = false) {
     std::vector<const char*> argv{"fxkcc"};
     argv.insert(argv.end(), args.begin(), args.end());
     std::ostringstream o, e;
@@ -149,7 +153,8 @@ int fxkcc(std::initializer_list<const char*> args, std::string* out, std::string
 TEST_CASE("fxkcc_main: help lists the table, bad usage exits 2 naming what was expected") {
     std::string out, err;
     CHECK(fxkcc({"--help"}, &out, &err) == kExitOk);
-    for (const CommandEntry& c : command_table()) CHECK(out.find(c.name) != std::string::npos);
+    for (const CommandEntry& c : command_table())
+        CHECK(out.find(c.name) != std::string::npos);
     CHECK(out.find("125  cannot test") != std::string::npos);
     CHECK(fxkcc({"--color", "sometimes", "list"}, &out, &err) == kExitBadInput);
     CHECK(err.find("expected auto, always or never, found 'sometimes'") != std::string::npos);
@@ -165,7 +170,8 @@ TEST_CASE("fxkcc_main: help lists the table, bad usage exits 2 naming what was e
 
 namespace {
 /// n loaded scenarios named s00.., one character each, with the given tick counts.
-std::vector<fx::harness::Loaded> suite_of(const std::vector<int64_t>& ticks, std::vector<std::string>* paths) {
+std::vector<fx::harness::Loaded> suite_of(const std::vector<int64_t>& ticks,
+                                          std::vector<std::string>* paths) {
     std::vector<fx::harness::Loaded> loaded(ticks.size());
     paths->clear();
     for (size_t i = 0; i < ticks.size(); ++i) {
@@ -183,7 +189,8 @@ std::vector<fx::harness::Loaded> suite_of(const std::vector<int64_t>& ticks, std
 TEST_CASE("select: shards are balanced by cost, disjoint, complete and the same on every call") {
     // 40 scenarios from 10 to 4,000 ticks, in a scrambled order of cost.
     std::vector<int64_t> ticks;
-    for (int i = 0; i < 40; ++i) ticks.push_back(10 + (i * 37 % 40) * 100);
+    for (int i = 0; i < 40; ++i)
+        ticks.push_back(10 + (i * 37 % 40) * 100);
     std::vector<std::string> paths;
     const std::vector<fx::harness::Loaded> loaded = suite_of(ticks, &paths);
     for (int n : {2, 3, 4, 7}) {
@@ -219,7 +226,8 @@ TEST_CASE("select: the filter keeps names containing it, and scenarios that did 
     fx::harness::SuiteOptions suite;
     suite.filter = "s01";
     size_t matched = 0;
-    CHECK(fx::harness::select_scenarios(suite, paths, loaded, &matched) == std::vector<size_t>{1, 2});
+    CHECK(fx::harness::select_scenarios(suite, paths, loaded, &matched) ==
+          std::vector<size_t>{1, 2});
     CHECK(matched == 2);
     suite.filter = "nothing";
     CHECK(fx::harness::select_scenarios(suite, paths, loaded, &matched) == std::vector<size_t>{2});

@@ -1,7 +1,7 @@
-// Tests of the desync tools (cli/forensics/src/desync.cpp, cli/run/src/fault.cpp): a fault injected at a random tick,
-// character, field and bit count is located exactly, every time: the first divergent tick, the
-// character, the one field that differs (with both raw values) and the first trace line where
-// the two solves part (that character's tick-begin on the next tick).
+// Tests of the desync tools (cli/forensics/src/desync.cpp, cli/run/src/fault.cpp): a fault injected
+// at a random tick, character, field and bit count is located exactly, every time: the first
+// divergent tick, the character, the one field that differs (with both raw values) and the first
+// trace line where the two solves part (that character's tick-begin on the next tick).
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "forensics/desync.h"
-#include "scenario/loader.h"
 #include "run/runner.h"
 #include "run/suite.h"
+#include "scenario/loader.h"
 #include "test_support.h"
 
 namespace {
@@ -52,8 +52,8 @@ struct Collect final : public RunSink {
     std::vector<std::vector<kcc::CharacterState>> states;
     TickHasher hasher;
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
-                 std::span<const std::pair<uint32_t, fx::Vec3>> platforms, std::span<const fx::Vec3>,
-                 std::string*) override {
+                 std::span<const std::pair<uint32_t, fx::Vec3>> platforms,
+                 std::span<const fx::Vec3>, std::string*) override {
         hashes.ticks.push_back(hasher.hash(tick, chars, platforms));
         states.emplace_back(chars.begin(), chars.end());
         return true;
@@ -84,7 +84,8 @@ Run run(const Scenario& sc, const Fault* fault, int64_t trace_from, int64_t trac
 
 } // namespace
 
-TEST_CASE("desync: 100 random faults are located at their tick, character, field and trace step", "[desync]") {
+TEST_CASE("desync: 100 random faults are located at their tick, character, field and trace step",
+          "[desync]") {
     Scenario sc;
     LoadError e;
     REQUIRE(load_scenario_text(kScenario, "faults.yaml", ".", LoadOptions{}, &sc, &e));
@@ -97,7 +98,8 @@ TEST_CASE("desync: 100 random faults are located at their tick, character, field
         Fault f;
         f.tick = rng.range(0, sc.ticks - 2);
         f.character = ids[static_cast<size_t>(rng.range(0, 2))];
-        f.field = fields[static_cast<size_t>(rng.range(0, static_cast<int64_t>(fields.size()) - 1))];
+        f.field =
+            fields[static_cast<size_t>(rng.range(0, static_cast<int64_t>(fields.size()) - 1))];
         f.bits = static_cast<int>(rng.range(1, 8));
         seen.insert(f.field);
         INFO("fault " << f.tick << ":" << f.character << ":" << f.field << ":" << f.bits);
@@ -108,22 +110,26 @@ TEST_CASE("desync: 100 random faults are located at their tick, character, field
         CHECK(r.tick == f.tick);
         REQUIRE(r.entities.size() == 1);
         CHECK(r.entities[0] == EntityRef{EntityKind::kCharacter, f.character});
-        add_state_differences(&r, base.sink.states[static_cast<size_t>(f.tick)], bad.sink.states[static_cast<size_t>(f.tick)]);
+        add_state_differences(&r, base.sink.states[static_cast<size_t>(f.tick)],
+                              bad.sink.states[static_cast<size_t>(f.tick)]);
         REQUIRE(r.characters.size() == 1);
         CHECK(r.characters[0].id == f.character);
         REQUIRE(r.characters[0].fields.size() == 1);
         const FieldDiff& d = r.characters[0].fields[0];
         CHECK(d.field == f.field);
         const uint64_t mask = (uint64_t{1} << f.bits) - 1;
-        CHECK((static_cast<uint64_t>(d.expected_raw) ^ static_cast<uint64_t>(d.actual_raw)) == mask);
+        CHECK((static_cast<uint64_t>(d.expected_raw) ^ static_cast<uint64_t>(d.actual_raw)) ==
+              mask);
         r.trace = first_trace_difference(base.trace, bad.trace, 3);
         REQUIRE(r.trace.differs);
-        const std::string step = "t=" + std::to_string(f.tick + 1) + " c=" + std::to_string(f.character) + " tick-begin ";
+        const std::string step = "t=" + std::to_string(f.tick + 1) +
+                                 " c=" + std::to_string(f.character) + " tick-begin ";
         CHECK(r.trace.a.rfind(step, 0) == 0);
         CHECK(r.trace.b.rfind(step, 0) == 0);
         const std::string text = format_desync(r, "base", "faulted");
         CHECK(text.find("first divergent tick " + std::to_string(f.tick)) != std::string::npos);
-        CHECK(text.find("c" + std::to_string(f.character) + ": " + f.field + " expected ") != std::string::npos);
+        CHECK(text.find("c" + std::to_string(f.character) + ": " + f.field + " expected ") !=
+              std::string::npos);
     }
     CHECK(seen.size() == fields.size()); // every field was hit at least once
 }
@@ -139,7 +145,9 @@ TEST_CASE("desync: fault text is parsed strictly", "[desync]") {
     CHECK_FALSE(parse_fault("57:1:vx", &f, &err));
     CHECK(err == "expected TICK:CHARACTER:FIELD:BITS (e.g. 57:1:vx:3), found '57:1:vx'");
     CHECK_FALSE(parse_fault("57:1:speed:3", &f, &err));
-    CHECK(err.rfind("unknown fault field 'speed', expected one of: x, y, z, vx, vy, vz, facing, normal_x", 0) == 0);
+    CHECK(err.rfind(
+              "unknown fault field 'speed', expected one of: x, y, z, vx, vy, vz, facing, normal_x",
+              0) == 0);
     CHECK_FALSE(parse_fault("57:1:vx:0", &f, &err));
     CHECK(err == "expected 1 to 64 bits to flip, found 0");
 }

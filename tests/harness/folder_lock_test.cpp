@@ -23,7 +23,8 @@ namespace {
 class Folder {
 public:
     explicit Folder(const std::string& name)
-        : path_(fx::harness::temp_path_for((fs::temp_directory_path() / ("fxkcc_lock_test_" + name)).string())) {
+        : path_(fx::harness::temp_path_for(
+              (fs::temp_directory_path() / ("fxkcc_lock_test_" + name)).string())) {
         fs::remove_all(path_);
         fs::create_directories(path_);
     }
@@ -35,7 +36,8 @@ public:
     std::string file(const std::string& name) const { return (path_ / name).string(); }
     size_t entries() const {
         size_t n = 0;
-        for (auto it = fs::directory_iterator(path_); it != fs::directory_iterator(); ++it) ++n;
+        for (auto it = fs::directory_iterator(path_); it != fs::directory_iterator(); ++it)
+            ++n;
         return n;
     }
 
@@ -52,7 +54,8 @@ using fxtest::spit;
 // folder lock is then a no-op by design (folder_lock.h); renames there are POSIX renames.
 #ifndef __EMSCRIPTEN__
 
-TEST_CASE("folder lock: a second holder is refused until the first lets go, and nothing is left behind") {
+TEST_CASE(
+    "folder lock: a second holder is refused until the first lets go, and nothing is left behind") {
     Folder dir("exclusive");
     std::string err;
     {
@@ -67,7 +70,8 @@ TEST_CASE("folder lock: a second holder is refused until the first lets go, and 
     FolderLock c;
     CHECK(c.try_lock(dir.str(), &err) == FolderLock::Result::kLocked);
     c.unlock();
-    CHECK(dir.entries() == 0); // POSIX locks the folder itself; Windows deletes its lock file on close
+    CHECK(dir.entries() ==
+          0); // POSIX locks the folder itself; Windows deletes its lock file on close
 }
 
 TEST_CASE("folder lock: lock() waits for the holder to let go") {
@@ -127,5 +131,6 @@ TEST_CASE("replace_file: a missing source fails with both names") {
     Folder dir("replace_missing");
     std::string err;
     CHECK_FALSE(fx::harness::replace_file(dir.file("absent"), dir.file("target"), &err));
-    CHECK(err.rfind("cannot rename '" + dir.file("absent") + "' to '" + dir.file("target") + "': ", 0) == 0);
+    CHECK(err.rfind("cannot rename '" + dir.file("absent") + "' to '" + dir.file("target") + "': ",
+                    0) == 0);
 }

@@ -8,16 +8,16 @@
 
 #include "fx/decimal.h"
 #include "fx/trig.h"
+#include "harness_test_util.h"
+#include "kcc/state_bytes.h"
 #include "records/atomic_file.h"
 #include "records/compare.h"
-#include "records/text.h"
 #include "records/hash_file.h"
+#include "records/text.h"
 #include "records/tick_hash.h"
 #include "records/trajectory.h"
-#include "kcc/state_bytes.h"
 #include "run/suite.h"
 #include "run/verify.h"
-#include "harness_test_util.h"
 #include "test_support.h"
 
 #define XXH_INLINE_ALL
@@ -33,9 +33,9 @@ namespace {
 class TempDir {
 public:
     explicit TempDir(const std::string& name) {
-        path_ = fs::temp_directory_path() / ("fxkcc_formats_" + name + "_" +
-                                             std::to_string(fxtest::Rng(
-                                                 reinterpret_cast<uintptr_t>(this)).next() & 0xffffff));
+        path_ = fs::temp_directory_path() /
+                ("fxkcc_formats_" + name + "_" +
+                 std::to_string(fxtest::Rng(reinterpret_cast<uintptr_t>(this)).next() & 0xffffff));
         fs::remove_all(path_);
         fs::create_directories(path_);
     }
@@ -46,7 +46,8 @@ public:
     std::string file(const std::string& name) const { return (path_ / name).string(); }
     std::vector<std::string> entries() const {
         std::vector<std::string> out;
-        for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename().string());
+        for (const auto& e : fs::directory_iterator(path_))
+            out.push_back(e.path().filename().string());
         std::sort(out.begin(), out.end());
         return out;
     }
@@ -58,8 +59,12 @@ private:
 using fxtest::slurp;
 using fxtest::spit;
 
-Scalar rs(fxtest::Rng& rng) { return Scalar::from_raw(rng.spread_i64()); }
-Vec3 rv(fxtest::Rng& rng) { return {rs(rng), rs(rng), rs(rng)}; }
+Scalar rs(fxtest::Rng& rng) {
+    return Scalar::from_raw(rng.spread_i64());
+}
+Vec3 rv(fxtest::Rng& rng) {
+    return {rs(rng), rs(rng), rs(rng)};
+}
 uint32_t rid(fxtest::Rng& rng) {
     return rng.next() % 4 == 0 ? kcc::kNoId : static_cast<uint32_t>(rng.next() % 100000);
 }
@@ -91,8 +96,8 @@ HashFileHeader sample_header(int64_t ticks) {
     h.digest = "0123456789abcdef";
     h.provenance = {"x86_64-linux-gnu", "GNU 12.2.0", "-O2 -DNDEBUG", "int128"};
     h.ticks = ticks;
-    h.entities = {{EntityKind::kCharacter, 1}, {EntityKind::kCharacter, 2},
-                  {EntityKind::kPlatform, 50}};
+    h.entities = {
+        {EntityKind::kCharacter, 1}, {EntityKind::kCharacter, 2}, {EntityKind::kPlatform, 50}};
     return h;
 }
 
@@ -103,7 +108,8 @@ HashFile random_hash_file(fxtest::Rng& rng, int64_t ticks) {
         TickHashes th;
         th.tick = t;
         th.world = rng.next();
-        for (size_t i = 0; i < f.header.entities.size(); ++i) th.entities.push_back(rng.next());
+        for (size_t i = 0; i < f.header.entities.size(); ++i)
+            th.entities.push_back(rng.next());
         f.ticks.push_back(th);
     }
     return f;
@@ -119,7 +125,8 @@ std::string parse_error(const std::string& text) {
 std::string replace_line(const std::string& text, int line, const std::string& with) {
     std::istringstream in(text);
     std::string out, l;
-    for (int n = 1; std::getline(in, l); ++n) out += (n == line ? with : l) + "\n";
+    for (int n = 1; std::getline(in, l); ++n)
+        out += (n == line ? with : l) + "\n";
     return out;
 }
 
@@ -250,7 +257,8 @@ TEST_CASE("formats: hash file round trip, writer text equals hash_file_text") {
         HashFileWriter w;
         std::string err;
         REQUIRE(w.open(path, f.header, &err));
-        for (const TickHashes& t : f.ticks) REQUIRE(w.write(t, &err));
+        for (const TickHashes& t : f.ticks)
+            REQUIRE(w.write(t, &err));
         REQUIRE(w.commit(&err));
         CHECK(slurp(path) == hash_file_text(f));
         HashFile back;
@@ -267,7 +275,8 @@ TEST_CASE("formats: blessed-by is written only when set, between csv and entitie
     f.header.blessed_by = "x86_64-linux";
     f.ticks.push_back(TickHashes{0, 1, {2, 3, 4}});
     const std::string text = hash_file_text(f);
-    CHECK(text.find("\ncsv 00000000000000ff\nblessed-by x86_64-linux\nentities c1 c2 p50\n") != std::string::npos);
+    CHECK(text.find("\ncsv 00000000000000ff\nblessed-by x86_64-linux\nentities c1 c2 p50\n") !=
+          std::string::npos);
     HashFile back;
     std::string err;
     REQUIRE(parse_hash_file(text, "g.hashes", &back, &err));
@@ -297,7 +306,8 @@ TEST_CASE("formats: a strided hash file records ticks every-1, 2*every-1, ... an
     REQUIRE(w.open(path, f.header, &err));
     CHECK_FALSE(w.write(dense.ticks[0], &err)); // tick 0 is not recorded
     CHECK(err == "'" + path + "': expected tick 99, got tick 0");
-    for (const TickHashes& t : f.ticks) REQUIRE(w.write(t, &err));
+    for (const TickHashes& t : f.ticks)
+        REQUIRE(w.write(t, &err));
     REQUIRE(w.commit(&err));
     const std::string text = slurp(path);
     CHECK(text == hash_file_text(f));
@@ -307,9 +317,11 @@ TEST_CASE("formats: a strided hash file records ticks every-1, 2*every-1, ... an
     REQUIRE(read_hash_file(path, &back, &err));
     CHECK(back == f);
     // A line for an unrecorded tick, and a stride below 2, are refused.
-    const std::string skipped = replace_line(text, 16, "98" + text.substr(text.find("\n99 ") + 3, 34));
+    const std::string skipped =
+        replace_line(text, 16, "98" + text.substr(text.find("\n99 ") + 3, 34));
     CHECK(parse_error(skipped).find("expected tick 99, found '98'") != std::string::npos);
-    CHECK(parse_error(replace_line(text, 14, "every 1")) == "g.hashes:14: expected a recording stride >= 2 after 'every', found '1'");
+    CHECK(parse_error(replace_line(text, 14, "every 1")) ==
+          "g.hashes:14: expected a recording stride >= 2 after 'every', found '1'");
 }
 
 TEST_CASE("formats: hash file text layout") {
@@ -324,7 +336,8 @@ TEST_CASE("formats: hash file text layout") {
     CHECK(back == f);
     // CRLF checkouts read the same.
     std::string crlf;
-    for (const char ch : std::string(kSmallFile)) crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+    for (const char ch : std::string(kSmallFile))
+        crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
     REQUIRE(parse_hash_file(crlf, "g.hashes", &back, &err));
     CHECK(back == f);
     // An empty provenance value is written as the bare key and reads back empty.
@@ -335,7 +348,8 @@ TEST_CASE("formats: hash file text layout") {
 
 TEST_CASE("formats: hash file reader refusals") {
     const std::string t = kSmallFile;
-    CHECK(parse_error("hello\n") == "g.hashes:1: not an fxkcc hash file (its first line is not 'fxkcc-hashes <version>')");
+    CHECK(parse_error("hello\n") ==
+          "g.hashes:1: not an fxkcc hash file (its first line is not 'fxkcc-hashes <version>')");
     CHECK(parse_error("") == "g.hashes:1: not an fxkcc hash file (an empty file)");
     CHECK(parse_error(replace_line(t, 1, "fxkcc-hashes 2")) ==
           "g.hashes:1: hash file format 2 is newer than this build reads (1)");
@@ -366,15 +380,19 @@ TEST_CASE("formats: hash file reader refusals") {
           "g.hashes:14: expected entities in order (characters by ascending id, then platforms "
           "by ascending id), found 'c1' after 'c1'");
     // Tick lines.
-    CHECK(parse_error(replace_line(t, 16, "2 00000000000000dd 00000000000000ee 00000000000000ff")) ==
-          "g.hashes:16: expected tick 1, found '2'");
+    CHECK(
+        parse_error(replace_line(t, 16, "2 00000000000000dd 00000000000000ee 00000000000000ff")) ==
+        "g.hashes:16: expected tick 1, found '2'");
     CHECK(parse_error(replace_line(t, 16, "1 00000000000000dd 00000000000000ee")) ==
           "g.hashes:16: expected 3 hashes (world + 2 entities), found 2");
-    CHECK(parse_error(replace_line(t, 16, "1 00000000000000dd 00000000000000ee 00000000000000ff 0000000000000000")) ==
+    CHECK(parse_error(replace_line(
+              t, 16, "1 00000000000000dd 00000000000000ee 00000000000000ff 0000000000000000")) ==
           "g.hashes:16: expected 3 hashes (world + 2 entities), found 4");
-    CHECK(parse_error(replace_line(t, 16, "1 00000000000000DD 00000000000000ee 00000000000000ff")) ==
-          "g.hashes:16: expected a hash of 16 lowercase hex digits, found '00000000000000DD'");
-    CHECK(parse_error(replace_line(t, 17, "end 3")) == "g.hashes:17: expected 'end 2', found 'end 3'");
+    CHECK(
+        parse_error(replace_line(t, 16, "1 00000000000000DD 00000000000000ee 00000000000000ff")) ==
+        "g.hashes:16: expected a hash of 16 lowercase hex digits, found '00000000000000DD'");
+    CHECK(parse_error(replace_line(t, 17, "end 3")) ==
+          "g.hashes:17: expected 'end 2', found 'end 3'");
     CHECK(parse_error(t + "extra\n") ==
           "g.hashes:18: expected end of file after 'end 2', found 'extra'");
 }
@@ -386,7 +404,8 @@ TEST_CASE("formats: truncated hash files are detected") {
           "g.hashes:17: truncated file: expected 'end 2', found end of file");
     // Fewer tick lines than the header says, file cut at a line end.
     const std::string cut = t.substr(0, t.find("1 00000000000000dd"));
-    CHECK(parse_error(cut) == "g.hashes:16: truncated file: expected tick 1 of 2, found end of file");
+    CHECK(parse_error(cut) ==
+          "g.hashes:16: truncated file: expected tick 1 of 2, found end of file");
     // A trailer written early.
     CHECK(parse_error(cut + "end 1\n") ==
           "g.hashes:16: truncated file: expected tick 1 of 2, found 'end 1'");
@@ -412,7 +431,8 @@ TEST_CASE("formats: hash writer is atomic and checks its input") {
     {
         HashFileWriter w;
         REQUIRE(w.open(path, f.header, &err));
-        for (int i = 0; i < 3; ++i) REQUIRE(w.write(f.ticks[static_cast<size_t>(i)], &err));
+        for (int i = 0; i < 3; ++i)
+            REQUIRE(w.write(f.ticks[static_cast<size_t>(i)], &err));
         CHECK(dir.entries().size() == 2); // target + temp
         // destroyed without commit
     }
@@ -438,7 +458,8 @@ TEST_CASE("formats: hash writer is atomic and checks its input") {
         HashFileHeader h = f.header;
         h.digest = "xyz";
         CHECK_FALSE(w.open(path, h, &err));
-        CHECK(err == "cannot write '" + path + "': digest must be 16 lowercase hex digits, found 'xyz'");
+        CHECK(err ==
+              "cannot write '" + path + "': digest must be 16 lowercase hex digits, found 'xyz'");
         h = f.header;
         h.provenance.flags = "-O2\n-g";
         CHECK_FALSE(w.open(path, h, &err));
@@ -476,7 +497,8 @@ TEST_CASE("formats: first hash divergence at injected positions") {
         a.ticks[tick].entities[ent] ^= 1ull << (rng.next() % 64);
         a.ticks[tick].world ^= 1;
         // Later ticks diverge too (a desync persists); they must not matter.
-        for (size_t t = tick + 1; t < a.ticks.size(); ++t) a.ticks[t].entities[0] ^= 2;
+        for (size_t t = tick + 1; t < a.ticks.size(); ++t)
+            a.ticks[t].entities[0] ^= 2;
         const HashDivergence d = first_divergence(e, a);
         CHECK(d.diverged);
         CHECK(d.tick == static_cast<int64_t>(tick));
@@ -500,7 +522,8 @@ TEST_CASE("formats: hash divergence of tick counts and entity lists") {
 
     a = e;
     a.header.entities.erase(a.header.entities.begin() + 1);
-    for (TickHashes& t : a.ticks) t.entities.erase(t.entities.begin() + 1);
+    for (TickHashes& t : a.ticks)
+        t.entities.erase(t.entities.begin() + 1);
     d = first_divergence(e, a);
     CHECK(d.tick == 0);
     CHECK(d.entities == std::vector<EntityRef>{{EntityKind::kCharacter, 2}});
@@ -512,8 +535,7 @@ TEST_CASE("formats: hash divergence of tick counts and entity lists") {
     CHECK(format_hash_divergence(d, e, a) ==
           "first divergent tick 7 (last matching tick 6)\n  world: expected " +
               hex16(e.ticks[7].world) + " actual " + hex16(e.ticks[7].world) +
-              "\n  p50: expected " + hex16(e.ticks[7].entities[2]) +
-              " actual 0000000000001234\n");
+              "\n  p50: expected " + hex16(e.ticks[7].entities[2]) + " actual 0000000000001234\n");
 }
 
 TEST_CASE("formats: incomparable headers") {
@@ -540,8 +562,8 @@ TEST_CASE("formats: diff_states reports exactly the changed fields") {
         const auto bump = [&](Scalar* s, const char* name) {
             if (rng.next() % 3 != 0) return;
             const int64_t d = rng.range(-1000, 1000) | 1; // never 0
-            *s = Scalar::from_raw(static_cast<int64_t>(static_cast<uint64_t>(s->raw()) +
-                                                       static_cast<uint64_t>(d)));
+            *s = Scalar::from_raw(
+                static_cast<int64_t>(static_cast<uint64_t>(s->raw()) + static_cast<uint64_t>(d)));
             changed.push_back(name);
             deltas.push_back(d);
         };
@@ -587,20 +609,24 @@ TEST_CASE("formats: field diff report prints decimal, raw hex and delta") {
         {"normal_y", int64_t{1} << 32, int64_t{1} << 31, true},
     };
     // Deltas in the field's unit too: 3 raw units are 3 / 2^32 m; pi rad is 180 deg.
-    CHECK(format_field_diffs({EntityKind::kCharacter, 1}, diffs) ==
-          "  c1: x expected 1.25 (raw 0x0000000140000000) actual 1.2500000007 (raw "
-          "0x0000000140000003) delta +3 ulp = +0.0000000007 m\n"
-          "  c1: vy expected -2147483648 (raw 0x8000000000000000) actual 2147483647.9999999998 "
-          "(raw 0x7fffffffffffffff) delta +18446744073709551615 ulp\n"
-          "  c1: grounded expected 1 actual 0\n"
-          "  c1: platform expected 50 actual none\n"
-          "  c1: vz expected 5 (raw 0x0000000500000000) actual 1.5 (raw 0x0000000180000000) delta -15032385536 ulp "
-          "= -3.5 m/s\n"
-          "  c1: previous_z expected 0 (raw 0x0000000000000000) actual -0.5 (raw 0xffffffff80000000) delta "
-          "-2147483648 ulp = -0.5 m\n"
-          "  c1: facing expected 0 (raw 0x0000000000000000) actual " + fx::to_string_shortest(fx::kPi) + " (raw 0x" +
-              hex16(static_cast<uint64_t>(fx::kPi.raw())) + ") delta +" + std::to_string(fx::kPi.raw()) + " ulp = +180 deg\n"
-          "  c1: normal_y expected 1 (raw 0x0000000100000000) actual 0.5 (raw 0x0000000080000000) delta -2147483648 ulp\n");
+    CHECK(
+        format_field_diffs({EntityKind::kCharacter, 1}, diffs) ==
+        "  c1: x expected 1.25 (raw 0x0000000140000000) actual 1.2500000007 (raw "
+        "0x0000000140000003) delta +3 ulp = +0.0000000007 m\n"
+        "  c1: vy expected -2147483648 (raw 0x8000000000000000) actual 2147483647.9999999998 "
+        "(raw 0x7fffffffffffffff) delta +18446744073709551615 ulp\n"
+        "  c1: grounded expected 1 actual 0\n"
+        "  c1: platform expected 50 actual none\n"
+        "  c1: vz expected 5 (raw 0x0000000500000000) actual 1.5 (raw 0x0000000180000000) delta -15032385536 ulp "
+        "= -3.5 m/s\n"
+        "  c1: previous_z expected 0 (raw 0x0000000000000000) actual -0.5 (raw 0xffffffff80000000) delta "
+        "-2147483648 ulp = -0.5 m\n"
+        "  c1: facing expected 0 (raw 0x0000000000000000) actual " +
+            fx::to_string_shortest(fx::kPi) + " (raw 0x" +
+            hex16(static_cast<uint64_t>(fx::kPi.raw())) + ") delta +" +
+            std::to_string(fx::kPi.raw()) +
+            " ulp = +180 deg\n"
+            "  c1: normal_y expected 1 (raw 0x0000000100000000) actual 0.5 (raw 0x0000000080000000) delta -2147483648 ulp\n");
     CHECK(format_divergent_tick(137) == "first divergent tick 137 (last matching tick 136)");
     CHECK(format_divergent_tick(0) == "first divergent tick 0 (no tick before it)");
 }
@@ -682,7 +708,9 @@ TEST_CASE("formats: trajectory CSV reader refusals") {
         return err;
     };
     CHECK(error(head + row + "\n") == "(parsed)");
-    CHECK(error("tick,x\n") == "t.csv:1:1: not an fxkcc trajectory file (its first line is not '# fxkcc-trajectory <version>')");
+    CHECK(
+        error("tick,x\n") ==
+        "t.csv:1:1: not an fxkcc trajectory file (its first line is not '# fxkcc-trajectory <version>')");
     CHECK(error("# fxkcc-trajectory 2\n") ==
           "t.csv:1:20: trajectory format 2 is newer than this build reads (1)");
     CHECK(error("# fxkcc-trajectory 1\ntick,character,x,y,z,vy\n") ==
@@ -729,7 +757,8 @@ TEST_CASE("formats: first CSV divergence") {
     for (int trial = 0; trial < 100; ++trial) {
         auto a = e;
         const size_t i = rng.next() % e.size();
-        a[i].state.velocity.y = a[i].state.velocity.y == Scalar::zero() ? Scalar::one() : Scalar::zero();
+        a[i].state.velocity.y =
+            a[i].state.velocity.y == Scalar::zero() ? Scalar::one() : Scalar::zero();
         if (i + 1 < a.size()) a[i + 1].state.position.x = Scalar::from_raw(12345);
         const CsvDivergence d = first_divergence(e, a);
         CHECK(d.diverged);
@@ -750,7 +779,8 @@ TEST_CASE("formats: first CSV divergence") {
     a[5].state.position.x = a[5].state.position.x + Scalar::epsilon();
     d = first_divergence(e, a);
     CHECK(format_csv_divergence(d) ==
-          format_divergent_tick(2) + "\n" + format_field_diffs({EntityKind::kCharacter, 2}, d.fields));
+          format_divergent_tick(2) + "\n" +
+              format_field_diffs({EntityKind::kCharacter, 2}, d.fields));
 }
 
 // ---- issue 17: outputs, limits, goldens checked whole ----
@@ -761,9 +791,11 @@ TEST_CASE("formats: an output refuses to grow past its limit, naming the path an
     std::string err;
     CHECK(write_file_atomic(path, std::string(100, 'a'), &err, 100));
     CHECK_FALSE(write_file_atomic(path, std::string(101, 'b'), &err, 100));
-    CHECK(err == "cannot write '" + path +
-                     "': it would be larger than 100 bytes, the most fxkcc reads back (record fewer ticks: "
-                     "golden_every, or a shorter run)");
+    CHECK(
+        err ==
+        "cannot write '" + path +
+            "': it would be larger than 100 bytes, the most fxkcc reads back (record fewer ticks: "
+            "golden_every, or a shorter run)");
     CHECK(slurp(path) == std::string(100, 'a')); // the old file stands
     CHECK(dir.entries() == std::vector<std::string>{"out.txt"});
     AtomicFile f;
@@ -792,10 +824,12 @@ TEST_CASE("formats: output conflicts are found through spellings, and devices ma
     TempDir dir("conflict");
     const std::string a = dir.file("a.txt");
     spit(dir.file("in.yaml"), "x");
-    CHECK(output_conflict({{"--csv", a}, {"--hashes", dir.file("b.txt")}}, {dir.file("in.yaml")}) == "");
+    CHECK(output_conflict({{"--csv", a}, {"--hashes", dir.file("b.txt")}}, {dir.file("in.yaml")}) ==
+          "");
     CHECK(output_conflict({{"--csv", a}, {"--hashes", dir.file("sub/../a.txt")}}, {}) ==
           "--csv '" + a + "' and --hashes '" + dir.file("sub/../a.txt") + "' name the same file");
-    CHECK(output_conflict({{"--csv", "-"}, {"--trace", "-"}}, {}) == "--csv and --trace both write to standard output");
+    CHECK(output_conflict({{"--csv", "-"}, {"--trace", "-"}}, {}) ==
+          "--csv and --trace both write to standard output");
     CHECK(output_conflict({{"-o", dir.file("in.yaml")}}, {dir.file("./in.yaml")}) ==
           "-o '" + dir.file("in.yaml") + "' is an input of the command ('" + dir.file("./in.yaml") +
               "'): it would be overwritten");
@@ -813,8 +847,9 @@ TEST_CASE("formats: temporary names are recognised exactly") {
     const std::string mine = fs::path(temp_path_for("dir/y.csv")).filename().string();
     CHECK(is_temporary_name(mine, &base));
     CHECK(base == "y.csv");
-    for (const char* no : {"x.hashes", "x.tmp.1.0123456789abcdeg", "x.tmp..0123456789abcdef", "x.tmp.1.0123456789ABCDEF",
-                           "x.tmp.1.0123456789abcde", ".tmp.1.0123456789abcdef", "xtmp.1.0123456789abcdef"}) {
+    for (const char* no : {"x.hashes", "x.tmp.1.0123456789abcdeg", "x.tmp..0123456789abcdef",
+                           "x.tmp.1.0123456789ABCDEF", "x.tmp.1.0123456789abcde",
+                           ".tmp.1.0123456789abcdef", "xtmp.1.0123456789abcdef"}) {
         INFO(no);
         CHECK_FALSE(is_temporary_name(no, &base));
     }
@@ -879,7 +914,8 @@ characters:
     std::string line = csv.substr(row + 1, end - row - 1);
     const size_t render_x = [&] {
         size_t pos = 0;
-        for (int cell = 0; cell < 15; ++cell) pos = line.find(',', pos) + 1;
+        for (int cell = 0; cell < 15; ++cell)
+            pos = line.find(',', pos) + 1;
         return pos;
     }();
     REQUIRE(line[render_x] != ','); // the frame clock drew tick 5
@@ -892,8 +928,10 @@ characters:
     spit(golden_hashes_path(suite, "framed"), hash_file_text(golden));
     const Outcome o = verify_one(suite, "framed.yaml", loaded);
     CHECK(o.status == Status::kMismatch);
-    CHECK(o.summary.find("the golden trajectory CSV differs from the run: line 8 (tick 5, character 1): render_x: "
-                         "the golden has '1") != std::string::npos);
+    CHECK(
+        o.summary.find(
+            "the golden trajectory CSV differs from the run: line 8 (tick 5, character 1): render_x: "
+            "the golden has '1") != std::string::npos);
     INFO(o.summary);
     // Without the forged digest it is a broken golden instead.
     spit(csv_path, csv + "0");
@@ -908,9 +946,11 @@ TEST_CASE("formats: json_quote gives valid JSON for any bytes") {
     CHECK(json_quote("a\"b\\c") == "\"a\\\"b\\\\c\"");
     CHECK(json_quote("line\nnext\ttab\r") == "\"line\\nnext\\ttab\\r\"");
     CHECK(json_quote(std::string_view("\x01\x1f\x7f", 3)) == "\"\\u0001\\u001f\\u007f\"");
-    CHECK(json_quote("caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82") == "\"caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82\"");
+    CHECK(json_quote("caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82") ==
+          "\"caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82\"");
     // Not UTF-8: a lone continuation byte, a truncated sequence, bytes that never start one.
     CHECK(json_quote("\x80") == "\"\\u0080\"");
     CHECK(json_quote("\xe2\x80") == "\"\\u00e2\\u0080\"");
-    CHECK(json_quote("\xc0\xaf \xff \xf5\x80\x80\x80") == "\"\\u00c0\\u00af \\u00ff \\u00f5\\u0080\\u0080\\u0080\"");
+    CHECK(json_quote("\xc0\xaf \xff \xf5\x80\x80\x80") ==
+          "\"\\u00c0\\u00af \\u00ff \\u00f5\\u0080\\u0080\\u0080\"");
 }

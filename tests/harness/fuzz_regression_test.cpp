@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "run/checks.h"
-#include "records/hash_file.h"
-#include "scenario/loader.h"
-#include "run/runner.h"
 #include "kcc/settings.h"
 #include "kcc/state.h"
+#include "records/hash_file.h"
+#include "run/checks.h"
+#include "run/runner.h"
+#include "scenario/loader.h"
 
 namespace {
 
@@ -23,7 +23,9 @@ using namespace fx::harness;
 std::string scenario(const std::string& vertices) {
     return "format: 1\nname: fuzz-regression\ndescription: x\nticks: 3\nworld:\n"
            "  - plane: {id: 1, normal: [0, 1, 0], offset: 0}\n"
-           "  - mesh: {id: 2, vertices: " + vertices + ", triangles: [[0, 1, 2]]}\n"
+           "  - mesh: {id: 2, vertices: " +
+           vertices +
+           ", triangles: [[0, 1, 2]]}\n"
            "characters:\n  - {id: 1, spawn: [1, 0.015, 1], input: {segments: [{ticks: 3, stick: [1, 0]}]}}\n";
 }
 
@@ -37,27 +39,31 @@ std::string scenario(const std::string& vertices) {
 TEST_CASE("fuzz regression: a mesh triangle with edges over 30 km is refused, not an overflow") {
     Scenario sc;
     LoadError err;
-    REQUIRE_FALSE(load_scenario_text(scenario("[[0, 0, 0], [80000, 0, 0], [0, 1, 80000]]"), "x.yaml", ".",
-                                     LoadOptions{}, &sc, &err));
-    CHECK(err.to_string() ==
-          "x.yaml:7:11: world[1].mesh: triangle 0: too large (edge 0 is 80000 m long, at most 30000 m: indices 0, 1, 2)");
+    REQUIRE_FALSE(load_scenario_text(scenario("[[0, 0, 0], [80000, 0, 0], [0, 1, 80000]]"),
+                                     "x.yaml", ".", LoadOptions{}, &sc, &err));
+    CHECK(
+        err.to_string() ==
+        "x.yaml:7:11: world[1].mesh: triangle 0: too large (edge 0 is 80000 m long, at most 30000 m: indices 0, 1, 2)");
     // 40 km edges: |cross| = 1.36e9 m^2, beyond the 2^30 of the queries' dot products.
-    REQUIRE_FALSE(load_scenario_text(scenario("[[0, 0, 0], [40000, 0, 0], [20000, 0, 34000]]"), "x.yaml", ".",
-                                     LoadOptions{}, &sc, &err));
-    CHECK(err.message == "triangle 0: too large (edge 0 is 40000 m long, at most 30000 m: indices 0, 1, 2)");
+    REQUIRE_FALSE(load_scenario_text(scenario("[[0, 0, 0], [40000, 0, 0], [20000, 0, 34000]]"),
+                                     "x.yaml", ".", LoadOptions{}, &sc, &err));
+    CHECK(err.message ==
+          "triangle 0: too large (edge 0 is 40000 m long, at most 30000 m: indices 0, 1, 2)");
     // The seed's own triangle: 80,282 m, as far as 1,000 km from the origin.
     REQUIRE_FALSE(load_scenario_text(
-        scenario("[[-791040, -46017, 645740], [-791040, -46000, 725990], [-751000, -46017, 645740]]"), "x.yaml", ".",
-        LoadOptions{}, &sc, &err));
+        scenario(
+            "[[-791040, -46017, 645740], [-791040, -46000, 725990], [-751000, -46017, 645740]]"),
+        "x.yaml", ".", LoadOptions{}, &sc, &err));
     CHECK(err.message.find("too large") != std::string::npos);
 }
 
-TEST_CASE("fuzz regression: a mesh triangle with edges up to 30 km loads and runs without overflow") {
+TEST_CASE(
+    "fuzz regression: a mesh triangle with edges up to 30 km loads and runs without overflow") {
     Scenario sc;
     LoadError err;
     // Edges 30000, 29999.3 and 29999.3 m; |cross| = 30000 * 25980 = 7.8e8 m^2 < 2^30.
-    REQUIRE(load_scenario_text(scenario("[[0, 0, 0], [30000, 0, 0], [15000, 0, 25980]]"), "x.yaml", ".",
-                               LoadOptions{}, &sc, &err));
+    REQUIRE(load_scenario_text(scenario("[[0, 0, 0], [30000, 0, 0], [15000, 0, 25980]]"), "x.yaml",
+                               ".", LoadOptions{}, &sc, &err));
     CheckReport report;
     std::string error;
     REQUIRE(run_checked(sc, nullptr, RunOptions{}, &report, &error));
@@ -80,18 +86,24 @@ TEST_CASE("fuzz regression: a capsule segment over 30 km is refused, not an over
     Scenario sc;
     LoadError err;
     REQUIRE_FALSE(load_scenario_text(
-        text("  - capsule: {id: 12, a: [2663.102128848, -5, 83116.698596304], b: [101875.935917199, 35524.97, 9162.067467134], radius: 42148}\n", ""),
+        text(
+            "  - capsule: {id: 12, a: [2663.102128848, -5, 83116.698596304], b: [101875.935917199, 35524.97, 9162.067467134], radius: 42148}\n",
+            ""),
         "x.yaml", ".", LoadOptions{}, &sc, &err));
     INFO(err.to_string());
     CHECK(err.path == "world[1].capsule.b");
-    CHECK(err.message.rfind("expected a capsule segment of at most 30000 m, found 128743.3595257148 m from a", 0) == 0);
-    REQUIRE_FALSE(load_scenario_text(text("", ", settings: {radius: 1, height: 1000.000001}"), "x.yaml", ".", LoadOptions{}, &sc, &err));
+    CHECK(err.message.rfind(
+              "expected a capsule segment of at most 30000 m, found 128743.3595257148 m from a",
+              0) == 0);
+    REQUIRE_FALSE(load_scenario_text(text("", ", settings: {radius: 1, height: 1000.000001}"),
+                                     "x.yaml", ".", LoadOptions{}, &sc, &err));
     CHECK(err.path == "characters[0].settings.height");
     CHECK(err.message == "expected a length from -1000 to 1000 metres, found '1000.000001'");
     // A 30 km capsule and a body 1000 m tall (the largest): load, build and run checked.
-    REQUIRE(load_scenario_text(text("  - capsule: {id: 12, a: [5, 1, -15000], b: [5, 1, 15000], radius: 1}\n",
-                                    ", settings: {radius: 1, height: 1000}"),
-                               "x.yaml", ".", LoadOptions{}, &sc, &err));
+    REQUIRE(load_scenario_text(
+        text("  - capsule: {id: 12, a: [5, 1, -15000], b: [5, 1, 15000], radius: 1}\n",
+             ", settings: {radius: 1, height: 1000}"),
+        "x.yaml", ".", LoadOptions{}, &sc, &err));
     CheckReport report;
     std::string error;
     REQUIRE(run_checked(sc, nullptr, RunOptions{}, &report, &error));
@@ -131,8 +143,8 @@ TEST_CASE("kcc::validate refuses each length setting over 1000 m by name") {
     big.radius = Scalar::from_int(500);
     big.height = Scalar::from_int(1000);
     big.skin = Scalar::from_int(1);
-    big.probe_distance = big.snap_distance = big.depenetration_cap = big.step_height = big.step_min_forward =
-        Scalar::from_int(1000);
+    big.probe_distance = big.snap_distance = big.depenetration_cap = big.step_height =
+        big.step_min_forward = Scalar::from_int(1000);
     big.probe_skin = Scalar::from_int(1000);
     std::string error;
     const bool valid = kcc::validate(big, &error);
@@ -148,9 +160,14 @@ TEST_CASE("fuzz regression: a stray ',' at the top level is a syntax error, not 
     Scenario sc;
     LoadError err;
     REQUIRE_FALSE(load_scenario_text(",", "x.yaml", ".", LoadOptions{}, &sc, &err));
-    CHECK(err.to_string() == "x.yaml:1:1: YAML syntax error: unexpected ',' outside a flow sequence [...] or flow mapping {...}");
-    REQUIRE_FALSE(load_scenario_text("format: 1\n---\n[1, 2]\n,\n", "x.yaml", ".", LoadOptions{}, &sc, &err));
-    CHECK(err.to_string() == "x.yaml:4:1: YAML syntax error: unexpected ',' outside a flow sequence [...] or flow mapping {...}");
+    CHECK(
+        err.to_string() ==
+        "x.yaml:1:1: YAML syntax error: unexpected ',' outside a flow sequence [...] or flow mapping {...}");
+    REQUIRE_FALSE(
+        load_scenario_text("format: 1\n---\n[1, 2]\n,\n", "x.yaml", ".", LoadOptions{}, &sc, &err));
+    CHECK(
+        err.to_string() ==
+        "x.yaml:4:1: YAML syntax error: unexpected ',' outside a flow sequence [...] or flow mapping {...}");
 }
 
 // ---- controller findings of fuzz_controller (docs/fuzzing.md, Findings) --------------------
@@ -184,7 +201,8 @@ class StatesSink final : public RunSink {
 public:
     std::vector<std::vector<fx::kcc::CharacterState>> ticks;
     bool on_tick(int64_t, std::span<const fx::kcc::CharacterState> chars,
-                 std::span<const std::pair<uint32_t, fx::Vec3>>, std::span<const fx::Vec3>, std::string*) override {
+                 std::span<const std::pair<uint32_t, fx::Vec3>>, std::span<const fx::Vec3>,
+                 std::string*) override {
         ticks.emplace_back(chars.begin(), chars.end());
         return true;
     }
@@ -208,14 +226,16 @@ std::vector<std::vector<fx::kcc::CharacterState>> run_clean(const std::string& n
 // floor: a looping platform jumping back to its first waypoint sank 0.17 m), faster than the
 // capped depenetration could undo. The carry is now swept (kcc::carry).
 TEST_CASE("fuzz regression: a platform carry does not take its rider into static geometry") {
-    for (const char* name : {"penetration-1.yaml", "penetration-4.yaml", "teleport-into-floor.yaml"}) {
+    for (const char* name :
+         {"penetration-1.yaml", "penetration-4.yaml", "teleport-into-floor.yaml"}) {
         run_clean(name);
     }
     // Hand-made: a platform sinking through the floor at 0.45 m a tick; its rider stops on the
     // floor (skin above it) instead of going down with it.
     const auto ticks = run_clean("carry-into-floor.yaml");
     REQUIRE(ticks.size() == 12);
-    for (const auto& tick : ticks) CHECK(tick[0].position.y >= fx::Scalar::ratio(14, 1000));
+    for (const auto& tick : ticks)
+        CHECK(tick[0].position.y >= fx::Scalar::ratio(14, 1000));
 }
 
 // corpus/controller/regress-penetration-2, -3 and thin-slab-push-through.yaml (a reduced case):
@@ -236,7 +256,8 @@ TEST_CASE("fuzz regression: depenetration does not push a body into other geomet
     // alternated, so only the fuzzer's bounds oracle saw it). It now stays above the floor.
     const auto ticks = run_clean("thin-slab-push-through.yaml");
     REQUIRE(ticks.size() == 5);
-    for (const auto& tick : ticks) CHECK(tick[0].position.y >= fx::Scalar{});
+    for (const auto& tick : ticks)
+        CHECK(tick[0].position.y >= fx::Scalar{});
 }
 
 // docs/fuzzing.md: a body spawned with its feet exactly on the floor (gap 0, less than skin)
@@ -247,7 +268,7 @@ TEST_CASE("fuzz regression: a body touching the floor with no gap walks") {
     const auto ticks = run_clean("floor-gap-zero.yaml");
     REQUIRE(ticks.size() == 20);
     const fx::kcc::CharacterState& last = ticks.back()[0];
-    CHECK(last.position.x > fx::Scalar::one());   // 20 ticks accelerating toward 6.2 m/s: about 2 m
+    CHECK(last.position.x > fx::Scalar::one()); // 20 ticks accelerating toward 6.2 m/s: about 2 m
     CHECK(last.position.y >= fx::Scalar{});
     CHECK(last.grounded);
 }
@@ -286,7 +307,8 @@ TEST_CASE("fuzz regression: the checks' grounded cast and rounding drift of a st
 // 0.4 m (its radius) instead of its 0.67 m, and "grew" to 0.47 m the next tick while it rose out
 // (corpus/controller/regress-core-crosses-large-mesh, 3 such findings in 19 min of fuzzing). The
 // cores now count as apart beyond 2^-20 m.
-TEST_CASE("fuzz regression: a body walking away from a tiny mesh inside it is not growing penetration") {
+TEST_CASE(
+    "fuzz regression: a body walking away from a tiny mesh inside it is not growing penetration") {
     run_clean("overlap-spawn-tiny-mesh.yaml");
     run_clean("core-crosses-large-mesh.yaml");
 }
@@ -300,8 +322,9 @@ TEST_CASE("fuzz regression: a push out of one wall may close the gap to the othe
     REQUIRE(ticks.size() == 5);
     const fx::Scalar x = ticks.back()[0].position.x;
     INFO("x = " << x.raw());
-    CHECK(x >= fx::Scalar::ratio(5, 1000) - fx::Scalar::ratio(1, 100000)); // out of the left wall (its face at x - 0.395)
-    CHECK(x <= fx::Scalar::ratio(10, 1000));                               // not into the right one (its face at x + 0.41)
+    CHECK(x >= fx::Scalar::ratio(5, 1000) -
+                   fx::Scalar::ratio(1, 100000)); // out of the left wall (its face at x - 0.395)
+    CHECK(x <= fx::Scalar::ratio(10, 1000)); // not into the right one (its face at x + 0.41)
 }
 
 // fuzz_formats, tests/fuzz/corpus/formats/regress-hash-control-character (76 s into a run of
@@ -309,13 +332,20 @@ TEST_CASE("fuzz regression: a push out of one wall may close the gap to the othe
 // the line's CRLF end, NULs) was read, and written back as text that read differently (the
 // reader drops one CR per line). Header values are now refused with a control character.
 TEST_CASE("fuzz regression: a hash file header value with a control character is refused") {
-    const std::string head = "fxkcc-hashes 1\nhash xxh3-64\nstate-bytes 2\nplatform-bytes 1\nengine fxkcc 0.1.0\n"
-                             "behaviour 4\nscenario tiny\ndigest 0123456789abcdef\ntarget x86_64-linux\n"
-                             "compiler gcc-12.2.0\n";
+    const std::string head =
+        "fxkcc-hashes 1\nhash xxh3-64\nstate-bytes 2\nplatform-bytes 1\nengine fxkcc 0.1.0\n"
+        "behaviour 4\nscenario tiny\ndigest 0123456789abcdef\ntarget x86_64-linux\n"
+        "compiler gcc-12.2.0\n";
     HashFile f;
     std::string err;
-    REQUIRE_FALSE(parse_hash_file(head + "flags -O3\r\r\nwide int128\nticks 1\n", "g.hashes", &f, &err));
-    CHECK(err == "g.hashes:11: expected text after 'flags', found the control character 0x0D in '-O3\\r'");
-    REQUIRE_FALSE(parse_hash_file(std::string(head).replace(head.find("tiny"), 4, std::string("ti\0ny", 5)), "g.hashes", &f, &err));
-    CHECK(err == "g.hashes:7: expected text after 'scenario', found the control character 0x00 in 'ti\\x00ny'");
+    REQUIRE_FALSE(
+        parse_hash_file(head + "flags -O3\r\r\nwide int128\nticks 1\n", "g.hashes", &f, &err));
+    CHECK(err ==
+          "g.hashes:11: expected text after 'flags', found the control character 0x0D in '-O3\\r'");
+    REQUIRE_FALSE(
+        parse_hash_file(std::string(head).replace(head.find("tiny"), 4, std::string("ti\0ny", 5)),
+                        "g.hashes", &f, &err));
+    CHECK(
+        err ==
+        "g.hashes:7: expected text after 'scenario', found the control character 0x00 in 'ti\\x00ny'");
 }

@@ -20,7 +20,8 @@ inline std::string harness_data_dir() {
 #ifdef FX_HARNESS_TEST_DATA
     return FX_HARNESS_TEST_DATA;
 #else
-    return std::filesystem::absolute(std::filesystem::path(__FILE__).parent_path() / "data").string();
+    return std::filesystem::absolute(std::filesystem::path(__FILE__).parent_path() / "data")
+        .string();
 #endif
 }
 
@@ -36,10 +37,13 @@ inline void spit(const std::string& path, const std::string& text) {
 }
 
 /// n / d, rounded as the scenario reader rounds a decimal.
-inline fx::Scalar r(int64_t n, int64_t d) { return fx::Scalar::ratio(n, d); }
+inline fx::Scalar r(int64_t n, int64_t d) {
+    return fx::Scalar::ratio(n, d);
+}
 
 /// Loads scenario text that must be valid (relative files resolve against `base`).
-inline fx::harness::Scenario load_ok(const std::string& yaml, const std::string& base = harness_data_dir(),
+inline fx::harness::Scenario load_ok(const std::string& yaml,
+                                     const std::string& base = harness_data_dir(),
                                      fx::harness::LoadOptions opts = {}) {
     fx::harness::Scenario s;
     fx::harness::LoadError e;

@@ -28,7 +28,9 @@ using fxtest::load_ok;
 using fxtest::r;
 using fxtest::slurp;
 
-std::string data_dir() { return fxtest::harness_data_dir(); }
+std::string data_dir() {
+    return fxtest::harness_data_dir();
+}
 
 Scalar i(int64_t v) {
     return Scalar::from_int(v);
@@ -135,8 +137,10 @@ TEST_CASE("loader: a complete scenario loads exactly") {
     CHECK(s.meshes[0].vertices == std::vector<Vec3>{Vec3{}, Vec3::unit_x(), Vec3::unit_z()});
     CHECK(s.meshes[0].indices == std::vector<uint32_t>{0, 2, 1});
     CHECK(s.meshes[1].id == 7);
-    CHECK(s.meshes[1].vertices == std::vector<Vec3>{{i(-1), i(0), i(-1)}, {i(1), i(0), i(-1)},
-                                                    {r(3, 2), i(0), i(1)}, {i(-1), i(0), i(1)}});
+    CHECK(s.meshes[1].vertices == std::vector<Vec3>{{i(-1), i(0), i(-1)},
+                                                    {i(1), i(0), i(-1)},
+                                                    {r(3, 2), i(0), i(1)},
+                                                    {i(-1), i(0), i(1)}});
     // f 1/1/1 4/1/1 3/1/1 2/1/1 fan-triangulated, then f -3 -1 -2 (relative indices).
     CHECK(s.meshes[1].indices == std::vector<uint32_t>{0, 3, 2, 0, 2, 1, 1, 3, 2});
 
@@ -151,7 +155,8 @@ TEST_CASE("loader: a complete scenario loads exactly") {
         CHECK(st.id == static_cast<uint32_t>(20 + k));
         CHECK(st.rotation.yaw == i(90));
         // yaw 90: the stairs climb toward +x (sincos_deg(90) is exact).
-        CHECK(st.center == Vec3{i(5) + run.mul_int(k) + run.div_int(2), rise.mul_int(k + 1).div_int(2), i(0)});
+        CHECK(st.center ==
+              Vec3{i(5) + run.mul_int(k) + run.div_int(2), rise.mul_int(k + 1).div_int(2), i(0)});
         CHECK(st.half_extents == Vec3{r(3, 4), rise.mul_int(k + 1).div_int(2), run.div_int(2)});
     }
 
@@ -214,7 +219,9 @@ std::string with(std::string t, const std::string& from, const std::string& to) 
     REQUIRE(at != std::string::npos);
     return t.replace(at, from.size(), to);
 }
-std::string full_with(const std::string& from, const std::string& to) { return with(kFull, from, to); }
+std::string full_with(const std::string& from, const std::string& to) {
+    return with(kFull, from, to);
+}
 } // namespace
 
 TEST_CASE("loader: the digest is of what is simulated, not of the file's text", "[digest]") {
@@ -222,22 +229,30 @@ TEST_CASE("loader: the digest is of what is simulated, not of the file's text", 
     REQUIRE(base.size() == 16);
     SECTION("what does not change a run leaves it as it is") {
         std::string crlf;
-        for (char c : std::string(kFull)) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        for (char c : std::string(kFull))
+            crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
         const std::vector<std::pair<std::string, std::string>> same = {
-            {"edited description", full_with("Every kind of item.", "Every kind of item, described again.")},
+            {"edited description",
+             full_with("Every kind of item.", "Every kind of item, described again.")},
             {"renamed", full_with("name: full-example_1.0", "name: another-name")},
             {"comments", full_with("world:\n", "# the level\nworld:  # shapes\n")},
-            {"key order", full_with("{id: 4, center: [3, 1, 0], radius: 0.75}", "{radius: 0.75, center: [3, 1, 0], id: 4}")},
-            {"number spelling", full_with("{id: 4, center: [3, 1, 0], radius: 0.75}", "{id: 4, center: [3.0, 1.00, 0], radius: 0.750}")},
-            {"flow and block style", full_with("  - sphere: {id: 4, center: [3, 1, 0], radius: 0.75}\n",
-                                               "  - sphere:\n      id: 4\n      center: [3, 1, 0]\n      radius: 0.75\n")},
+            {"key order", full_with("{id: 4, center: [3, 1, 0], radius: 0.75}",
+                                    "{radius: 0.75, center: [3, 1, 0], id: 4}")},
+            {"number spelling", full_with("{id: 4, center: [3, 1, 0], radius: 0.75}",
+                                          "{id: 4, center: [3.0, 1.00, 0], radius: 0.750}")},
+            {"flow and block style",
+             full_with("  - sphere: {id: 4, center: [3, 1, 0], radius: 0.75}\n",
+                       "  - sphere:\n      id: 4\n      center: [3, 1, 0]\n      radius: 0.75\n")},
             {"an expectation and a deviation added",
-             std::string(kFull) + "deviation: \"none really\"\nexpect:\n  - {tick: 10, character: 7, grounded: true}\n"},
+             std::string(kFull) +
+                 "deviation: \"none really\"\nexpect:\n  - {tick: 10, character: 7, grounded: true}\n"},
             {"CRLF line ends", crlf},
             // The world is built kind by kind (boxes, planes, spheres, capsules, meshes), each in
             // file order: the order between a sphere and a capsule is not part of what runs.
-            {"a sphere and a capsule swapped", full_with("  - sphere: {id: 4, center: [3, 1, 0], radius: 0.75}\n  - capsule: {id: 5, a: [0, 0, 5], b: [0, 2, 5], radius: 0.3}\n",
-                                                         "  - capsule: {id: 5, a: [0, 0, 5], b: [0, 2, 5], radius: 0.3}\n  - sphere: {id: 4, center: [3, 1, 0], radius: 0.75}\n")},
+            {"a sphere and a capsule swapped",
+             full_with(
+                 "  - sphere: {id: 4, center: [3, 1, 0], radius: 0.75}\n  - capsule: {id: 5, a: [0, 0, 5], b: [0, 2, 5], radius: 0.3}\n",
+                 "  - capsule: {id: 5, a: [0, 0, 5], b: [0, 2, 5], radius: 0.3}\n  - sphere: {id: 4, center: [3, 1, 0], radius: 0.75}\n")},
         };
         for (const auto& [what, text] : same) {
             INFO(what);
@@ -249,16 +264,23 @@ TEST_CASE("loader: the digest is of what is simulated, not of the file's text", 
             {"a setting", full_with("radius: 0.35", "radius: 0.36")},
             {"a spawn", full_with("spawn: [1.5, 2, -3]", "spawn: [1.5, 2, -3.001]")},
             {"the tick count", full_with("ticks: 600", "ticks: 601")},
-            {"the tick rate", with(full_with("probe_max_hits: 4, tick_rate_hz: 60}", "probe_max_hits: 4}"), "tick_rate: 60\n", "tick_rate: 50\n")},
+            {"the tick rate",
+             with(full_with("probe_max_hits: 4, tick_rate_hz: 60}", "probe_max_hits: 4}"),
+                  "tick_rate: 60\n", "tick_rate: 50\n")},
             {"a jump", full_with("jumps: [12, 40]", "jumps: [12, 41]")},
             {"a stick", full_with("stick: [-0.5, 0.25]", "stick: [-0.5, 0.26]")},
             {"an impulse", full_with("velocity: [0, 3, 0]", "velocity: [0, 3.5, 0]")},
-            {"a box", full_with("half_extents: [0.5, 0.5, 0.015]", "half_extents: [0.5, 0.5, 0.016]")},
-            {"a mesh vertex", full_with("[[0, 0, 0], [1, 0, 0], [0, 0, 1]]", "[[0, 0, 0], [1, 0, 0], [0, 0, 2]]")},
+            {"a box",
+             full_with("half_extents: [0.5, 0.5, 0.015]", "half_extents: [0.5, 0.5, 0.016]")},
+            {"a mesh vertex",
+             full_with("[[0, 0, 0], [1, 0, 0], [0, 0, 1]]", "[[0, 0, 0], [1, 0, 0], [0, 0, 2]]")},
             {"a shape's id", full_with("{id: 4, center:", "{id: 40, center:")},
-            {"the order of two planes", full_with("  - plane: {id: 1, normal: [0, 2, 0], offset: -0.5}\n  - plane: {id: 2, normal: [1, 0, 0], point: [-20, 3, 7]}\n",
-                                                  "  - plane: {id: 2, normal: [1, 0, 0], point: [-20, 3, 7]}\n  - plane: {id: 1, normal: [0, 2, 0], offset: -0.5}\n")},
-            {"a platform waypoint", full_with("{tick: 120, center: [0, 1, 6]}", "{tick: 121, center: [0, 1, 6]}")},
+            {"the order of two planes",
+             full_with(
+                 "  - plane: {id: 1, normal: [0, 2, 0], offset: -0.5}\n  - plane: {id: 2, normal: [1, 0, 0], point: [-20, 3, 7]}\n",
+                 "  - plane: {id: 2, normal: [1, 0, 0], point: [-20, 3, 7]}\n  - plane: {id: 1, normal: [0, 2, 0], offset: -0.5}\n")},
+            {"a platform waypoint",
+             full_with("{tick: 120, center: [0, 1, 6]}", "{tick: 121, center: [0, 1, 6]}")},
             {"the stairs", full_with("steps: 3", "steps: 4")},
             {"the frame clock", full_with("{ms: 33.5, count: 2}", "{ms: 33.5, count: 3}")},
             {"the recording stride", std::string(kFull) + "golden_every: 10\n"},
@@ -309,14 +331,17 @@ TEST_CASE("loader: ramp top face passes through the foot and rises at the angle"
     REQUIRE(s.boxes.size() == 1);
     const BoxDef& d = s.boxes[0];
     CHECK(d.half_extents == Vec3{i(1), r(1, 4), i(2)});
-    const fx::geo::Box box = fx::geo::Box::from_yaw_pitch_roll_degrees(d.center, d.half_extents, d.rotation.yaw, d.rotation.pitch, d.rotation.roll);
+    const fx::geo::Box box = fx::geo::Box::from_yaw_pitch_roll_degrees(
+        d.center, d.half_extents, d.rotation.yaw, d.rotation.pitch, d.rotation.roll);
     const fx::SinCos y = fx::sincos_deg(i(30));
     const fx::SinCos a = fx::sincos_deg(i(20));
     const Vec3 up_slope{y.sin * a.cos, a.sin, y.cos * a.cos}; // along the surface, rising at 20 deg
     const Vec3 side{y.cos, Scalar{}, -y.sin};
     const Vec3 foot{i(1), i(2), i(3)};
     const Scalar tol = r(1, 1000000);
-    auto sep = [&](const Vec3& p) { return fx::geo::separation(fx::geo::Capsule{p, p, Scalar{}}, box); };
+    auto sep = [&](const Vec3& p) {
+        return fx::geo::separation(fx::geo::Capsule{p, p, Scalar{}}, box);
+    };
     for (int64_t metre = 0; metre <= 4; ++metre) { // foot, along the slope, top edge
         const Vec3 p = foot + up_slope * i(metre);
         CHECK(fx::abs(sep(p)) <= tol);
@@ -340,24 +365,30 @@ TEST_CASE("loader: stairs are solid blocks from the ground, one run deeper per s
         CHECK(d.id == static_cast<uint32_t>(10 + k));
         CHECK(d.center == Vec3{i(0), i(1) + r(1, 8).mul_int(k + 1), r(1, 2).mul_int(k) + r(1, 4)});
         CHECK(d.half_extents == Vec3{Scalar::half(), r(1, 8).mul_int(k + 1), r(1, 4)});
-        const fx::geo::Box box = fx::geo::Box::from_yaw_pitch_roll_degrees(d.center, d.half_extents, d.rotation.yaw, d.rotation.pitch, d.rotation.roll);
-        auto sep = [&](const Vec3& p) { return fx::geo::separation(fx::geo::Capsule{p, p, Scalar{}}, box); };
+        const fx::geo::Box box = fx::geo::Box::from_yaw_pitch_roll_degrees(
+            d.center, d.half_extents, d.rotation.yaw, d.rotation.pitch, d.rotation.roll);
+        auto sep = [&](const Vec3& p) {
+            return fx::geo::separation(fx::geo::Capsule{p, p, Scalar{}}, box);
+        };
         const Scalar mid_z = r(1, 2).mul_int(k) + r(1, 4);
         const Scalar top = i(1) + r(1, 4).mul_int(k + 1);
-        CHECK(fx::abs(sep({i(0), top, mid_z})) <= tol);  // tread
+        CHECK(fx::abs(sep({i(0), top, mid_z})) <= tol); // tread
         CHECK(fx::abs(sep({i(0), i(1), mid_z})) <= tol); // resting on the ground
         CHECK(fx::abs(sep({i(0), top + r(1, 10), mid_z}) - r(1, 10)) <= tol);
     }
 }
 
 TEST_CASE("loader: CSV input becomes merged segments, jumps and impulses") {
-    const Scenario s = load_ok(with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: walk.csv}}\n"));
+    const Scenario s =
+        load_ok(with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: walk.csv}}\n"));
     const InputStream& in = *s.characters[0].input;
     REQUIRE(in.sticks.size() == 3);
-    CHECK((in.sticks[0].from == 0 && in.sticks[0].to == 3 && in.sticks[0].x == Scalar{} && in.sticks[0].y == i(1)));
+    CHECK((in.sticks[0].from == 0 && in.sticks[0].to == 3 && in.sticks[0].x == Scalar{} &&
+           in.sticks[0].y == i(1)));
     CHECK((in.sticks[1].from == 3 && in.sticks[1].to == 4 && in.sticks[1].x == Scalar::half() &&
            in.sticks[1].y == r(-1, 4)));
-    CHECK((in.sticks[2].from == 4 && in.sticks[2].to == 5 && in.sticks[2].x == Scalar{} && in.sticks[2].y == Scalar{}));
+    CHECK((in.sticks[2].from == 4 && in.sticks[2].to == 5 && in.sticks[2].x == Scalar{} &&
+           in.sticks[2].y == Scalar{}));
     CHECK(in.jumps == std::vector<int64_t>{1});
     REQUIRE(in.impulses.size() == 1);
     CHECK(in.impulses[0].tick == 2);
@@ -374,13 +405,15 @@ TEST_CASE("loader: YAML syntax error") {
 TEST_CASE("loader: unknown key with a suggestion") {
     CHECK(load_err("format: 1\nname: t\ndescription: d\ntick_rat: 50\n") ==
           "scenarios/x.yaml:4:1: unknown key 'tick_rat', did you mean 'tick_rate'?");
-    CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0], settings: {radiu: 1}}\n")) ==
-          "scenarios/x.yaml:6:42: characters[0].settings: unknown key 'radiu', did you mean 'radius'?");
+    CHECK(
+        load_err(with_character("  - {id: 1, spawn: [0, 0, 0], settings: {radiu: 1}}\n")) ==
+        "scenarios/x.yaml:6:42: characters[0].settings: unknown key 'radiu', did you mean 'radius'?");
 }
 
 TEST_CASE("loader: unknown key without a suggestion") {
-    CHECK(load_err(with_world("  - sphere: {id: 1, center: [0, 0, 0], radius: 1, colour: red}\n")) ==
-          "scenarios/x.yaml:6:51: world[0].sphere: unknown key 'colour', expected one of: id, center, radius");
+    CHECK(
+        load_err(with_world("  - sphere: {id: 1, center: [0, 0, 0], radius: 1, colour: red}\n")) ==
+        "scenarios/x.yaml:6:51: world[0].sphere: unknown key 'colour', expected one of: id, center, radius");
 }
 
 TEST_CASE("loader: missing required key") {
@@ -391,89 +424,112 @@ TEST_CASE("loader: missing required key") {
 }
 
 TEST_CASE("loader: wrong node type") {
-    CHECK(load_err(with_world("  - sphere: {id: 1, center: {x: 0}, radius: 1}\n")) ==
-          "scenarios/x.yaml:6:29: world[0].sphere.center: expected a sequence of 3 numbers [x, y, z], found a mapping");
-    CHECK(load_err(with_world("  - sphere: {id: 1, center: [0, 0], radius: 1}\n")) ==
-          "scenarios/x.yaml:6:29: world[0].sphere.center: expected a sequence of 3 numbers [x, y, z], found 2 items");
+    CHECK(
+        load_err(with_world("  - sphere: {id: 1, center: {x: 0}, radius: 1}\n")) ==
+        "scenarios/x.yaml:6:29: world[0].sphere.center: expected a sequence of 3 numbers [x, y, z], found a mapping");
+    CHECK(
+        load_err(with_world("  - sphere: {id: 1, center: [0, 0], radius: 1}\n")) ==
+        "scenarios/x.yaml:6:29: world[0].sphere.center: expected a sequence of 3 numbers [x, y, z], found 2 items");
     CHECK(load_err(with_world("  - sphere: {id: 1, center: [0, 0, 0], radius: [1]}\n")) ==
           "scenarios/x.yaml:6:48: world[0].sphere.radius: expected a number, found a sequence");
     CHECK(load_err(kHead + "world: {box: 1}\n" + kChar) ==
           "scenarios/x.yaml:5:8: world: expected a sequence of world items, found a mapping");
-    CHECK(load_err(kHead + "characters:\n") == "scenarios/x.yaml:5:1: characters: expected a sequence of characters, found nothing");
+    CHECK(load_err(kHead + "characters:\n") ==
+          "scenarios/x.yaml:5:1: characters: expected a sequence of characters, found nothing");
 }
 
 TEST_CASE("loader: quoted number") {
-    CHECK(load_err(with_world("  - sphere: {id: 1, center: [0, '1.5', 0], radius: 1}\n")) ==
-          "scenarios/x.yaml:6:33: world[0].sphere.center[1]: expected a number, found a quoted string");
+    CHECK(
+        load_err(with_world("  - sphere: {id: 1, center: [0, '1.5', 0], radius: 1}\n")) ==
+        "scenarios/x.yaml:6:33: world[0].sphere.center[1]: expected a number, found a quoted string");
 }
 
 TEST_CASE("loader: NaN, infinity and out-of-range numbers") {
-    CHECK(load_err(with_world("  - sphere: {id: 1, center: [0, 0, 0], radius: .nan}\n")) ==
-          "scenarios/x.yaml:6:48: world[0].sphere.radius: expected a number, found '.nan': NaN is not a number the "
-          "simulation accepts");
-    CHECK(load_err(with_world("  - sphere: {id: 1, center: [0, 0, 0], radius: inf}\n")) ==
-          "scenarios/x.yaml:6:48: world[0].sphere.radius: expected a number, found 'inf' (expected a finite number, "
-          "found 'inf': infinity is not allowed)");
-    CHECK(load_err(with_world("  - sphere: {id: 1, center: [1e400, 0, 0], radius: 1}\n")) ==
-          "scenarios/x.yaml:6:30: world[0].sphere.center[0]: expected a number, found '1e400' (number out of range: "
-          "1e400 is outside [-2147483648, 2147483647.9999999998])");
-    CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0], settings: {radius: abc}}\n")) ==
-          "scenarios/x.yaml:6:50: characters[0].settings.radius: expected a number, found 'abc' (expected a number, "
-          "found 'a')");
+    CHECK(
+        load_err(with_world("  - sphere: {id: 1, center: [0, 0, 0], radius: .nan}\n")) ==
+        "scenarios/x.yaml:6:48: world[0].sphere.radius: expected a number, found '.nan': NaN is not a number the "
+        "simulation accepts");
+    CHECK(
+        load_err(with_world("  - sphere: {id: 1, center: [0, 0, 0], radius: inf}\n")) ==
+        "scenarios/x.yaml:6:48: world[0].sphere.radius: expected a number, found 'inf' (expected a finite number, "
+        "found 'inf': infinity is not allowed)");
+    CHECK(
+        load_err(with_world("  - sphere: {id: 1, center: [1e400, 0, 0], radius: 1}\n")) ==
+        "scenarios/x.yaml:6:30: world[0].sphere.center[0]: expected a number, found '1e400' (number out of range: "
+        "1e400 is outside [-2147483648, 2147483647.9999999998])");
+    CHECK(
+        load_err(with_character("  - {id: 1, spawn: [0, 0, 0], settings: {radius: abc}}\n")) ==
+        "scenarios/x.yaml:6:50: characters[0].settings.radius: expected a number, found 'abc' (expected a number, "
+        "found 'a')");
 }
 
 TEST_CASE("loader: out-of-range coordinate, size, integer") {
-    CHECK(load_err(with_world("  - sphere: {id: 1, center: [0, 1000000.5, 0], radius: 1}\n")) ==
-          "scenarios/x.yaml:6:33: world[0].sphere.center[1]: expected a coordinate from -1000000 to 1000000 metres, "
-          "found '1000000.5'");
-    CHECK(load_err(with_world("  - box: {id: 1, center: [0, 0, 0], half_extents: [1, 0.0005, 1]}\n")) ==
-          "scenarios/x.yaml:6:55: world[0].box.half_extents[1]: expected a size from 0.001 to 100000 metres, found '0.0005'");
+    CHECK(
+        load_err(with_world("  - sphere: {id: 1, center: [0, 1000000.5, 0], radius: 1}\n")) ==
+        "scenarios/x.yaml:6:33: world[0].sphere.center[1]: expected a coordinate from -1000000 to 1000000 metres, "
+        "found '1000000.5'");
+    CHECK(
+        load_err(
+            with_world("  - box: {id: 1, center: [0, 0, 0], half_extents: [1, 0.0005, 1]}\n")) ==
+        "scenarios/x.yaml:6:55: world[0].box.half_extents[1]: expected a size from 0.001 to 100000 metres, found '0.0005'");
     CHECK(load_err("format: 1\nname: t\ndescription: d\nticks: 0\n" + kChar) ==
           "scenarios/x.yaml:4:8: ticks: expected an integer from 1 to 10000000, found '0'");
-    CHECK(load_err(with_world("  - box: {id: 4294967295, center: [0, 0, 0], half_extents: [1, 1, 1]}\n")) ==
-          "scenarios/x.yaml:6:15: world[0].box.id: expected an integer from 0 to 4000000000, found '4294967295'");
+    CHECK(
+        load_err(with_world(
+            "  - box: {id: 4294967295, center: [0, 0, 0], half_extents: [1, 1, 1]}\n")) ==
+        "scenarios/x.yaml:6:15: world[0].box.id: expected an integer from 0 to 4000000000, found '4294967295'");
 }
 
 TEST_CASE("loader: negative radius") {
-    CHECK(load_err(with_world("  - capsule: {id: 1, a: [0, 0, 0], b: [0, 1, 0], radius: -1}\n")) ==
-          "scenarios/x.yaml:6:58: world[0].capsule.radius: expected a positive number of metres, found '-1'");
+    CHECK(
+        load_err(with_world("  - capsule: {id: 1, a: [0, 0, 0], b: [0, 1, 0], radius: -1}\n")) ==
+        "scenarios/x.yaml:6:58: world[0].capsule.radius: expected a positive number of metres, found '-1'");
 }
 
 TEST_CASE("loader: invalid settings report validate's message") {
     CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0], settings: {height: 0}}\n")) ==
           "scenarios/x.yaml:6:31: characters[0].settings: height: must be >= 2 * radius");
-    CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0], settings: {tick_rate_hz: 60}}\n")) ==
-          "scenarios/x.yaml:6:56: characters[0].settings.tick_rate_hz: tick_rate_hz 60 disagrees with the "
-          "scenario's tick_rate 50 (set tick_rate only, or the same value in both)");
+    CHECK(
+        load_err(with_character("  - {id: 1, spawn: [0, 0, 0], settings: {tick_rate_hz: 60}}\n")) ==
+        "scenarios/x.yaml:6:56: characters[0].settings.tick_rate_hz: tick_rate_hz 60 disagrees with the "
+        "scenario's tick_rate 50 (set tick_rate only, or the same value in both)");
 }
 
 TEST_CASE("loader: degenerate triangle") {
-    CHECK(load_err(with_world("  - mesh: {id: 1, vertices: [[0, 0, 0], [1, 0, 0], [2, 0, 0]], triangles: [[0, 1, 2]]}\n")) ==
-          "scenarios/x.yaml:6:11: world[0].mesh: triangle 0: degenerate (zero area: indices 0, 1, 2)");
+    CHECK(
+        load_err(with_world(
+            "  - mesh: {id: 1, vertices: [[0, 0, 0], [1, 0, 0], [2, 0, 0]], triangles: [[0, 1, 2]]}\n")) ==
+        "scenarios/x.yaml:6:11: world[0].mesh: triangle 0: degenerate (zero area: indices 0, 1, 2)");
 }
 
 TEST_CASE("loader: duplicate ids") {
-    CHECK(load_err(with_world("  - sphere: {id: 3, center: [0, 0, 0], radius: 1}\n"
-                              "  - stairs: {first_id: 1, foot: [0, 0, 0], steps: 3, rise: 1, run: 1, width: 1}\n")) ==
-          "scenarios/x.yaml:7:24: world[1].stairs.first_id: duplicate id 3 (first used at world[0].sphere.id, line 6)");
-    CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0]}\n  - {id: 1, spawn: [0, 0, 0]}\n")) ==
-          "scenarios/x.yaml:7:10: characters[1].id: duplicate id 1 (first used at characters[0].id, line 6)");
+    CHECK(
+        load_err(with_world(
+            "  - sphere: {id: 3, center: [0, 0, 0], radius: 1}\n"
+            "  - stairs: {first_id: 1, foot: [0, 0, 0], steps: 3, rise: 1, run: 1, width: 1}\n")) ==
+        "scenarios/x.yaml:7:24: world[1].stairs.first_id: duplicate id 3 (first used at world[0].sphere.id, line 6)");
+    CHECK(
+        load_err(
+            with_character("  - {id: 1, spawn: [0, 0, 0]}\n  - {id: 1, spawn: [0, 0, 0]}\n")) ==
+        "scenarios/x.yaml:7:10: characters[1].id: duplicate id 1 (first used at characters[0].id, line 6)");
 }
 
 TEST_CASE("loader: missing OBJ file") {
-    const std::string resolved = fs::weakly_canonical(fs::absolute(data_dir()) / "floor.obj").generic_string();
+    const std::string resolved =
+        fs::weakly_canonical(fs::absolute(data_dir()) / "floor.obj").generic_string();
     CHECK(load_err(with_world("  - mesh: {id: 1, obj: floor.obj}\n")) ==
-          "scenarios/x.yaml:6:24: world[0].mesh.obj: cannot read 'floor.obj' (resolved to '" + resolved +
-              "'): No such file or directory");
+          "scenarios/x.yaml:6:24: world[0].mesh.obj: cannot read 'floor.obj' (resolved to '" +
+              resolved + "'): No such file or directory");
 }
 
 TEST_CASE("loader: references must stay inside the scenarios tree") {
     const std::string tree = data_dir() + "/tree";
     const std::string root = fs::weakly_canonical(fs::absolute(tree)).generic_string();
     const std::string yaml = with_world("  - mesh: {id: 1, obj: ../outside.obj}\n");
-    CHECK(load_err(yaml, tree) ==
-          "scenarios/x.yaml:6:24: world[0].mesh.obj: '../outside.obj' resolves outside the scenarios tree '" + root +
-              "' (pass --allow-outside to permit)");
+    CHECK(
+        load_err(yaml, tree) ==
+        "scenarios/x.yaml:6:24: world[0].mesh.obj: '../outside.obj' resolves outside the scenarios tree '" +
+            root + "' (pass --allow-outside to permit)");
     LoadOptions allow;
     allow.allow_outside = true;
     CHECK(load_ok(yaml, tree, allow).meshes.at(0).vertices.size() == 3);
@@ -489,44 +545,58 @@ TEST_CASE("loader: errors inside an OBJ file name that file") {
 }
 
 TEST_CASE("loader: CSV wrong column count") {
-    CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: bad_columns.csv}}\n")) ==
+    CHECK(load_err(
+              with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: bad_columns.csv}}\n")) ==
           "scenarios/bad_columns.csv:3:1: expected 4 columns (tick,stick_x,stick_y,jump), found 3");
 }
 
 TEST_CASE("loader: CSV non-number") {
-    CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: bad_number.csv}}\n")) ==
-          "scenarios/bad_number.csv:3:5: expected a number in column 'stick_y', found 'x'");
+    CHECK(
+        load_err(with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: bad_number.csv}}\n")) ==
+        "scenarios/bad_number.csv:3:5: expected a number in column 'stick_y', found 'x'");
 }
 
 TEST_CASE("loader: CSV ticks out of order") {
-    CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: bad_order.csv}}\n")) ==
-          "scenarios/bad_order.csv:5:1: tick 1 out of order (after tick 2)");
+    CHECK(
+        load_err(with_character("  - {id: 1, spawn: [0, 0, 0], input: {csv: bad_order.csv}}\n")) ==
+        "scenarios/bad_order.csv:5:1: tick 1 out of order (after tick 2)");
 }
 
 TEST_CASE("loader: bad frames") {
-    CHECK(load_err(kHead + kChar + "frames:\n  - {ms: 0, count: 3}\n") ==
-          "scenarios/x.yaml:8:10: frames[0].ms: expected a frame time greater than 0 and at most 60000 milliseconds, "
-          "found '0'");
-    CHECK(load_err(kHead + kChar + "frames:\n  - {ms: 16, count: 0}\n") ==
-          "scenarios/x.yaml:8:21: frames[0].count: expected an integer from 1 to 10000000, found '0'");
+    CHECK(
+        load_err(kHead + kChar + "frames:\n  - {ms: 0, count: 3}\n") ==
+        "scenarios/x.yaml:8:10: frames[0].ms: expected a frame time greater than 0 and at most 60000 milliseconds, "
+        "found '0'");
+    CHECK(
+        load_err(kHead + kChar + "frames:\n  - {ms: 16, count: 0}\n") ==
+        "scenarios/x.yaml:8:21: frames[0].count: expected an integer from 1 to 10000000, found '0'");
 }
 
 TEST_CASE("loader: unsupported format version") {
-    CHECK(load_err("format: 2\nwhatever: 1\n") == "scenarios/x.yaml:1:9: format: unsupported scenario format 2 (this build reads format 1)");
+    CHECK(
+        load_err("format: 2\nwhatever: 1\n") ==
+        "scenarios/x.yaml:1:9: format: unsupported scenario format 2 (this build reads format 1)");
 }
 
 TEST_CASE("loader: other structural errors") {
     CHECK(load_err("format: 1\nname: t\ndescription: d\nticks: 100\nticks: 5\n") ==
           "scenarios/x.yaml:5:1: duplicate key 'ticks' (first at line 4)");
-    CHECK(load_err(with_world("  - boxx: {id: 1}\n")) == "scenarios/x.yaml:6:5: world[0]: unknown key 'boxx', did you mean 'box'?");
-    CHECK(load_err(with_character("  - {id: 1, spawn: [0, 0, 0], input: {jumps: [40, 40]}}\n")) ==
-          "scenarios/x.yaml:6:51: characters[0].input.jumps[1]: expected a tick after 40 (jump ticks ascending and "
-          "unique), found '40'");
-    CHECK(load_err(kHead + "platforms:\n  - {id: 1, half_extents: [1, 1, 1], waypoints: [{tick: 5, center: [0, 0, 0]}, "
-                           "{tick: 9, center: [0, 0, 0]}]}\n" + kChar) ==
-          "scenarios/x.yaml:6:57: platforms[0].waypoints[0].tick: expected tick 0 for the first waypoint, found '5'");
-    CHECK(load_err(with_world("  - plane: {id: 1, normal: [0, 0, 0], offset: 0}\n")) ==
-          "scenarios/x.yaml:6:28: world[0].plane.normal: expected a non-zero normal, found a vector shorter than 2^-24");
+    CHECK(load_err(with_world("  - boxx: {id: 1}\n")) ==
+          "scenarios/x.yaml:6:5: world[0]: unknown key 'boxx', did you mean 'box'?");
+    CHECK(
+        load_err(with_character("  - {id: 1, spawn: [0, 0, 0], input: {jumps: [40, 40]}}\n")) ==
+        "scenarios/x.yaml:6:51: characters[0].input.jumps[1]: expected a tick after 40 (jump ticks ascending and "
+        "unique), found '40'");
+    CHECK(
+        load_err(
+            kHead +
+            "platforms:\n  - {id: 1, half_extents: [1, 1, 1], waypoints: [{tick: 5, center: [0, 0, 0]}, "
+            "{tick: 9, center: [0, 0, 0]}]}\n" +
+            kChar) ==
+        "scenarios/x.yaml:6:57: platforms[0].waypoints[0].tick: expected tick 0 for the first waypoint, found '5'");
+    CHECK(
+        load_err(with_world("  - plane: {id: 1, normal: [0, 0, 0], offset: 0}\n")) ==
+        "scenarios/x.yaml:6:28: world[0].plane.normal: expected a non-zero normal, found a vector shorter than 2^-24");
 }
 
 // ---- issue 17: referenced files read once, copies refused, escapes refused ----
@@ -534,12 +604,16 @@ TEST_CASE("loader: other structural errors") {
 TEST_CASE("loader: a file referenced many times is read and parsed once") {
     std::string chars = "characters:\n";
     for (int c = 1; c <= 4; ++c) {
-        chars += "  - {id: " + std::to_string(c) + ", spawn: [" + std::to_string(c) + ", 0, 0], input: {csv: walk.csv}}\n";
+        chars += "  - {id: " + std::to_string(c) + ", spawn: [" + std::to_string(c) +
+                 ", 0, 0], input: {csv: walk.csv}}\n";
     }
-    const std::string text = kHead + "world:\n  - mesh: {id: 1, obj: quad.obj}\n  - mesh: {id: 2, obj: quad.obj}\n" + chars;
+    const std::string text =
+        kHead + "world:\n  - mesh: {id: 1, obj: quad.obj}\n  - mesh: {id: 2, obj: quad.obj}\n" +
+        chars;
     const Scenario s = load_ok(text);
     REQUIRE(s.characters.size() == 4);
-    for (const CharacterDef& c : s.characters) CHECK(&*c.input == &*s.characters[0].input); // one stream
+    for (const CharacterDef& c : s.characters)
+        CHECK(&*c.input == &*s.characters[0].input); // one stream
     CHECK(s.meshes.size() == 2);
     CHECK(s.meshes[0].indices == s.meshes[1].indices);
     // Each file once among the inputs; the digest covers every mesh and character that uses them.
@@ -554,23 +628,31 @@ TEST_CASE("loader: a file referenced many times is read and parsed once") {
 }
 
 TEST_CASE("loader: a triangle repeated (same corners, any order, any vertex entries) is refused") {
-    const std::string mesh = "world:\n  - mesh:\n      id: 1\n      vertices: [[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 0]]\n"
-                             "      triangles: ";
-    CHECK(load_err(kHead + mesh + "[[0, 2, 1], [1, 0, 2]]\n" + kChar) ==
-          "scenarios/x.yaml:9:18: world[0].mesh.triangles: triangle 1 repeats triangle 0 (the same three corners): remove the copy");
-    CHECK(load_err(kHead + mesh + "[[0, 2, 1], [0, 2, 3]]\n" + kChar) ==
-          "scenarios/x.yaml:9:18: world[0].mesh.triangles: triangle 1 repeats triangle 0 (the same three corners): remove the copy");
+    const std::string mesh =
+        "world:\n  - mesh:\n      id: 1\n      vertices: [[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 0]]\n"
+        "      triangles: ";
+    CHECK(
+        load_err(kHead + mesh + "[[0, 2, 1], [1, 0, 2]]\n" + kChar) ==
+        "scenarios/x.yaml:9:18: world[0].mesh.triangles: triangle 1 repeats triangle 0 (the same three corners): remove the copy");
+    CHECK(
+        load_err(kHead + mesh + "[[0, 2, 1], [0, 2, 3]]\n" + kChar) ==
+        "scenarios/x.yaml:9:18: world[0].mesh.triangles: triangle 1 repeats triangle 0 (the same three corners): remove the copy");
     load_ok(kHead + mesh + "[[0, 2, 1]]\n" + kChar);
 }
 
-TEST_CASE("loader: control and bidirectional characters are refused once YAML's escapes are undone") {
-    for (const char* escape : {"\\x1b]0;owned\\x07", "\\0", "\\u202e", "\\u2066", "\\x85", "\\e[31m"}) {
+TEST_CASE(
+    "loader: control and bidirectional characters are refused once YAML's escapes are undone") {
+    for (const char* escape :
+         {"\\x1b]0;owned\\x07", "\\0", "\\u202e", "\\u2066", "\\x85", "\\e[31m"}) {
         INFO(escape);
-        const std::string text = "format: 1\nname: t\ndescription: \"a " + std::string(escape) + "\"\nticks: 100\n" + kChar;
+        const std::string text = "format: 1\nname: t\ndescription: \"a " + std::string(escape) +
+                                 "\"\nticks: 100\n" + kChar;
         const std::string err = load_err(text);
         CHECK(err.rfind("scenarios/x.yaml:3:14: description: expected ", 0) == 0);
         CHECK((err.find("without control characters, found U+") != std::string::npos ||
                err.find("without bidirectional characters, found U+") != std::string::npos));
     }
-    load_ok("format: 1\nname: t\ndescription: \"tab\\there, line\\nbreak, caf\\u00e9\"\nticks: 100\n" + kChar);
+    load_ok(
+        "format: 1\nname: t\ndescription: \"tab\\there, line\\nbreak, caf\\u00e9\"\nticks: 100\n" +
+        kChar);
 }

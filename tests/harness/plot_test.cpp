@@ -17,7 +17,6 @@ using fxtest::I;
 
 namespace {
 
-
 /// A floor plane, a huge floor box, a wall, a rotated box, a sphere, a capsule, a mesh and a
 /// platform; characters 1 and 2 walking for 12 ticks.
 Scenario level_scenario() {
@@ -25,14 +24,20 @@ Scenario level_scenario() {
     sc.name = "plot-test";
     sc.ticks = 12;
     sc.planes.push_back({1, Vec3::unit_y(), Scalar{}});
-    sc.boxes.push_back({2, {I(0), fxtest::r(-1, 2), I(0)}, {I(100000), fxtest::r(1, 2), I(100000)}, {}});
+    sc.boxes.push_back(
+        {2, {I(0), fxtest::r(-1, 2), I(0)}, {I(100000), fxtest::r(1, 2), I(100000)}, {}});
     sc.boxes.push_back({3, {I(3), I(1), I(0)}, {fxtest::r(1, 2), I(1), I(2)}, {}});
-    sc.boxes.push_back({4, {I(-3), fxtest::r(1, 2), I(2)}, {fxtest::r(1, 2), fxtest::r(1, 2), fxtest::r(1, 2)}, {I(45), {}, {}, false, {}}});
+    sc.boxes.push_back({4,
+                        {I(-3), fxtest::r(1, 2), I(2)},
+                        {fxtest::r(1, 2), fxtest::r(1, 2), fxtest::r(1, 2)},
+                        {I(45), {}, {}, false, {}}});
     sc.spheres.push_back({5, {I(0), I(1), I(4)}, fxtest::r(1, 2)});
     sc.capsules.push_back({6, {I(2), I(0), I(-3)}, {I(2), I(2), I(-3)}, fxtest::r(3, 10)});
     MeshDef mesh;
     mesh.id = 7;
-    mesh.vertices = {{I(-2), fxtest::r(1, 100), I(-2)}, {I(-1), fxtest::r(1, 100), I(-2)}, {I(-2), fxtest::r(1, 100), I(-1)}};
+    mesh.vertices = {{I(-2), fxtest::r(1, 100), I(-2)},
+                     {I(-1), fxtest::r(1, 100), I(-2)},
+                     {I(-2), fxtest::r(1, 100), I(-1)}};
     mesh.indices = {0, 2, 1};
     sc.meshes.push_back(mesh);
     PlatformDef plat;
@@ -44,7 +49,8 @@ Scenario level_scenario() {
         CharacterDef c;
         c.id = id;
         c.spawn = {I(id == 1 ? 0 : -1), fxtest::r(15, 1000), I(0)};
-        c.input.edit().sticks.push_back({0, 12, id == 1 ? Scalar::one() : Scalar{}, id == 1 ? Scalar{} : Scalar::one()});
+        c.input.edit().sticks.push_back(
+            {0, 12, id == 1 ? Scalar::one() : Scalar{}, id == 1 ? Scalar{} : Scalar::one()});
         sc.characters.push_back(c);
     }
     return sc;
@@ -68,7 +74,8 @@ std::string attr(const std::string& element, const std::string& name) {
     return element.substr(from, element.find('"', from) - from);
 }
 
-std::vector<std::string> with(const std::vector<std::string>& els, const std::string& name, const std::string& value) {
+std::vector<std::string> with(const std::vector<std::string>& els, const std::string& name,
+                              const std::string& value) {
     std::vector<std::string> out;
     for (const auto& e : els) {
         if (attr(e, name) == value) out.push_back(e);
@@ -79,7 +86,8 @@ std::vector<std::string> with(const std::vector<std::string>& els, const std::st
 size_t point_count(const std::string& points) {
     if (points.empty()) return 0;
     size_t n = 1;
-    for (char c : points) n += c == ' ';
+    for (char c : points)
+        n += c == ' ';
     return n;
 }
 
@@ -91,13 +99,14 @@ std::vector<double> coords(const std::string& points) {
     while (*p != '\0') {
         out.push_back(std::strtod(p, &end));
         p = end;
-        while (*p == ',' || *p == ' ') ++p;
+        while (*p == ',' || *p == ' ')
+            ++p;
     }
     return out;
 }
 
-std::string plot(const Scenario& sc, const std::vector<PlotSource>& sources, const PlotOptions& opts,
-                 PlotSummary* summary = nullptr) {
+std::string plot(const Scenario& sc, const std::vector<PlotSource>& sources,
+                 const PlotOptions& opts, PlotSummary* summary = nullptr) {
     std::string svg, err;
     REQUIRE(plot_svg(sc, sources, opts, &svg, summary, &err));
     CHECK(err.empty());
@@ -118,10 +127,14 @@ TEST_CASE("plot: both views, one polyline per character with one point per tick"
     const std::vector<TrajectoryRow> rows = run_rows(sc);
     REQUIRE(rows.size() == 24);
     const std::string svg = plot(sc, {{"a.csv", rows}}, {});
-    CHECK(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+    CHECK(
+        svg.rfind(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"",
+            0) == 0);
     CHECK(svg.find("id=\"top-view\"") != std::string::npos);
     CHECK(svg.find("id=\"side-view\"") != std::string::npos);
-    CHECK(svg.find("top view, from above (+y): x to the right, z down the page") != std::string::npos);
+    CHECK(svg.find("top view, from above (+y): x to the right, z down the page") !=
+          std::string::npos);
     const auto lines = elements(svg, "polyline");
     REQUIRE(lines.size() == 4); // 2 characters x 2 views
     for (const char* view : {"top", "side"}) {
@@ -142,7 +155,8 @@ TEST_CASE("plot: both views, one polyline per character with one point per tick"
     CHECK(svg.find("side view, from +z: x to the right, y up") != std::string::npos);
 }
 
-TEST_CASE("plot: two trajectories, the first divergence marked at its tick and character", "[plot]") {
+TEST_CASE("plot: two trajectories, the first divergence marked at its tick and character",
+          "[plot]") {
     const Scenario sc = level_scenario();
     const std::vector<TrajectoryRow> a = run_rows(sc);
     std::vector<TrajectoryRow> b = a;
@@ -169,15 +183,18 @@ TEST_CASE("plot: two trajectories, the first divergence marked at its tick and c
     const std::string ring = elements(svg.substr(marker_at), "circle")[1]; // after B's small ring
     const auto lines = elements(svg, "polyline");
     REQUIRE(lines.size() == 8); // 2 characters x 2 trajectories x 2 views
-    const auto top_a2 = with(with(with(lines, "data-view", "top"), "data-source", "A"), "data-character", "2");
+    const auto top_a2 =
+        with(with(with(lines, "data-view", "top"), "data-source", "A"), "data-character", "2");
     REQUIRE(top_a2.size() == 1);
     const std::vector<double> pts = coords(attr(top_a2[0], "points"));
     REQUIRE(pts.size() == 24);
-    CHECK(coords(attr(ring, "cx") + "," + attr(ring, "cy")) == std::vector<double>{pts[14], pts[15]});
+    CHECK(coords(attr(ring, "cx") + "," + attr(ring, "cy")) ==
+          std::vector<double>{pts[14], pts[15]});
     // Both files in the legend, in distinct colours.
     CHECK(svg.find("A: a.csv") != std::string::npos);
     CHECK(svg.find("B: b.csv") != std::string::npos);
-    const auto top_b2 = with(with(with(lines, "data-view", "top"), "data-source", "B"), "data-character", "2");
+    const auto top_b2 =
+        with(with(with(lines, "data-view", "top"), "data-source", "B"), "data-character", "2");
     REQUIRE(top_b2.size() == 1);
     CHECK(attr(top_a2[0], "stroke") != attr(top_b2[0], "stroke"));
     CHECK(point_count(attr(top_b2[0], "points")) == 12);
@@ -186,7 +203,8 @@ TEST_CASE("plot: two trajectories, the first divergence marked at its tick and c
     const std::string same = plot(sc, {{"a.csv", a}, {"c.csv", a}}, {}, &summary);
     CHECK(!summary.divergence.diverged);
     CHECK(elements(same, "g class=\"divergence-marker\"").empty());
-    CHECK(same.find("no divergence: the two trajectories are identical (24 rows)") != std::string::npos);
+    CHECK(same.find("no divergence: the two trajectories are identical (24 rows)") !=
+          std::string::npos);
 }
 
 TEST_CASE("plot: capsules at the chosen ticks, in both views, labelled", "[plot]") {
@@ -200,7 +218,8 @@ TEST_CASE("plot: capsules at the chosen ticks, in both views, labelled", "[plot]
     for (const char* tick : {"0", "5", "10"}) {
         const auto at = with(caps, "data-tick", tick);
         CHECK(at.size() == 8);
-        CHECK(with(with(with(at, "data-view", "top"), "data-source", "A"), "data-character", "1").size() == 1);
+        CHECK(with(with(with(at, "data-view", "top"), "data-source", "A"), "data-character", "1")
+                  .size() == 1);
         CHECK(svg.find(std::string(">t") + tick + "</text>") != std::string::npos);
     }
     // Top view: a circle of the character's radius; side view: the capsule's outline.
@@ -233,7 +252,8 @@ TEST_CASE("plot: --character draws one character, and an unknown one is refused"
     const std::string svg = plot(sc, {{"a.csv", a}}, opts);
     const auto lines = elements(svg, "polyline");
     REQUIRE(lines.size() == 2);
-    for (const auto& l : lines) CHECK(attr(l, "data-character") == "2");
+    for (const auto& l : lines)
+        CHECK(attr(l, "data-character") == "2");
     opts.character = 9;
     std::string out, err;
     CHECK_FALSE(plot_svg(sc, {{"a.csv", a}}, opts, &out, nullptr, &err));
@@ -293,15 +313,18 @@ TEST_CASE("plot: a trajectory of another scenario is refused", "[plot]") {
     const Scenario sc = level_scenario();
     std::vector<TrajectoryRow> rows = run_rows(sc);
     CHECK(trajectory_mismatch(sc, rows, false, "a.csv").empty());
-    CHECK(trajectory_mismatch(sc, rows, true, "a.csv") ==
-          "a.csv: has render columns but scenario 'plot-test' has no frame clock: a trajectory of another scenario?");
+    CHECK(
+        trajectory_mismatch(sc, rows, true, "a.csv") ==
+        "a.csv: has render columns but scenario 'plot-test' has no frame clock: a trajectory of another scenario?");
     std::vector<TrajectoryRow> one;
     for (const auto& r : rows) {
         if (r.state.id == 1) one.push_back(r);
     }
-    CHECK(trajectory_mismatch(sc, one, false, "a.csv") ==
-          "a.csv: its characters (1) are not those of scenario 'plot-test' (1 2): a trajectory of another scenario?");
+    CHECK(
+        trajectory_mismatch(sc, one, false, "a.csv") ==
+        "a.csv: its characters (1) are not those of scenario 'plot-test' (1 2): a trajectory of another scenario?");
     rows.back().tick = 40;
-    CHECK(trajectory_mismatch(sc, rows, false, "a.csv") ==
-          "a.csv: tick 40 is beyond the 12 ticks of scenario 'plot-test': a trajectory of another scenario?");
+    CHECK(
+        trajectory_mismatch(sc, rows, false, "a.csv") ==
+        "a.csv: tick 40 is beyond the 12 ticks of scenario 'plot-test': a trajectory of another scenario?");
 }

@@ -15,8 +15,8 @@
 
 #include "commands/commands.h"
 #include "kcc/recorder.h"
-#include "records/checksums.h"
 #include "kcc/world.h"
+#include "records/checksums.h"
 #include "run/suite.h"
 #include "scenario/loader.h"
 
@@ -25,8 +25,12 @@ namespace {
 using fx::Scalar;
 using fx::Vec3;
 
-Scalar rr_s(int64_t n, int64_t d = 1) { return Scalar::ratio(n, d); }
-Vec3 rr_v(int64_t x, int64_t y, int64_t z, int64_t d = 1) { return {rr_s(x, d), rr_s(y, d), rr_s(z, d)}; }
+Scalar rr_s(int64_t n, int64_t d = 1) {
+    return Scalar::ratio(n, d);
+}
+Vec3 rr_v(int64_t x, int64_t y, int64_t z, int64_t d = 1) {
+    return {rr_s(x, d), rr_s(y, d), rr_s(z, d)};
+}
 
 /// A fixed-seed integer LCG (Knuth's MMIX constants): the same inputs on every target.
 struct RrLcg {
@@ -40,7 +44,8 @@ struct RrLcg {
 
 /// A character's input at a tick of a branch (a rollback re-simulates with another branch).
 fx::kcc::Input rr_input(uint32_t id, int64_t tick, int branch) {
-    RrLcg g{(static_cast<uint64_t>(id) << 40) ^ (static_cast<uint64_t>(tick) << 8) ^ static_cast<uint64_t>(branch * 7919 + 1)};
+    RrLcg g{(static_cast<uint64_t>(id) << 40) ^ (static_cast<uint64_t>(tick) << 8) ^
+            static_cast<uint64_t>(branch * 7919 + 1)};
     g.next();
     fx::kcc::Input in;
     if (g.below(6) != 0) { // mostly moving: a stick in eighths
@@ -48,7 +53,8 @@ fx::kcc::Input rr_input(uint32_t id, int64_t tick, int branch) {
         in.stick_y = rr_s(g.below(17) - 8, 8);
     }
     in.jump = g.below(23) == 0;
-    if (g.below(41) == 0) in.impulse = {rr_s(g.below(9) - 4), rr_s(g.below(5)), rr_s(g.below(9) - 4, 2)};
+    if (g.below(41) == 0)
+        in.impulse = {rr_s(g.below(9) - 4), rr_s(g.below(5)), rr_s(g.below(9) - 4, 2)};
     return in;
 }
 
@@ -67,12 +73,14 @@ void rr_level(fx::kcc::World& w) {
     // A gently tilted floor: a plane with a non-axis normal, one that normalising again would
     // move (the recording must write it `exact: true`).
     sc.add_plane(1, fx::geo::Plane{rr_floor_normal(), Scalar{}});
-    sc.add_box(2, fx::geo::Box::from_yaw_pitch_roll_degrees(rr_v(3, 0, 3), rr_v(8, 5, 6, 10), rr_s(37), rr_s(12), rr_s(-8)));
+    sc.add_box(2, fx::geo::Box::from_yaw_pitch_roll_degrees(rr_v(3, 0, 3), rr_v(8, 5, 6, 10),
+                                                            rr_s(37), rr_s(12), rr_s(-8)));
     sc.add_sphere(3, fx::geo::Sphere{rr_v(-3, 0, 4), rr_s(7, 10)});
     sc.add_capsule(4, fx::geo::Capsule{rr_v(5, 0, -4), rr_v(6, 1, -4), rr_s(4, 10)});
     fx::geo::TriangleMesh mesh; // a ramp of two triangles
-    REQUIRE(fx::geo::TriangleMesh::build({rr_v(-6, 0, -6), rr_v(-2, 0, -6), rr_v(-2, 1, -3), rr_v(-6, 1, -3)},
-                                         {0, 2, 1, 0, 3, 2}, &mesh, &error));
+    REQUIRE(fx::geo::TriangleMesh::build(
+        {rr_v(-6, 0, -6), rr_v(-2, 0, -6), rr_v(-2, 1, -3), rr_v(-6, 1, -3)}, {0, 2, 1, 0, 3, 2},
+        &mesh, &error));
     sc.add_mesh(5, std::move(mesh));
     fx::kcc::Platform p;
     p.id = 9;
@@ -105,20 +113,38 @@ void rr_changes(fx::kcc::World& w, int64_t t) {
     std::string e;
     fx::kcc::Settings s;
     switch (t) {
-    case 60: REQUIRE(w.add_character(5, rr_v(0, 0, -2), fx::kcc::Settings{}, &e)); break;    // a join
-    case 110: REQUIRE(w.teleport(1, rr_v(-3, 1, 6), &e)); break;                             // onto the platform
-    case 170: s = rr_quick(); s.max_speed = rr_s(3); s.gravity = rr_s(12); REQUIRE(w.set_settings(2, s, &e)); break;
-    case 230: REQUIRE(w.remove_character(3, &e)); break;                                     // a leave
-    case 300:
-        REQUIRE(w.add_character(3, rr_v(2, 0, 0), rr_quick(), &e));                          // a rejoin
-        REQUIRE(w.teleport(5, rr_v(-1, 0, 1), &e));                                          // dropped: 5 leaves
-        REQUIRE(w.remove_character(5, &e));                                                  // 5 leaves and
-        REQUIRE(w.add_character(5, rr_v(1, 0, -1), fx::kcc::Settings{}, &e));                // joins again at once
+    case 60:
+        REQUIRE(w.add_character(5, rr_v(0, 0, -2), fx::kcc::Settings{}, &e));
+        break; // a join
+    case 110:
+        REQUIRE(w.teleport(1, rr_v(-3, 1, 6), &e));
+        break; // onto the platform
+    case 170:
+        s = rr_quick();
+        s.max_speed = rr_s(3);
+        s.gravity = rr_s(12);
+        REQUIRE(w.set_settings(2, s, &e));
         break;
-    case 380: REQUIRE(w.teleport(2, rr_v(4, 0, -1), &e)); s = rr_quick(); s.turn_rate_deg = rr_s(360);
-        REQUIRE(w.set_settings(2, s, &e)); break;
-    case 460: REQUIRE(w.teleport(5, rr_v(-3, 0, -1), &e)); break;
-    default: break;
+    case 230:
+        REQUIRE(w.remove_character(3, &e));
+        break; // a leave
+    case 300:
+        REQUIRE(w.add_character(3, rr_v(2, 0, 0), rr_quick(), &e)); // a rejoin
+        REQUIRE(w.teleport(5, rr_v(-1, 0, 1), &e)); // dropped: 5 leaves
+        REQUIRE(w.remove_character(5, &e)); // 5 leaves and
+        REQUIRE(w.add_character(5, rr_v(1, 0, -1), fx::kcc::Settings{}, &e)); // joins again at once
+        break;
+    case 380:
+        REQUIRE(w.teleport(2, rr_v(4, 0, -1), &e));
+        s = rr_quick();
+        s.turn_rate_deg = rr_s(360);
+        REQUIRE(w.set_settings(2, s, &e));
+        break;
+    case 460:
+        REQUIRE(w.teleport(5, rr_v(-3, 0, -1), &e));
+        break;
+    default:
+        break;
     }
 }
 
@@ -140,7 +166,11 @@ RrSession rr_record(const std::string& name) {
         int64_t at, to;
         bool done;
     };
-    std::vector<Rollback> rollbacks = {{90, 55, false}, {180, 170, false}, {320, 290, false}, {470, 460, false}, {599, 590, false}};
+    std::vector<Rollback> rollbacks = {{90, 55, false},
+                                       {180, 170, false},
+                                       {320, 290, false},
+                                       {470, 460, false},
+                                       {599, 590, false}};
     std::vector<std::vector<uint8_t>> snaps(kTicks);
     RrSession out;
     out.sums.assign(kTicks, 0);
@@ -157,11 +187,13 @@ RrSession rr_record(const std::string& name) {
         // made again (differently) when the tick is re-simulated.
         if (t == 290 || t == 590) REQUIRE(w.teleport(1, rr_v(branch, 0, -branch), &error));
         inputs.clear();
-        for (const fx::kcc::CharacterState& c : w.characters()) inputs.push_back(rr_input(c.id, t, branch));
+        for (const fx::kcc::CharacterState& c : w.characters())
+            inputs.push_back(rr_input(c.id, t, branch));
         w.step(inputs);
         out.sums[static_cast<size_t>(t)] = w.checksum();
         out.riding[static_cast<size_t>(t)] = 0;
-        for (const fx::kcc::CharacterState& c : w.characters()) out.riding[static_cast<size_t>(t)] += c.platform == 9 ? 1 : 0;
+        for (const fx::kcc::CharacterState& c : w.characters())
+            out.riding[static_cast<size_t>(t)] += c.platform == 9 ? 1 : 0;
         for (Rollback& r : rollbacks) {
             if (r.at == t && !r.done) {
                 r.done = true;
@@ -174,9 +206,11 @@ RrSession rr_record(const std::string& name) {
         }
     }
     REQUIRE(rec.ticks() == kTicks);
-    for (int64_t r : out.riding) out.on_platform += r;
+    for (int64_t r : out.riding)
+        out.on_platform += r;
     REQUIRE(rec.files(name, &out.files, &error));
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("fxkcc-record-replay-" + name);
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("fxkcc-record-replay-" + name);
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     REQUIRE(rec.write(dir.string(), name, &error));
@@ -198,8 +232,8 @@ int64_t rr_first_mismatch(const fx::harness::Scenario& sc, const std::vector<uin
     return -1;
 }
 
-bool rr_load_text(const std::string& text, const std::filesystem::path& dir, fx::harness::Scenario* sc,
-                  std::string* error) {
+bool rr_load_text(const std::string& text, const std::filesystem::path& dir,
+                  fx::harness::Scenario* sc, std::string* error) {
     fx::harness::LoadOptions opts;
     opts.allow_outside = true;
     fx::harness::LoadError err;
@@ -220,26 +254,30 @@ std::string rr_without_line(const std::string& text, const std::string& needle) 
 
 } // namespace
 
-TEST_CASE("record and replay: a recorded session replays to the same checksum at every tick", "[record]") {
+TEST_CASE("record and replay: a recorded session replays to the same checksum at every tick",
+          "[record]") {
     const std::string name = "record-replay";
     const RrSession s = rr_record(name);
     CHECK(s.rollbacks == 5);
     CHECK(s.on_platform > 0); // a ride on the rotated moving platform
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("fxkcc-record-replay-" + name);
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("fxkcc-record-replay-" + name);
     const std::string yaml = s.files.front().text;
     INFO(yaml);
     // The session has what the test set out to record.
-    CHECK(yaml.find("join: 300") != std::string::npos);   // the rejoin of 3, and 5's
-    CHECK(yaml.find("leave: 300") != std::string::npos);  // 5 leaves at the tick it joins again
+    CHECK(yaml.find("join: 300") != std::string::npos); // the rejoin of 3, and 5's
+    CHECK(yaml.find("leave: 300") != std::string::npos); // 5 leaves at the tick it joins again
     CHECK(yaml.find("leave: 230") != std::string::npos);
     CHECK(yaml.find("rotation: [[") != std::string::npos);
     CHECK(yaml.find("teleport: [-1, 0, 1]") == std::string::npos); // 5's teleport before leaving
-    CHECK(yaml.find("character: 1, teleport: [5, 0, -5]") != std::string::npos); // the last branch's
+    CHECK(yaml.find("character: 1, teleport: [5, 0, -5]") !=
+          std::string::npos); // the last branch's
 
     fx::harness::Scenario sc;
     fx::harness::LoadOptions opts;
     fx::harness::LoadError err;
-    const bool loaded = fx::harness::load_scenario((dir / (name + ".yaml")).string(), opts, &sc, &err);
+    const bool loaded =
+        fx::harness::load_scenario((dir / (name + ".yaml")).string(), opts, &sc, &err);
     INFO(err.to_string());
     REQUIRE(loaded);
     CHECK(rr_first_mismatch(sc, s.sums) == -1);
@@ -252,7 +290,8 @@ TEST_CASE("record and replay: a recorded session replays to the same checksum at
     REQUIRE(rr_load_text(yaml.substr(0, events + 1), dir, &no_events, &error));
     CHECK(rr_first_mismatch(no_events, s.sums) >= 0);
     fx::harness::Scenario no_teleport;
-    REQUIRE(rr_load_text(rr_without_line(yaml, "{tick: 460, character: 5, teleport:"), dir, &no_teleport, &error));
+    REQUIRE(rr_load_text(rr_without_line(yaml, "{tick: 460, character: 5, teleport:"), dir,
+                         &no_teleport, &error));
     CHECK(rr_first_mismatch(no_teleport, s.sums) == 460);
     // The recorder's checksum file is the game's checksums; `fxkcc run --checksums` holds a
     // replay to it, and fails at the first tick that differs.
@@ -279,12 +318,14 @@ TEST_CASE("record and replay: a recorded session replays to the same checksum at
         CHECK(out2.str().find("checksums: differ: tick 321: this run ") != std::string::npos);
         CHECK(out2.str().find("(ticks 0 to 320 equal)") != std::string::npos);
         // A checksum file that is not one: exit 2, its line and column.
-        std::ofstream(path, std::ios::binary) << "fxkcc-checksums 1\nhash xxh3-64\nticks 2\n0 abc\n";
+        std::ofstream(path, std::ios::binary)
+            << "fxkcc-checksums 1\nhash xxh3-64\nticks 2\n0 abc\n";
         cmd.checksums_path = path;
         std::ostringstream out3, err3;
         CHECK(fx::harness::run_command(cmd, out3, err3) == 2);
-        CHECK(err3.str() == "fxkcc run: --checksums: " + path +
-                                ":4:3: expected a checksum of 16 lowercase hex digits, found 'abc'\n");
+        CHECK(err3.str() ==
+              "fxkcc run: --checksums: " + path +
+                  ":4:3: expected a checksum of 16 lowercase hex digits, found 'abc'\n");
     }
     // The floor's normal is written exact: normalised again by the loader, the floor moves.
     const std::string exact_floor = "  - plane: {id: 1, normal: ";
@@ -299,7 +340,8 @@ TEST_CASE("record and replay: a recorded session replays to the same checksum at
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("record and replay: changes made at tick 0, after attaching and before the first step", "[record]") {
+TEST_CASE("record and replay: changes made at tick 0, after attaching and before the first step",
+          "[record]") {
     fx::kcc::World w;
     std::string error;
     w.scene().add_box(1, fx::geo::Box{rr_v(0, -1, 0, 2), rr_v(20, 1, 20, 2), fx::Mat3::identity()});
@@ -323,9 +365,11 @@ TEST_CASE("record and replay: changes made at tick 0, after attaching and before
     std::vector<fx::kcc::RecordedFile> files;
     REQUIRE(rec.files("tick-zero", &files, &error));
     INFO(files.front().text);
-    CHECK(files.front().text.find("{tick: 0, character: 1, teleport: [5, 0.015, 5]}") != std::string::npos);
+    CHECK(files.front().text.find("{tick: 0, character: 1, teleport: [5, 0.015, 5]}") !=
+          std::string::npos);
     fx::harness::Scenario sc;
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "fxkcc-record-tick-zero";
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / "fxkcc-record-tick-zero";
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     REQUIRE(rec.write(dir.string(), "tick-zero", &error));

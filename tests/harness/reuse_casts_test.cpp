@@ -24,8 +24,9 @@ namespace {
 
 struct StateLog final : RunSink {
     std::vector<uint8_t> bytes;
-    bool on_tick(int64_t, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
-                 std::span<const Vec3>, std::string*) override {
+    bool on_tick(int64_t, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3>,
+                 std::string*) override {
         for (const kcc::CharacterState& c : chars) {
             const auto b = kcc::serialize_state(c);
             bytes.insert(bytes.end(), b.begin(), b.end());
@@ -40,16 +41,19 @@ struct ProbeCount final : kcc::TraceObserver {
         if (e.kind != kcc::TraceKind::kProbe) return;
         ++probes;
         reused += e.reason >= 1;
-        overlaps_skipped += (e.reason & ~kcc::kProbeBodiesCast) == 2; // (other characters' hits merged in or not)
+        overlaps_skipped +=
+            (e.reason & ~kcc::kProbeBodiesCast) == 2; // (other characters' hits merged in or not)
     }
 };
 
 } // namespace
 
-TEST_CASE("reused casts: every bundled scenario runs to the same bytes with and without them", "[runner][memo]") {
+TEST_CASE("reused casts: every bundled scenario runs to the same bytes with and without them",
+          "[runner][memo]") {
     std::vector<std::string> files;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(FX_SCENARIOS_DIR))
-        if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+        if (entry.is_regular_file() && entry.path().extension() == ".yaml")
+            files.push_back(entry.path().string());
     std::sort(files.begin(), files.end());
     REQUIRE(files.size() >= 60);
     int64_t probes = 0, reused = 0, skipped = 0, compared = 0;
@@ -60,7 +64,8 @@ TEST_CASE("reused casts: every bundled scenario runs to the same bytes with and 
         // The two largest (the 90,000-tick soak, the 64-character arena) are left to verify:
         // their goldens were made before reuse existed and still match. The emulated legs
         // (FX_TEST_SCALE below 1) run the smaller scenarios only.
-        if (sc.ticks * static_cast<int64_t>(sc.characters.size()) > fxtest::scaled(100000)) continue;
+        if (sc.ticks * static_cast<int64_t>(sc.characters.size()) > fxtest::scaled(100000))
+            continue;
         INFO(f);
         StateLog with, without;
         ProbeCount count;
@@ -74,8 +79,10 @@ TEST_CASE("reused casts: every bundled scenario runs to the same bytes with and 
         // (Compared as one flag: an expanded vector would print megabytes.)
         const bool same_size = with.bytes.size() == without.bytes.size();
         REQUIRE(same_size);
-        const auto first = std::mismatch(with.bytes.begin(), with.bytes.end(), without.bytes.begin());
-        const int64_t first_difference = first.first == with.bytes.end() ? -1 : first.first - with.bytes.begin();
+        const auto first =
+            std::mismatch(with.bytes.begin(), with.bytes.end(), without.bytes.begin());
+        const int64_t first_difference =
+            first.first == with.bytes.end() ? -1 : first.first - with.bytes.begin();
         REQUIRE(first_difference == -1);
         probes += count.probes;
         reused += count.reused;
@@ -84,6 +91,6 @@ TEST_CASE("reused casts: every bundled scenario runs to the same bytes with and 
     }
     INFO("probes " << probes << ", reused " << reused << ", overlaps skipped " << skipped);
     CHECK(compared >= (fxtest::test_scale() < 1 ? 20 : 60));
-    CHECK(reused * 2 > probes);   // most probes are answered from the memo
-    CHECK(skipped * 2 > reused);  // mostly with the overlap query too
+    CHECK(reused * 2 > probes); // most probes are answered from the memo
+    CHECK(skipped * 2 > reused); // mostly with the overlap query too
 }

@@ -27,8 +27,9 @@ struct Recorder final : RunSink {
     std::vector<int64_t> ticks;
     std::vector<int64_t> render_ticks;
     std::vector<kcc::CharacterState> last;
-    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
-                 std::span<const Vec3> render, std::string*) override {
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3> render,
+                 std::string*) override {
         ticks.push_back(tick);
         if (!render.empty()) render_ticks.push_back(tick);
         last.assign(chars.begin(), chars.end());
@@ -41,7 +42,9 @@ TEST_CASE("runner: input cursor plays segments, jumps and summed impulses", "[ru
     InputStream s;
     s.sticks = {{0, 3, I(1), Scalar{}}, {5, 6, Scalar{}, -Scalar::half()}};
     s.jumps = {2, 5};
-    s.impulses = {{5, {I(1), Scalar{}, Scalar{}}}, {5, {I(2), I(3), Scalar{}}}, {7, {Scalar{}, I(1), Scalar{}}}};
+    s.impulses = {{5, {I(1), Scalar{}, Scalar{}}},
+                  {5, {I(2), I(3), Scalar{}}},
+                  {7, {Scalar{}, I(1), Scalar{}}}};
     InputCursor c(s);
     const kcc::Input t0 = c.at(0);
     CHECK(t0.stick_x == I(1));
@@ -64,7 +67,8 @@ TEST_CASE("runner: ticks are reported 0..N-1 in order, and a run can stop early"
     std::string error;
     REQUIRE(run_scenario(sc, r, RunOptions{}, &error));
     REQUIRE(r.ticks.size() == 25);
-    for (size_t i = 0; i < r.ticks.size(); ++i) CHECK(r.ticks[i] == static_cast<int64_t>(i));
+    for (size_t i = 0; i < r.ticks.size(); ++i)
+        CHECK(r.ticks[i] == static_cast<int64_t>(i));
     CHECK(r.render_ticks.empty());
     // The stick pushed +z for ticks 0..9: the body moved forward.
     CHECK(r.last[0].position.z > Scalar::half());

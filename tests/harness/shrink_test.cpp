@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "run/checks.h"
 #include "commands/commands.h"
+#include "forensics/shrink.h"
+#include "run/checks.h"
+#include "run/suite.h"
 #include "scenario/loader.h"
 #include "scenario/writer.h"
-#include "forensics/shrink.h"
-#include "run/suite.h"
 
 namespace {
 
@@ -47,22 +47,28 @@ std::string big_level() {
       << "  - box: {id: 2, center: [12, 0.15, 0], half_extents: [10, 0.15, 3]}\n";
     int id = 3;
     for (int k = 0; k < 24; ++k) {
-        o << "  - box: {id: " << id++ << ", center: [" << (k % 6) * 5 - 30 << ", 0.5, " << (k / 6) * 5 + 12
-          << "], half_extents: [0.5, 0.5, 0.5], rotation: [" << k * 7 << ", 0, 0]}\n";
+        o << "  - box: {id: " << id++ << ", center: [" << (k % 6) * 5 - 30 << ", 0.5, "
+          << (k / 6) * 5 + 12 << "], half_extents: [0.5, 0.5, 0.5], rotation: [" << k * 7
+          << ", 0, 0]}\n";
     }
-    for (int k = 0; k < 4; ++k) o << "  - sphere: {id: " << id++ << ", center: [" << -20 + k * 3 << ", 0, -20], radius: 0.7}\n";
+    for (int k = 0; k < 4; ++k)
+        o << "  - sphere: {id: " << id++ << ", center: [" << -20 + k * 3
+          << ", 0, -20], radius: 0.7}\n";
     o << "  - capsule: {id: " << id << ", a: [10, 0, -10], b: [10, 2, -10], radius: 0.3}\n";
     o << "  - ramp: {id: " << id + 1 << ", foot: [-10, 0, -30], angle: 20, length: 4, width: 2}\n"
-      << "  - stairs: {first_id: " << id + 2 << ", foot: [20, 0, -20], yaw: 90, steps: 4, rise: 0.2, run: 0.3, width: 1.5}\n"
+      << "  - stairs: {first_id: " << id + 2
+      << ", foot: [20, 0, -20], yaw: 90, steps: 4, rise: 0.2, run: 0.3, width: 1.5}\n"
       << "platforms:\n  - id: 500\n    half_extents: [1, 0.1, 1]\n    waypoints:\n"
       << "      - {tick: 0, center: [25, 1, 25]}\n      - {tick: 100, center: [25, 1, 30]}\n"
       << "characters:\n";
-    const char* sticks[] = {"[0.5, 0.5]", "[-1, 0]", "[0, 1]", "[1, 0.2]", "[0, 0]", "[-0.3, -1]", "[0.7, 0]", "[0, -1]"};
+    const char* sticks[] = {"[0.5, 0.5]", "[-1, 0]",    "[0, 1]",   "[1, 0.2]",
+                            "[0, 0]",     "[-0.3, -1]", "[0.7, 0]", "[0, -1]"};
     for (int c = 1; c <= 5; ++c) {
-        o << "  - id: " << c << "\n    spawn: [" << (c == 2 ? 0 : c * 6 - 20) << ", 0.015, " << (c == 2 ? 0 : -c * 4)
-          << "]\n    input:\n      segments:\n";
+        o << "  - id: " << c << "\n    spawn: [" << (c == 2 ? 0 : c * 6 - 20) << ", 0.015, "
+          << (c == 2 ? 0 : -c * 4) << "]\n    input:\n      segments:\n";
         for (int s = 0; s < 8; ++s) {
-            o << "        - {ticks: 50, stick: " << (c == 2 && s < 3 ? "[1, 0]" : sticks[(s + c) % 8]) << "}\n";
+            o << "        - {ticks: 50, stick: "
+              << (c == 2 && s < 3 ? "[1, 0]" : sticks[(s + c) % 8]) << "}\n";
         }
         o << "      jumps: [" << 180 + c << ", " << 260 + c << ", " << 330 + c << "]\n"
           << "      impulses:\n        - {tick: " << 200 + c << ", velocity: [0, 2, 1]}\n";
@@ -76,7 +82,9 @@ std::string big_level() {
     return o.str();
 }
 
-TEST_CASE("shrink: a failing expectation in a big level shrinks to the slab, the floor, one body and a walk", "[shrink]") {
+TEST_CASE(
+    "shrink: a failing expectation in a big level shrinks to the slab, the floor, one body and a walk",
+    "[shrink]") {
     const Scenario sc = load_text(big_level());
     FailureSignature sig;
     bool failed = false;
@@ -111,7 +119,8 @@ TEST_CASE("shrink: a failing expectation in a big level shrinks to the slab, the
     CHECK(after.expectations == 1);
     CHECK_FALSE(log.empty());
 
-    // Written and loaded back: it is a valid scenario and fails the same expectation (now expect[0]).
+    // Written and loaded back: it is a valid scenario and fails the same expectation (now
+    // expect[0]).
     const Scenario back = load_text(scenario_to_yaml(r.scenario));
     CheckReport rep;
     REQUIRE(run_checked(back, nullptr, RunOptions{}, &rep, &error));
@@ -129,11 +138,14 @@ TEST_CASE("shrink: a failing expectation in a big level shrinks to the slab, the
     }
 }
 
-TEST_CASE("shrink: the command refuses a passing scenario and writes a loadable, still failing file", "[shrink]") {
+TEST_CASE(
+    "shrink: the command refuses a passing scenario and writes a loadable, still failing file",
+    "[shrink]") {
     TempFolder tmp;
     REQUIRE(tmp.ok());
     const fs::path dir(tmp.path());
-    const std::string in = (dir / "big.yaml").generic_string(), out = (dir / "small.yaml").generic_string();
+    const std::string in = (dir / "big.yaml").generic_string(),
+                      out = (dir / "small.yaml").generic_string();
     {
         std::string text = big_level(), err;
         REQUIRE(write_file_atomic(in, text, &err));
@@ -144,8 +156,10 @@ TEST_CASE("shrink: the command refuses a passing scenario and writes a loadable,
     std::ostringstream o, e;
     REQUIRE(shrink_command(cmd, o, e) == kExitOk);
     INFO(o.str() << e.str());
-    CHECK(o.str().find("before: ticks 400, characters 5, world items 37, input events 60, expectations 5\n") !=
-          std::string::npos);
+    CHECK(
+        o.str().find(
+            "before: ticks 400, characters 5, world items 37, input events 60, expectations 5\n") !=
+        std::string::npos);
     CHECK(o.str().find("after:  ticks 121, characters 1, ") != std::string::npos);
     Scenario small;
     LoadError le;
@@ -164,7 +178,8 @@ TEST_CASE("shrink: the command refuses a passing scenario and writes a loadable,
 }
 
 #ifdef FXKCC_BINARY
-TEST_CASE("shrink: a desync of two sides (one faulted) shrinks to the faulted character", "[shrink]") {
+TEST_CASE("shrink: a desync of two sides (one faulted) shrinks to the faulted character",
+          "[shrink]") {
     const Scenario sc = load_text(big_level());
     Side a, b;
     std::string error;
@@ -200,12 +215,16 @@ TEST_CASE("shrink: a desync of two sides (one faulted) shrinks to the faulted ch
 std::vector<std::string> verdicts(const CheckReport& rep) {
     std::vector<std::string> v;
     static const std::regex line(R"( \(line \d+\))");
-    for (const CheckFailure& f : rep.failures) v.push_back(std::to_string(f.tick) + " " + std::regex_replace(f.message, line, ""));
+    for (const CheckFailure& f : rep.failures)
+        v.push_back(std::to_string(f.tick) + " " + std::regex_replace(f.message, line, ""));
     return v;
 }
 
-TEST_CASE("scenario writer: every conformance scenario round-trips with the same hashes and verdicts", "[shrink]") {
-    const fs::path dir = fs::path(FX_HARNESS_TEST_DATA) / ".." / ".." / ".." / "scenarios" / "conformance";
+TEST_CASE(
+    "scenario writer: every conformance scenario round-trips with the same hashes and verdicts",
+    "[shrink]") {
+    const fs::path dir =
+        fs::path(FX_HARNESS_TEST_DATA) / ".." / ".." / ".." / "scenarios" / "conformance";
     std::vector<std::string> paths;
     for (const auto& e : fs::directory_iterator(dir)) {
         if (e.path().extension() == ".yaml") paths.push_back(e.path().generic_string());
@@ -219,7 +238,8 @@ TEST_CASE("scenario writer: every conformance scenario round-trips with the same
         REQUIRE(load_scenario(p, LoadOptions{}, &a, &le));
         const std::string yaml = scenario_to_yaml(a);
         INFO(yaml.substr(0, 2000));
-        const bool ok = load_scenario_text(yaml, p, fs::path(p).parent_path().generic_string(), LoadOptions{}, &b, &le);
+        const bool ok = load_scenario_text(yaml, p, fs::path(p).parent_path().generic_string(),
+                                           LoadOptions{}, &b, &le);
         INFO(le.to_string());
         REQUIRE(ok);
         // Written again from what was read back: the same text (the writer is a fixed point).
@@ -238,15 +258,18 @@ TEST_CASE("scenario writer: every conformance scenario round-trips with the same
     }
 }
 
-TEST_CASE("scenario writer: same_as paths are rewritten relative to the output folder, or dropped", "[shrink]") {
-    const fs::path dir = fs::path(FX_HARNESS_TEST_DATA) / ".." / ".." / ".." / "scenarios" / "conformance";
+TEST_CASE("scenario writer: same_as paths are rewritten relative to the output folder, or dropped",
+          "[shrink]") {
+    const fs::path dir =
+        fs::path(FX_HARNESS_TEST_DATA) / ".." / ".." / ".." / "scenarios" / "conformance";
     Scenario a;
     LoadError le;
     REQUIRE(load_scenario((dir / "far-100km.yaml").generic_string(), LoadOptions{}, &a, &le));
     REQUIRE(a.expect_same_as.size() == 1);
     ScenarioWriteOptions wo;
     wo.output_dir = (dir / "sub").generic_string();
-    CHECK(scenario_to_yaml(a, wo).find("same_as: \"../" + a.expect_same_as[0].path + "\"") != std::string::npos);
+    CHECK(scenario_to_yaml(a, wo).find("same_as: \"../" + a.expect_same_as[0].path + "\"") !=
+          std::string::npos);
     wo.drop_same_as = true;
     CHECK(scenario_to_yaml(a, wo).find("same_as") == std::string::npos);
 }

@@ -24,7 +24,8 @@ namespace {
 std::string hex64(uint64_t v) {
     static const char* d = "0123456789abcdef";
     std::string s(16, '0');
-    for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<size_t>(i)] = d[v & 15];
+    for (int i = 15; i >= 0; --i, v >>= 4)
+        s[static_cast<size_t>(i)] = d[v & 15];
     return s;
 }
 
@@ -37,7 +38,8 @@ std::string emitted_digest(uint64_t seed, int64_t n) {
         REQUIRE(generate_run(seed, i, kAllFeatures, false, &run, &error));
         all += run.yaml;
     }
-    return hex64(kcc::xxh3_64(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(all.data()), all.size())));
+    return hex64(kcc::xxh3_64(
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(all.data()), all.size())));
 }
 
 } // namespace
@@ -50,7 +52,8 @@ TEST_CASE("swarm: a seed's scenarios are the same bytes on every target", "[swar
     CHECK(emitted_digest(11, 16) == "25fde0a7c2efce8c");
 }
 
-TEST_CASE("swarm: every generated scenario loads back to what was generated and uses its features", "[swarm]") {
+TEST_CASE("swarm: every generated scenario loads back to what was generated and uses its features",
+          "[swarm]") {
     FeatureMask seen = 0;
     for (int64_t i = 0; i < 16; ++i) {
         GeneratedRun run;
@@ -58,7 +61,8 @@ TEST_CASE("swarm: every generated scenario loads back to what was generated and 
         REQUIRE(generate_run(7, i, kAllFeatures, false, &run, &error));
         // Written again from what was loaded: the same text (nothing lost on the way).
         CHECK(scenario_to_yaml(run.scenario) == run.yaml);
-        CHECK(run.expect_rules.size() == run.scenario.expect_states.size() + run.scenario.expect_metrics.size());
+        CHECK(run.expect_rules.size() ==
+              run.scenario.expect_states.size() + run.scenario.expect_metrics.size());
         CHECK((features_of(run.scenario) & ~run.features & ~bit(Feature::kSettings)) == 0);
         seen |= run.features;
     }
@@ -85,20 +89,24 @@ TEST_CASE("swarm: the rule oracle reports a runner that stands still", "[swarm]"
     plain.metamorphic = false;
     plain.synctest = false;
     auto has = [&found](const std::string& oracle) {
-        return std::any_of(found.begin(), found.end(), [&](const Finding& f) { return f.oracle == oracle; });
+        return std::any_of(found.begin(), found.end(),
+                           [&](const Finding& f) { return f.oracle == oracle; });
     };
     // The first run of seed 3 with a runner on a raised floor that the rule bounds and that holds.
     bool before = true;
     for (int64_t i = 0; i < 20 && before; ++i) {
         REQUIRE(generate_run(3, i, bit(Feature::kSeams), true, &run, &error));
-        if (std::find(run.expect_rules.begin(), run.expect_rules.end(), "seam-run") == run.expect_rules.end()) continue;
+        if (std::find(run.expect_rules.begin(), run.expect_rules.end(), "seam-run") ==
+            run.expect_rules.end())
+            continue;
         found.clear();
         checked.clear();
         REQUIRE(check_run(run, plain, &found, &checked, &ct, &error));
         before = has("rule:seam-run");
     }
     // Planted: the runner's stick taken away. It stands still, which the rule must report.
-    for (CharacterDef& c : run.scenario.characters) c.input.edit().sticks.clear();
+    for (CharacterDef& c : run.scenario.characters)
+        c.input.edit().sticks.clear();
     found.clear();
     REQUIRE(check_run(run, plain, &found, &checked, &ct, &error));
     CHECK_FALSE(before);
@@ -114,7 +122,8 @@ TEST_CASE("swarm: crowd-apart reports characters left overlapping at the end", "
     std::map<std::string, int64_t> checked;
     int64_t ct = 0;
     auto apart_fails = [&found] {
-        return std::any_of(found.begin(), found.end(), [](const Finding& f) { return f.oracle == "crowd-apart"; });
+        return std::any_of(found.begin(), found.end(),
+                           [](const Finding& f) { return f.oracle == "crowd-apart"; });
     };
     // The first crowd of seed 5 that ends apart.
     GeneratedRun run;
@@ -145,7 +154,9 @@ TEST_CASE("swarm: crowd-apart reports characters left overlapping at the end", "
     CHECK(apart_fails());
 }
 
-TEST_CASE("swarm: translation, relabelling, a quarter turn and a snapshot round trip are exact on generated runs", "[swarm]") {
+TEST_CASE(
+    "swarm: translation, relabelling, a quarter turn and a snapshot round trip are exact on generated runs",
+    "[swarm]") {
     // The relations the metamorphic oracles test, on runs without runtime changes (whose order at
     // one tick is a known finding, docs/swarm.md).
     for (int64_t i = 0; i < 3; ++i) {

@@ -21,7 +21,8 @@ bool is_floor_sqrt(Portable::T n, uint64_t r) {
 
 // Every input below 2^24 natively; emulated legs lower FX_TEST_SCALE and test every input below
 // that share of 2^24 (the random test below still covers every size in full).
-TEST_CASE("sqrt: integer square root is exact for every input below 2^24 x FX_TEST_SCALE", "[sqrt]") {
+TEST_CASE("sqrt: integer square root is exact for every input below 2^24 x FX_TEST_SCALE",
+          "[sqrt]") {
     const auto limit = static_cast<uint64_t>(fxtest::scaled(int64_t{1} << 24));
     uint64_t r = 0;
     for (uint64_t n = 0; n < limit; ++n) {
@@ -52,7 +53,8 @@ TEST_CASE("sqrt: integer square root floors on random 128-bit values of every si
           (uint64_t{1} << 63) - 1);
 }
 
-TEST_CASE("sqrt: integer square root at perfect squares and their neighbours, every size", "[sqrt]") {
+TEST_CASE("sqrt: integer square root at perfect squares and their neighbours, every size",
+          "[sqrt]") {
     // The estimate (table seed, 64-bit Newton steps, the low half's quotient, correction) must land
     // on the floor exactly where it is most fragile: r^2 - 1, r^2, r^2 + 2r for r of every length.
     fxtest::Rng rng(23);
@@ -71,7 +73,8 @@ TEST_CASE("sqrt: integer square root at perfect squares and their neighbours, ev
     };
     for (int bits = 1; bits <= 64; ++bits) {
         const uint64_t p = bits == 64 ? 0 : uint64_t{1} << bits;
-        for (uint64_t r : {p - 1, p - 2, p + 1, p + 2}) if (r > 1) check(r);
+        for (uint64_t r : {p - 1, p - 2, p + 1, p + 2})
+            if (r > 1) check(r);
         for (int i = 0; i < 2000; ++i) {
             const uint64_t r = bits == 64 ? rng.next() : (rng.next() & (p - 1)) | (p >> 1);
             if (r > 1) check(r);
@@ -80,13 +83,15 @@ TEST_CASE("sqrt: integer square root at perfect squares and their neighbours, ev
 }
 
 TEST_CASE("sqrt: rounded integer square root at its rounding boundaries, every size", "[sqrt]") {
-    // round(sqrt(n)) = q exactly when q^2 - q + 1 <= n <= q^2 + q (q > 0; 0 for n = 0): the values at both ends, and one
-    // past each, for q of every length and both backends, checked with the portable backend's
-    // products; then random values of every size by the same property.
+    // round(sqrt(n)) = q exactly when q^2 - q + 1 <= n <= q^2 + q (q > 0; 0 for n = 0): the values
+    // at both ends, and one past each, for q of every length and both backends, checked with the
+    // portable backend's products; then random values of every size by the same property.
     auto rounds_to = [](Portable::T n, uint64_t q) {
         const Portable::T sq = Portable::umul(q, q);
-        const bool above_low = q == 0 || Portable::ucmp(Portable::add(Portable::sub(sq, Portable::from_u64(q)),
-                                                                     Portable::from_u64(1)), n) <= 0;
+        const bool above_low =
+            q == 0 || Portable::ucmp(Portable::add(Portable::sub(sq, Portable::from_u64(q)),
+                                                   Portable::from_u64(1)),
+                                     n) <= 0;
         return above_low && Portable::ucmp(n, Portable::add(sq, Portable::from_u64(q))) <= 0;
     };
     auto check = [&](Portable::T n) {
@@ -98,12 +103,15 @@ TEST_CASE("sqrt: rounded integer square root at its rounding boundaries, every s
     for (int bits = 2; bits <= 63; ++bits) {
         const uint64_t p = uint64_t{1} << bits;
         for (int i = 0; i < 2000; ++i) {
-            const uint64_t q = i < 2 ? p - 1 - static_cast<uint64_t>(i) : (rng.next() & (p - 1)) | (p >> 1);
+            const uint64_t q =
+                i < 2 ? p - 1 - static_cast<uint64_t>(i) : (rng.next() & (p - 1)) | (p >> 1);
             const Portable::T sq = Portable::umul(q, q);
-            for (const Portable::T n : {Portable::add(sq, Portable::from_u64(q)),               // q^2 + q: q
-                                        Portable::add(sq, Portable::from_u64(q + 1)),           // q^2 + q + 1: q + 1
-                                        Portable::add(Portable::sub(sq, Portable::from_u64(q)), Portable::from_u64(1)), // q
-                                        Portable::sub(sq, Portable::from_u64(q))})              // q - 1
+            for (const Portable::T n :
+                 {Portable::add(sq, Portable::from_u64(q)), // q^2 + q: q
+                  Portable::add(sq, Portable::from_u64(q + 1)), // q^2 + q + 1: q + 1
+                  Portable::add(Portable::sub(sq, Portable::from_u64(q)),
+                                Portable::from_u64(1)), // q
+                  Portable::sub(sq, Portable::from_u64(q))}) // q - 1
                 check(n);
         }
     }

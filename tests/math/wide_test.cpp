@@ -49,25 +49,41 @@ TEST_CASE("wide: portable 128/64 division against schoolbook identities", "[wide
 // sdot3 and usq3 gather the carries of three products once, over 32-bit halves; the reference is
 // the three products summed one by one with the portable backend. Operands of every size, both
 // signs, the extremes (INT64_MIN, 2^32 boundaries), on the portable and the default backend.
-TEST_CASE("wide: three-term dot products and sums of squares equal their products summed", "[wide]") {
+TEST_CASE("wide: three-term dot products and sums of squares equal their products summed",
+          "[wide]") {
     using D = fx::wide::Default;
     fxtest::Rng rng(37);
-    const int64_t edges[] = {0, 1, -1, INT64_MIN, INT64_MAX, int64_t{1} << 32, -(int64_t{1} << 32),
-                             (int64_t{1} << 32) - 1, -(int64_t{1} << 31), (int64_t{1} << 31) - 1,
-                             int64_t{1} << 62, -(int64_t{1} << 62)};
+    const int64_t edges[] = {0,
+                             1,
+                             -1,
+                             INT64_MIN,
+                             INT64_MAX,
+                             int64_t{1} << 32,
+                             -(int64_t{1} << 32),
+                             (int64_t{1} << 32) - 1,
+                             -(int64_t{1} << 31),
+                             (int64_t{1} << 31) - 1,
+                             int64_t{1} << 62,
+                             -(int64_t{1} << 62)};
     auto pick = [&](int i) -> int64_t {
         switch (i % 4) {
-        case 0: return edges[rng.next() % (sizeof(edges) / sizeof(edges[0]))];
-        case 1: return rng.spread_i64();
-        case 2: return rng.next_i64() >> (rng.next() % 64);
-        default: return rng.next_i64();
+        case 0:
+            return edges[rng.next() % (sizeof(edges) / sizeof(edges[0]))];
+        case 1:
+            return rng.spread_i64();
+        case 2:
+            return rng.next_i64() >> (rng.next() % 64);
+        default:
+            return rng.next_i64();
         }
     };
     for (int i = 0; i < 400000; ++i) {
         int64_t v[6];
-        for (int j = 0; j < 6; ++j) v[j] = pick(i + j);
-        const Portable::T ref = Portable::add(Portable::add(Portable::smul(v[0], v[1]), Portable::smul(v[2], v[3])),
-                                              Portable::smul(v[4], v[5]));
+        for (int j = 0; j < 6; ++j)
+            v[j] = pick(i + j);
+        const Portable::T ref =
+            Portable::add(Portable::add(Portable::smul(v[0], v[1]), Portable::smul(v[2], v[3])),
+                          Portable::smul(v[4], v[5]));
         const Portable::T p = Portable::sdot3(v[0], v[1], v[2], v[3], v[4], v[5]);
         const D::T d = D::sdot3(v[0], v[1], v[2], v[3], v[4], v[5]);
         REQUIRE(Portable::hi64(p) == Portable::hi64(ref));
@@ -75,8 +91,8 @@ TEST_CASE("wide: three-term dot products and sums of squares equal their product
         REQUIRE(D::hi64(d) == Portable::hi64(ref));
         REQUIRE(D::lo64(d) == Portable::lo64(ref));
         const uint64_t x = fx::wide::uabs(v[0]), y = fx::wide::uabs(v[2]), z = fx::wide::uabs(v[4]);
-        const Portable::T sref = Portable::add(Portable::add(Portable::umul(x, x), Portable::umul(y, y)),
-                                               Portable::umul(z, z));
+        const Portable::T sref = Portable::add(
+            Portable::add(Portable::umul(x, x), Portable::umul(y, y)), Portable::umul(z, z));
         const Portable::T sp = Portable::usq3(x, y, z);
         const D::T sd = D::usq3(x, y, z);
         REQUIRE(Portable::hi64(sp) == Portable::hi64(sref));
@@ -90,7 +106,7 @@ TEST_CASE("wide: products and dot products at exact ties round half away from ze
     fxtest::Rng rng(31);
     for (int i = 0; i < 100000; ++i) {
         const uint64_t ua = (rng.next() >> 33) | 1; // odd, below 2^31
-        const uint64_t k = (rng.next() >> 34) | 1;  // odd, below 2^30
+        const uint64_t k = (rng.next() >> 34) | 1; // odd, below 2^30
         const bool na = (i & 1) != 0, nb = (i & 2) != 0;
         const int64_t a = na ? -static_cast<int64_t>(ua) : static_cast<int64_t>(ua);
         const int64_t b = (nb ? -1 : 1) * static_cast<int64_t>(k << 31);
@@ -98,8 +114,9 @@ TEST_CASE("wide: products and dot products at exact ties round half away from ze
         const int64_t expect = na != nb ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
         const fx::Scalar sa = fx::Scalar::from_raw(a), sb = fx::Scalar::from_raw(b);
         REQUIRE((sa * sb).raw() == expect);
-        REQUIRE(fx::dot(fx::Vec3{sa, fx::Scalar{}, fx::Scalar{}}, fx::Vec3{sb, fx::Scalar{}, fx::Scalar{}}).raw() ==
-                expect);
+        REQUIRE(fx::dot(fx::Vec3{sa, fx::Scalar{}, fx::Scalar{}},
+                        fx::Vec3{sb, fx::Scalar{}, fx::Scalar{}})
+                    .raw() == expect);
         bool ovf = false;
         REQUIRE(fx::detail::mul_raw<Portable>(a, b, &ovf) == expect);
         REQUIRE_FALSE(ovf);

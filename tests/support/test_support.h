@@ -15,8 +15,12 @@
 namespace fxtest {
 
 /// Shorthands for exact test values: a raw Scalar, an integer Scalar, and 1.0's raw value.
-inline fx::Scalar R(int64_t raw) { return fx::Scalar::from_raw(raw); }
-inline fx::Scalar I(int64_t v) { return fx::Scalar::from_int(v); }
+inline fx::Scalar R(int64_t raw) {
+    return fx::Scalar::from_raw(raw);
+}
+inline fx::Scalar I(int64_t v) {
+    return fx::Scalar::from_int(v);
+}
 inline constexpr int64_t kOne = fx::Scalar::kOneRaw;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence everywhere.
@@ -83,8 +87,8 @@ inline int64_t spaced(int64_t step) {
 /// MinGW-w64 under wine is off by 2^23 to 2^28 units of 2^-64 in sin and cos at 2^31 and 2e9 rad.
 inline bool long_double_reference() {
     if (std::numeric_limits<long double>::digits < 64) return false;
-    volatile long double two = 2.0L, big = 2147483648.0L, b2 = 2000000000.0L, one = 1.0L, three = 3.0L, q = 0.75L,
-                         r = 0.3125L;
+    volatile long double two = 2.0L, big = 2147483648.0L, b2 = 2000000000.0L, one = 1.0L,
+                         three = 3.0L, q = 0.75L, r = 0.3125L;
     const struct {
         long double got, want;
     } cases[] = {
@@ -92,7 +96,8 @@ inline bool long_double_reference() {
         {std::sin(static_cast<long double>(big)), -0.971310175792939242825145165107L},
         {std::cos(static_cast<long double>(big)), 0.237816194572803357153687317401L},
         {std::sin(static_cast<long double>(b2)), 0.91471045864904117493281462393L},
-        {std::atan2(static_cast<long double>(one), static_cast<long double>(three)), 0.321750554396642193401404614359L},
+        {std::atan2(static_cast<long double>(one), static_cast<long double>(three)),
+         0.321750554396642193401404614359L},
         {std::asin(static_cast<long double>(q)), 0.848062078981481008052944338998L},
         {std::acos(static_cast<long double>(r)), 1.252972622867015866047904221L},
     };
@@ -104,12 +109,13 @@ inline bool long_double_reference() {
 
 /// At the top of a test that needs the long double reference: passes it, with a warning, where
 /// the platform has none (long_double_reference()).
-#define FX_NEEDS_LONG_DOUBLE_REFERENCE()                                                                  \
-    do {                                                                                                  \
-        if (!fxtest::long_double_reference()) {                                                           \
-            WARN("skipped: this platform's long double math is no reference (fxtest::long_double_reference)"); \
-            return;                                                                                       \
-        }                                                                                                 \
+#define FX_NEEDS_LONG_DOUBLE_REFERENCE()                                                                      \
+    do {                                                                                                      \
+        if (!fxtest::long_double_reference()) {                                                               \
+            WARN(                                                                                             \
+                "skipped: this platform's long double math is no reference (fxtest::long_double_reference)"); \
+            return;                                                                                           \
+        }                                                                                                     \
     } while (false)
 
 struct OverflowError : std::runtime_error {

@@ -23,7 +23,8 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
         return kExitBadInput;
     }
     if (!cmd.json_path.empty()) {
-        if (const std::string conflict = output_conflict({{"--json", cmd.json_path}}, sc.inputs); !conflict.empty()) {
+        if (const std::string conflict = output_conflict({{"--json", cmd.json_path}}, sc.inputs);
+            !conflict.empty()) {
             err << "fxkcc bench: " << conflict << "\n";
             return kExitBadInput;
         }
@@ -36,7 +37,8 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
     const double ct = static_cast<double>(std::max<int64_t>(r.counted_character_ticks, 1));
     const QueryCounts& q = r.queries;
     const auto per = [ct](int64_t n) { return static_cast<double>(n) / ct; };
-    const int64_t total_queries = q.overlaps + q.probe_casts + q.slide_sweeps + q.step_casts + q.snap_casts;
+    const int64_t total_queries =
+        q.overlaps + q.probe_casts + q.slide_sweeps + q.step_casts + q.snap_casts;
     // The world's memory per character: its state and its settings (with the derived limits).
     // Nothing is allocated per tick (controller test "a built world steps without allocating").
     constexpr size_t kStateBytes = sizeof(kcc::CharacterState), kParamsBytes = sizeof(kcc::Params),
@@ -50,18 +52,21 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
         "step attempts {:.3f}; slide sweeps stopped by another character {:.3f})\n"
         "world memory per character: {} bytes (state {}, settings {}, kept between ticks {}); no allocation per tick\n"
         "time per phase (share of the solve, measured with a clock read per trace event):\n",
-        sc.name, sc.ticks, character_ids(sc).size(), r.character_ticks, cmd.repeat, cmd.warmup, r.median_ns, r.min_ns,
-        r.max_ns, per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts),
-        per(total_queries), per(q.overlaps_reused), per(q.probes_reused), per(q.probes_bodies_cast), per(q.step_attempts),
-        per(q.body_sweeps),
+        sc.name, sc.ticks, character_ids(sc).size(), r.character_ticks, cmd.repeat, cmd.warmup,
+        r.median_ns, r.min_ns, r.max_ns, per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps),
+        per(q.step_casts), per(q.snap_casts), per(total_queries), per(q.overlaps_reused),
+        per(q.probes_reused), per(q.probes_bodies_cast), per(q.step_attempts), per(q.body_sweeps),
         kStateBytes + kParamsBytes + kMemoBytes, kStateBytes, kParamsBytes, kMemoBytes);
     int64_t total = 0;
-    for (int64_t v : r.phase_ns) total += v;
+    for (int64_t v : r.phase_ns)
+        total += v;
     for (int p = 0; p < kPhaseCount; ++p) {
         const int64_t ns = r.phase_ns[static_cast<size_t>(p)];
-        const double share = total > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(total) : 0;
-        o += fmt::format("  {:<24}{:>6.1f} %  ({:.1f} ns per character-tick with the clock reads)\n", kPhaseNames[p],
-                         share, per(ns));
+        const double share =
+            total > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(total) : 0;
+        o +=
+            fmt::format("  {:<24}{:>6.1f} %  ({:.1f} ns per character-tick with the clock reads)\n",
+                        kPhaseNames[p], share, per(ns));
     }
     out << o;
     if (!cmd.json_path.empty()) {
@@ -71,9 +76,10 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
             "{:.4f}, \"probe_cast\": {:.4f}, \"slide_sweep\": {:.4f}, \"step_cast\": {:.4f}, \"snap_cast\": {:.4f}, "
             "\"overlap_reused\": {:.4f}, \"probe_reused\": {:.4f}, \"probe_reused_bodies_cast\": {:.4f}}}, "
             "\"world_bytes_per_character\": {}}}\n",
-            sc.name, r.character_ticks, cmd.repeat, r.median_ns, r.min_ns, r.max_ns, per(q.overlaps),
-            per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts), per(q.snap_casts), per(q.overlaps_reused),
-            per(q.probes_reused), per(q.probes_bodies_cast), kStateBytes + kParamsBytes + kMemoBytes);
+            sc.name, r.character_ticks, cmd.repeat, r.median_ns, r.min_ns, r.max_ns,
+            per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts),
+            per(q.snap_casts), per(q.overlaps_reused), per(q.probes_reused),
+            per(q.probes_bodies_cast), kStateBytes + kParamsBytes + kMemoBytes);
         if (!write_file_atomic(cmd.json_path, j, &error)) {
             err << "fxkcc bench: " << error << "\n";
             return kExitCannotTest;
@@ -109,11 +115,14 @@ public:
             .show_default()
             .range(0, std::numeric_limits<int>::max());
         app.add("--json", &cmd_.json_path, "Also write the figures as JSON");
-        app.flag("--once", &cmd_.once, "One untimed run only (for callgrind: scripts/bench-callgrind.sh)");
-        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
+        app.flag("--once", &cmd_.once,
+                 "One untimed run only (for callgrind: scripts/bench-callgrind.sh)");
+        app.flag("--allow-outside", &cmd_.allow_outside,
+                 "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override {
-        return cmd_.once ? bench_once(cmd_.scenario, cmd_.allow_outside, inv.err) : bench_command(cmd_, inv.out, inv.err);
+        return cmd_.once ? bench_once(cmd_.scenario, cmd_.allow_outside, inv.err)
+                         : bench_command(cmd_, inv.out, inv.err);
     }
 
 private:
@@ -122,6 +131,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_bench_subcommand() { return std::make_unique<BenchSubcommand>(); }
+std::unique_ptr<Subcommand> make_bench_subcommand() {
+    return std::make_unique<BenchSubcommand>();
+}
 
 } // namespace fx::harness

@@ -27,8 +27,8 @@ bool same_folder(const std::string& a, const std::string& b) {
 
 } // namespace
 
-int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& err, const Style& style,
-                  bool err_terminal) {
+int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& err,
+                  const Style& style, bool err_terminal) {
     BlessCommand cmd = request;
     if (!cmd.pending_dir.empty()) cmd.pending = true;
     if (cmd.pending && !cmd.capture_dir.empty()) {
@@ -38,16 +38,19 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
     // Where this bless writes: the golden folder, a capture folder, or the pending folder.
     SuiteOptions write_suite = cmd.suite;
     if (cmd.pending) {
-        write_suite.golden_dir = cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
+        write_suite.golden_dir =
+            cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
         if (folders_overlap(write_suite.golden_dir, cmd.suite.golden_dir)) {
-            err << "fxkcc bless: --pending-dir '" << write_suite.golden_dir << "' and the golden folder '"
-                << cmd.suite.golden_dir << "' overlap; pending goldens go to a folder of their own (fxkcc review "
+            err << "fxkcc bless: --pending-dir '" << write_suite.golden_dir
+                << "' and the golden folder '" << cmd.suite.golden_dir
+                << "' overlap; pending goldens go to a folder of their own (fxkcc review "
                    "accepts them)\n";
             return kExitBadInput;
         }
     } else if (!cmd.capture_dir.empty()) {
         if (same_folder(cmd.capture_dir, cmd.suite.golden_dir)) {
-            err << "fxkcc bless: --capture '" << cmd.capture_dir << "' is the golden folder '" << cmd.suite.golden_dir
+            err << "fxkcc bless: --capture '" << cmd.capture_dir << "' is the golden folder '"
+                << cmd.suite.golden_dir
                 << "'; capture into another folder (goldens change only by a deliberate, reviewed commit)\n";
             return kExitBadInput;
         }
@@ -62,16 +65,20 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
     // target's folder would silently hold this build's results, and a mistyped target would make
     // a new folder. --other-target allows both (recorded as blessed-by); a capture names its
     // folder freely (it is an artifact, compared with the others afterwards).
-    if (const std::string own = build_info().target;
-        cmd.capture_dir.empty() && !cmd.suite.target.empty() && cmd.suite.target != own && !cmd.other_target) {
+    if (const std::string own = build_info().target; cmd.capture_dir.empty() &&
+                                                     !cmd.suite.target.empty() &&
+                                                     cmd.suite.target != own && !cmd.other_target) {
         std::error_code ec;
         const fs::path folder = fs::path(cmd.suite.golden_dir) / cmd.suite.target;
-        err << "fxkcc bless: --target " << cmd.suite.target << " is not this build's target (" << own << ")";
+        err << "fxkcc bless: --target " << cmd.suite.target << " is not this build's target ("
+            << own << ")";
         if (fs::is_directory(folder, ec)) {
             err << ": its goldens would hold this build's results; bless them with that target's build "
-                   "(scripts/cross.sh " << cmd.suite.target << " bless), or pass --other-target to write them anyway\n";
+                   "(scripts/cross.sh "
+                << cmd.suite.target << " bless), or pass --other-target to write them anyway\n";
         } else {
-            err << " and " << folder.generic_string() << " does not exist (a mistyped target?); pass --other-target "
+            err << " and " << folder.generic_string()
+                << " does not exist (a mistyped target?); pass --other-target "
                    "to create it\n";
         }
         return kExitBadInput;
@@ -101,7 +108,8 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         }
     }
     size_t matched = 0;
-    const std::vector<size_t> selected_index = select_scenarios(cmd.suite, paths, scenarios, &matched); ///< into paths
+    const std::vector<size_t> selected_index =
+        select_scenarios(cmd.suite, paths, scenarios, &matched); ///< into paths
     if (!filter_matched("bless", cmd.suite, matched, paths.size(), err)) return kExitBadInput;
     // One bless of a golden folder at a time: a second one waits, then finds the first one's
     // goldens (Windows refuses two processes replacing one file at the same moment).
@@ -111,13 +119,16 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         std::error_code ec;
         fs::create_directories(golden_folder, ec);
         if (ec) {
-            err << "fxkcc bless: cannot create '" << golden_folder.generic_string() << "': " << ec.message() << "\n";
+            err << "fxkcc bless: cannot create '" << golden_folder.generic_string()
+                << "': " << ec.message() << "\n";
             return kExitCannotTest;
         }
         FolderLock::Result r = lock.try_lock(golden_folder.string(), &error);
         if (r == FolderLock::Result::kBusy) {
-            err << "fxkcc bless: waiting for another bless of '" << golden_folder.generic_string() << "' to finish\n";
-            r = lock.lock(golden_folder.string(), &error) ? FolderLock::Result::kLocked : FolderLock::Result::kError;
+            err << "fxkcc bless: waiting for another bless of '" << golden_folder.generic_string()
+                << "' to finish\n";
+            r = lock.lock(golden_folder.string(), &error) ? FolderLock::Result::kLocked
+                                                          : FolderLock::Result::kError;
         }
         if (r == FolderLock::Result::kError) {
             err << "fxkcc bless: " << error << "\n";
@@ -132,7 +143,8 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
             err << "fxkcc bless: " << error << "\n";
             return kExitCannotTest;
         }
-        for (const std::string& t : tidied) err << "fxkcc bless: " << t << "\n";
+        for (const std::string& t : tidied)
+            err << "fxkcc bless: " << t << "\n";
     }
     std::vector<std::string> selected;
     std::vector<int64_t> costs;
@@ -140,55 +152,58 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         selected.push_back(paths[i]);
         costs.push_back(run_cost(scenarios[i].sc));
     }
-    std::vector<Outcome> outcomes = run_parallel(selected, costs, cmd.jobs, err_terminal, err, [&](size_t k) {
-        Outcome o;
-        o.path = selected[k];
-        const Scenario& sc = scenarios[selected_index[k]].sc;
-        std::string e;
-        o.name = sc.name;
-        HashFile old;
-        std::error_code ec;
-        const bool had = fs::exists(golden_hashes_path(cmd.suite, sc.name), ec);
-        std::string old_error;
-        const bool old_ok = had && read_hash_file(golden_hashes_path(cmd.suite, sc.name), &old, &old_error);
-        HashFile fresh;
-        if (!write_goldens(write_suite, sc, &fresh, &e)) {
-            o.status = Status::kCannotTest;
-            o.summary = e;
-            return o;
-        }
-        if (cmd.pending && old_ok) {
-            // Nothing pending when the golden would not change by a byte.
-            std::string old_text;
-            if (read_file(golden_hashes_path(cmd.suite, sc.name), &old_text, &e) && old_text == hash_file_text(fresh)) {
-                fs::remove(golden_hashes_path(write_suite, sc.name), ec);
-                fs::remove(golden_csv_path(write_suite, sc.name), ec);
-                o.summary = "unchanged: nothing pending";
+    std::vector<Outcome> outcomes =
+        run_parallel(selected, costs, cmd.jobs, err_terminal, err, [&](size_t k) {
+            Outcome o;
+            o.path = selected[k];
+            const Scenario& sc = scenarios[selected_index[k]].sc;
+            std::string e;
+            o.name = sc.name;
+            HashFile old;
+            std::error_code ec;
+            const bool had = fs::exists(golden_hashes_path(cmd.suite, sc.name), ec);
+            std::string old_error;
+            const bool old_ok =
+                had && read_hash_file(golden_hashes_path(cmd.suite, sc.name), &old, &old_error);
+            HashFile fresh;
+            if (!write_goldens(write_suite, sc, &fresh, &e)) {
+                o.status = Status::kCannotTest;
+                o.summary = e;
                 return o;
             }
-        }
-        if (!had) {
-            o.summary = "new: " + std::to_string(sc.ticks) + " ticks";
-        } else if (!old_ok) {
-            o.summary = "replaced an unreadable golden (" + old_error + ")";
-        } else {
-            const HashDivergence d = first_divergence(old, fresh);
-            std::string note;
-            if (old.header.digest != fresh.header.digest) note += "; scenario digest updated";
-            if (old.header.behaviour != fresh.header.behaviour) {
-                note += "; behaviour " + std::to_string(old.header.behaviour) + " -> " +
-                        std::to_string(fresh.header.behaviour);
+            if (cmd.pending && old_ok) {
+                // Nothing pending when the golden would not change by a byte.
+                std::string old_text;
+                if (read_file(golden_hashes_path(cmd.suite, sc.name), &old_text, &e) &&
+                    old_text == hash_file_text(fresh)) {
+                    fs::remove(golden_hashes_path(write_suite, sc.name), ec);
+                    fs::remove(golden_csv_path(write_suite, sc.name), ec);
+                    o.summary = "unchanged: nothing pending";
+                    return o;
+                }
             }
-            if (!d.diverged) {
-                o.summary = note.empty() ? "unchanged" : "unchanged results" + note;
+            if (!had) {
+                o.summary = "new: " + std::to_string(sc.ticks) + " ticks";
+            } else if (!old_ok) {
+                o.summary = "replaced an unreadable golden (" + old_error + ")";
             } else {
-                o.summary = "changed: first changed tick " + std::to_string(d.tick) +
-                            (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
-                            (d.reason.empty() ? "" : ": " + d.reason);
+                const HashDivergence d = first_divergence(old, fresh);
+                std::string note;
+                if (old.header.digest != fresh.header.digest) note += "; scenario digest updated";
+                if (old.header.behaviour != fresh.header.behaviour) {
+                    note += "; behaviour " + std::to_string(old.header.behaviour) + " -> " +
+                            std::to_string(fresh.header.behaviour);
+                }
+                if (!d.diverged) {
+                    o.summary = note.empty() ? "unchanged" : "unchanged results" + note;
+                } else {
+                    o.summary = "changed: first changed tick " + std::to_string(d.tick) +
+                                (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
+                                (d.reason.empty() ? "" : ": " + d.reason);
+                }
             }
-        }
-        return o;
-    });
+            return o;
+        });
     size_t pending = 0;
     for (const Outcome& o : outcomes) {
         const bool unchanged = cmd.pending && o.summary.starts_with("unchanged");
@@ -200,11 +215,14 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
             << "  " << (o.name.empty() ? o.path : o.name) << ": " << o.summary << "\n";
     }
     if (cmd.pending) {
-        out << "\n" << pending << " pending golden" << (pending == 1 ? "" : "s") << " in "
+        out << "\n"
+            << pending << " pending golden" << (pending == 1 ? "" : "s") << " in "
             << golden_folder.generic_string() << "/";
         if (pending > 0) {
-            const std::string dir = cmd.pending_dir.empty() ? "" : " --pending-dir " + cmd.pending_dir;
-            out << "; show them: fxkcc review" << dir << "; accept: fxkcc review" << dir << " --accept";
+            const std::string dir =
+                cmd.pending_dir.empty() ? "" : " --pending-dir " + cmd.pending_dir;
+            out << "; show them: fxkcc review" << dir << "; accept: fxkcc review" << dir
+                << " --accept";
         }
         out << "\n";
         return exit_code_of(outcomes);
@@ -213,24 +231,28 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
     // only for the whole suite; otherwise named, so that a deleted scenario's goldens are seen.
     if (cmd.suite.inputs.empty() && cmd.suite.filter.empty() && cmd.suite.shard_count == 0) {
         std::set<std::string> names;
-        for (const Outcome& o : loaded) names.insert(o.name);
+        for (const Outcome& o : loaded)
+            names.insert(o.name);
         std::error_code ec;
         std::vector<fs::path> stale;
-        for (fs::directory_iterator it(golden_folder, ec), end; !ec && it != end; it.increment(ec)) {
+        for (fs::directory_iterator it(golden_folder, ec), end; !ec && it != end;
+             it.increment(ec)) {
             const fs::path p = it->path();
-            if ((p.extension() == ".hashes" || p.extension() == ".csv") && names.count(p.stem().string()) == 0) {
+            if ((p.extension() == ".hashes" || p.extension() == ".csv") &&
+                names.count(p.stem().string()) == 0) {
                 stale.push_back(p);
             }
         }
         std::sort(stale.begin(), stale.end());
         for (const fs::path& p : stale) {
             if (!cmd.prune) {
-                out << "orphan   " << p.generic_string() << " (no scenario named '" << p.stem().string()
-                    << "'; bless --prune removes it)\n";
+                out << "orphan   " << p.generic_string() << " (no scenario named '"
+                    << p.stem().string() << "'; bless --prune removes it)\n";
                 continue;
             }
             fs::remove(p, ec);
-            out << "removed  " << p.generic_string() << " (no scenario named '" << p.stem().string() << "')\n";
+            out << "removed  " << p.generic_string() << " (no scenario named '" << p.stem().string()
+                << "')\n";
         }
     }
     return exit_code_of(outcomes);
@@ -242,17 +264,22 @@ class BlessSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
         add_suite_options(app, &cmd_.suite);
-        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
-        app.add("--capture", &cmd_.capture_dir,
-                "Write the goldens to DIR/<target>/, not the golden folder (allowed under CI: a runner's capture)");
-        app.flag("--other-target", &cmd_.other_target,
-                 "Allow --target to name another target than this build's, or one without a golden folder");
-        app.flag("--pending", &cmd_.pending,
-                 "Write the goldens that would change as pending goldens (beside the golden folder, "
-                 "<golden-dir>.pending/) for fxkcc review, not into the golden folder");
+        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)")
+            .range(1, 4096);
+        app.add(
+            "--capture", &cmd_.capture_dir,
+            "Write the goldens to DIR/<target>/, not the golden folder (allowed under CI: a runner's capture)");
+        app.flag(
+            "--other-target", &cmd_.other_target,
+            "Allow --target to name another target than this build's, or one without a golden folder");
+        app.flag(
+            "--pending", &cmd_.pending,
+            "Write the goldens that would change as pending goldens (beside the golden folder, "
+            "<golden-dir>.pending/) for fxkcc review, not into the golden folder");
         app.add("--pending-dir", &cmd_.pending_dir, "The pending folder (implies --pending)");
-        app.flag("--prune", &cmd_.prune,
-                 "Remove goldens of the target that belong to no scenario (whole suite only; without it they are named)");
+        app.flag(
+            "--prune", &cmd_.prune,
+            "Remove goldens of the target that belong to no scenario (whole suite only; without it they are named)");
     }
     int run(const Invocation& inv) override {
         return bless_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_terminal);
@@ -264,6 +291,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_bless_subcommand() { return std::make_unique<BlessSubcommand>(); }
+std::unique_ptr<Subcommand> make_bless_subcommand() {
+    return std::make_unique<BlessSubcommand>();
+}
 
 } // namespace fx::harness

@@ -1,8 +1,8 @@
 // fxkcc_main: the command line built from the command table, parsed by CLI11; and the
 // OptionSet the subcommands declare their options with (commands/option_set.h). The only file
 // that includes CLI11.
-#include <algorithm>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 
 #include <cstdlib>
 #include <vector>
@@ -50,8 +50,9 @@ Opt& Opt::show_default() {
 Opt& Opt::target_name() {
     o_->check(CLI::Validator(
         [](std::string& v) -> std::string {
-            return valid_target_name(v) ? std::string()
-                                        : "expected a target folder name such as x86_64-linux, found '" + v + "'";
+            return valid_target_name(v)
+                       ? std::string()
+                       : "expected a target folder name such as x86_64-linux, found '" + v + "'";
         },
         "TARGET"));
     return *this;
@@ -79,7 +80,8 @@ Opt OptionSet::add(const char* names, std::vector<int64_t>* values, const char* 
 Opt OptionSet::flag(const char* names, bool* value, const char* help) {
     return Opt(app_->add_flag(names, *value, help));
 }
-Opt OptionSet::custom(const char* names, std::function<std::string(const std::string&)> parse, const char* help) {
+Opt OptionSet::custom(const char* names, std::function<std::string(const std::string&)> parse,
+                      const char* help) {
     const std::string name = names;
     return Opt(app_->add_option_function<std::string>(
         names,
@@ -89,20 +91,24 @@ Opt OptionSet::custom(const char* names, std::function<std::string(const std::st
         help));
 }
 
-int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool out_terminal,
-               bool err_terminal) {
-    CLI::App app{"fxkcc: deterministic replay and conformance harness for a fixed-point kinematic character "
-                 "controller"};
+int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+               bool out_terminal, bool err_terminal) {
+    CLI::App app{
+        "fxkcc: deterministic replay and conformance harness for a fixed-point kinematic character "
+        "controller"};
     app.footer(kExitCodes);
     app.require_subcommand(0, 1);
     bool version = false;
-    app.add_flag("--version", version, "Print the target, compiler, numeric format, engine and hash versions");
+    app.add_flag("--version", version,
+                 "Print the target, compiler, numeric format, engine and hash versions");
     ColourMode colour = ColourMode::kAuto;
     OptionSet(app)
         .custom(
             "--color",
             [&colour](const std::string& v) {
-                return parse_colour_mode(v, &colour) ? std::string() : "expected auto, always or never, found '" + v + "'";
+                return parse_colour_mode(v, &colour)
+                           ? std::string()
+                           : "expected auto, always or never, found '" + v + "'";
             },
             "Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never")
         .type_name("WHEN");
@@ -123,7 +129,8 @@ int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
     // A first word that is no command, not an option: name the command it was probably meant to be.
     if (argc > 1 && argv[1][0] != '-') {
         std::vector<std::string> names;
-        for (const CommandEntry& entry : command_table()) names.emplace_back(entry.name);
+        for (const CommandEntry& entry : command_table())
+            names.emplace_back(entry.name);
         const std::string word = argv[1];
         if (std::find(names.begin(), names.end(), word) == names.end()) {
             err << "fxkcc: unknown command " << text::quote(word);
@@ -131,7 +138,8 @@ int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
                 err << ", did you mean '" << *pick << "'?\n";
             } else {
                 std::string list;
-                for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+                for (const std::string& n : names)
+                    list += (list.empty() ? "" : ", ") + n;
                 err << ", expected one of: " << list << "\n";
             }
             return kExitBadInput;

@@ -8,17 +8,18 @@
 #include <set>
 
 #include "records/atomic_file.h"
-#include "subcommands.h"
 #include "records/compare.h"
 #include "records/hash_file.h"
 #include "records/tick_hash.h"
 #include "run/suite.h"
+#include "subcommands.h"
 
 namespace fs = std::filesystem;
 
 namespace fx::harness {
 
-int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out, std::ostream& err) {
+int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
+                            std::ostream& err) {
     std::error_code ec;
     std::vector<std::string> targets;
     for (fs::directory_iterator it(cmd.golden_dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -27,27 +28,32 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
         if (it->is_directory() && !name.empty() && name[0] != '.') targets.push_back(name);
     }
     if (ec) {
-        err << "fxkcc compare-goldens: cannot read '" << cmd.golden_dir << "': " << ec.message() << "\n";
+        err << "fxkcc compare-goldens: cannot read '" << cmd.golden_dir << "': " << ec.message()
+            << "\n";
         return kExitBadInput;
     }
     std::sort(targets.begin(), targets.end());
     if (!cmd.targets.empty()) {
         for (const std::string& t : cmd.targets) {
             if (std::find(targets.begin(), targets.end(), t) == targets.end()) {
-                err << "fxkcc compare-goldens: no folder '" << (fs::path(cmd.golden_dir) / t).generic_string() << "'\n";
+                err << "fxkcc compare-goldens: no folder '"
+                    << (fs::path(cmd.golden_dir) / t).generic_string() << "'\n";
                 return kExitBadInput;
             }
         }
         targets = cmd.targets;
     }
     if (targets.size() < 2) {
-        err << "fxkcc compare-goldens: need goldens of at least two targets under '" << cmd.golden_dir << "', found "
-            << targets.size() << "\n";
+        err << "fxkcc compare-goldens: need goldens of at least two targets under '"
+            << cmd.golden_dir << "', found " << targets.size() << "\n";
         return kExitBadInput;
     }
     // The reference: the requested one, else x86_64-linux when present, else the first.
     std::string ref = cmd.reference;
-    if (ref.empty()) ref = std::find(targets.begin(), targets.end(), "x86_64-linux") != targets.end() ? "x86_64-linux" : targets[0];
+    if (ref.empty())
+        ref = std::find(targets.begin(), targets.end(), "x86_64-linux") != targets.end()
+                  ? "x86_64-linux"
+                  : targets[0];
     if (std::find(targets.begin(), targets.end(), ref) == targets.end()) {
         err << "fxkcc compare-goldens: reference target '" << ref << "' has no goldens\n";
         return kExitBadInput;
@@ -55,7 +61,8 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
     // Every scenario name seen on any target.
     std::set<std::string> names;
     for (const std::string& t : targets) {
-        for (fs::directory_iterator it(fs::path(cmd.golden_dir) / t, ec), end; !ec && it != end; it.increment(ec)) {
+        for (fs::directory_iterator it(fs::path(cmd.golden_dir) / t, ec), end; !ec && it != end;
+             it.increment(ec)) {
             if (it->path().extension() == ".hashes") names.insert(it->path().stem().string());
         }
     }
@@ -73,7 +80,8 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
             ++differing;
             continue;
         }
-        if (std::string why = golden_outside_reason(cmd.golden_dir, hashes_path(ref)); !why.empty()) {
+        if (std::string why = golden_outside_reason(cmd.golden_dir, hashes_path(ref));
+            !why.empty()) {
             err << "fxkcc compare-goldens: " << why << "\n";
             return kExitBadInput;
         }
@@ -85,7 +93,9 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
         // targets that disagree with it.
         std::string ref_csv;
         bool csv_missing = false;
-        if (std::string why = check_golden_pair(cmd.golden_dir, ref, name, refh, &ref_csv, &csv_missing); !why.empty()) {
+        if (std::string why =
+                check_golden_pair(cmd.golden_dir, ref, name, refh, &ref_csv, &csv_missing);
+            !why.empty()) {
             ++differing;
             code = std::max<int>(code, kExitMismatch);
             out << "DIFFERENT " << name << " (reference " << ref << ")\n";
@@ -99,7 +109,8 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
                 problems.push_back(t + ": missing");
                 continue;
             }
-            if (std::string why = golden_outside_reason(cmd.golden_dir, hashes_path(t)); !why.empty()) {
+            if (std::string why = golden_outside_reason(cmd.golden_dir, hashes_path(t));
+                !why.empty()) {
                 err << "fxkcc compare-goldens: " << why << "\n";
                 return kExitBadInput;
             }
@@ -109,35 +120,43 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
                 return kExitBadInput;
             }
             std::string csv;
-            if (std::string why = check_golden_pair(cmd.golden_dir, t, name, other, &csv, &csv_missing); !why.empty()) {
+            if (std::string why =
+                    check_golden_pair(cmd.golden_dir, t, name, other, &csv, &csv_missing);
+                !why.empty()) {
                 problems.push_back(t + ": " + why);
                 continue;
             }
-            if (const std::string why = incomparable_reason(refh.header, other.header); !why.empty()) {
+            if (const std::string why = incomparable_reason(refh.header, other.header);
+                !why.empty()) {
                 problems.push_back(t + ": " + why);
                 continue;
             }
             const HashDivergence d = first_divergence(refh, other);
             if (d.diverged) {
-                problems.push_back(t + ": first divergent tick " + std::to_string(d.tick) +
-                                   (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
-                                   (d.reason.empty() ? "" : ": " + d.reason));
+                problems.push_back(
+                    t + ": first divergent tick " + std::to_string(d.tick) +
+                    (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
+                    (d.reason.empty() ? "" : ": " + d.reason));
                 continue;
             }
-            if (csv != ref_csv) problems.push_back(t + ": trajectory CSV differs from " + ref + "'s");
+            if (csv != ref_csv)
+                problems.push_back(t + ": trajectory CSV differs from " + ref + "'s");
         }
         if (problems.empty()) {
             ++identical;
-            out << "identical " << name << " (" << refh.ticks.size() << " ticks on " << targets.size() << " targets)\n";
+            out << "identical " << name << " (" << refh.ticks.size() << " ticks on "
+                << targets.size() << " targets)\n";
         } else {
             ++differing;
             code = std::max<int>(code, kExitMismatch);
             out << "DIFFERENT " << name << " (reference " << ref << ")\n";
-            for (const std::string& p : problems) out << "            " << p << "\n";
+            for (const std::string& p : problems)
+                out << "            " << p << "\n";
         }
     }
     out << "\n" << names.size() << " scenarios, " << targets.size() << " targets (";
-    for (size_t i = 0; i < targets.size(); ++i) out << (i ? ", " : "") << targets[i];
+    for (size_t i = 0; i < targets.size(); ++i)
+        out << (i ? ", " : "") << targets[i];
     out << "): " << identical << " identical, " << differing << " different\n";
     return code;
 }
@@ -154,7 +173,9 @@ public:
         app.add("--reference", &cmd_.reference, "Reference target (default: x86_64-linux)")
             .target_name();
     }
-    int run(const Invocation& inv) override { return compare_goldens_command(cmd_, inv.out, inv.err); }
+    int run(const Invocation& inv) override {
+        return compare_goldens_command(cmd_, inv.out, inv.err);
+    }
 
 private:
     CompareGoldensCommand cmd_;
@@ -162,6 +183,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_compare_goldens_subcommand() { return std::make_unique<CompareGoldensSubcommand>(); }
+std::unique_ptr<Subcommand> make_compare_goldens_subcommand() {
+    return std::make_unique<CompareGoldensSubcommand>();
+}
 
 } // namespace fx::harness

@@ -2,15 +2,15 @@
 #include <filesystem>
 #include <sstream>
 
+#include "forensics/desync.h"
+#include "forensics/sides.h"
 #include "fx/decimal.h"
 #include "records/atomic_file.h"
 #include "records/paths.h"
-#include "subcommands.h"
-#include "forensics/desync.h"
-#include "forensics/sides.h"
+#include "records/text.h"
 #include "run/suite.h"
 #include "scenario/writer.h"
-#include "records/text.h"
+#include "subcommands.h"
 
 namespace fs = std::filesystem;
 
@@ -24,7 +24,8 @@ std::string slurp(const std::string& path) {
 }
 
 /// States of every character at `tick` from trajectory rows.
-std::vector<kcc::CharacterState> states_at_tick(const std::vector<TrajectoryRow>& rows, int64_t tick) {
+std::vector<kcc::CharacterState> states_at_tick(const std::vector<TrajectoryRow>& rows,
+                                                int64_t tick) {
     std::vector<kcc::CharacterState> out;
     for (const TrajectoryRow& r : rows) {
         if (r.tick == tick) out.push_back(r.state);
@@ -38,7 +39,8 @@ std::string rows_text(const std::string& csv, int64_t tick) {
     std::string out, line;
     const std::string prefix = std::to_string(tick) + ",";
     while (std::getline(in, line)) {
-        if (line.rfind("#", 0) == 0 || line.rfind("tick,", 0) == 0 || line.rfind(prefix, 0) == 0) out += line + "\n";
+        if (line.rfind("#", 0) == 0 || line.rfind("tick,", 0) == 0 || line.rfind(prefix, 0) == 0)
+            out += line + "\n";
     }
     return out;
 }
@@ -47,15 +49,16 @@ std::string rows_text(const std::string& csv, int64_t tick) {
 std::string input_text(const Scenario& sc, int64_t tick) {
     std::string s = "tick,character,stick_x,stick_y,jump,impulse_x,impulse_y,impulse_z\n";
     std::vector<InputCursor> cursors;
-    for (const CharacterDef& c : sc.characters) cursors.emplace_back(*c.input);
+    for (const CharacterDef& c : sc.characters)
+        cursors.emplace_back(*c.input);
     for (int64_t t = 0; t <= tick && t < sc.ticks; ++t) {
         for (size_t i = 0; i < cursors.size(); ++i) {
             if (!sc.characters[i].present_at(t)) continue; // an entry's rows while it is present
             const kcc::Input in = cursors[i].at(t);
-            s += std::to_string(t) + "," + std::to_string(sc.characters[i].id) + "," + to_string_shortest(in.stick_x) +
-                 "," + to_string_shortest(in.stick_y) + "," + (in.jump ? "1" : "0") + "," +
-                 to_string_shortest(in.impulse.x) + "," + to_string_shortest(in.impulse.y) + "," +
-                 to_string_shortest(in.impulse.z) + "\n";
+            s += std::to_string(t) + "," + std::to_string(sc.characters[i].id) + "," +
+                 to_string_shortest(in.stick_x) + "," + to_string_shortest(in.stick_y) + "," +
+                 (in.jump ? "1" : "0") + "," + to_string_shortest(in.impulse.x) + "," +
+                 to_string_shortest(in.impulse.y) + "," + to_string_shortest(in.impulse.z) + "\n";
         }
     }
     return s;
@@ -67,8 +70,8 @@ struct SideRun {
 };
 
 /// Runs one side twice: all ticks for the hashes, then to `trace_to` with CSV and trace.
-int run_hashes(const Side& side, const std::string& scenario, bool allow_outside, const TempFolder& tmp,
-               const std::string& tag, SideRun* out, std::string* error) {
+int run_hashes(const Side& side, const std::string& scenario, bool allow_outside,
+               const TempFolder& tmp, const std::string& tag, SideRun* out, std::string* error) {
     const std::string h = tmp.file(tag + ".hashes");
     std::vector<std::string> args{"run", scenario, "--hashes", h};
     if (allow_outside) args.emplace_back("--allow-outside");
@@ -78,7 +81,8 @@ int run_hashes(const Side& side, const std::string& scenario, bool allow_outside
         return kExitBadInput;
     }
     if (r.exit_code != 0 && r.exit_code != 1) {
-        *error = "side " + tag + " (" + side.label + ") could not run (exit " + std::to_string(r.exit_code) + "): " + r.err;
+        *error = "side " + tag + " (" + side.label + ") could not run (exit " +
+                 std::to_string(r.exit_code) + "): " + r.err;
         return kExitCannotTest;
     }
     if (!read_hash_file(h, &out->hashes, error)) {
@@ -88,15 +92,20 @@ int run_hashes(const Side& side, const std::string& scenario, bool allow_outside
     return kExitOk;
 }
 
-int run_trace(const Side& side, const std::string& scenario, bool allow_outside, const TempFolder& tmp,
-              const std::string& tag, int64_t from, int64_t to, SideRun* out, std::string* error) {
+int run_trace(const Side& side, const std::string& scenario, bool allow_outside,
+              const TempFolder& tmp, const std::string& tag, int64_t from, int64_t to, SideRun* out,
+              std::string* error) {
     const std::string csv = tmp.file(tag + ".csv"), trace = tmp.file(tag + ".trace");
-    std::vector<std::string> args{"run", scenario, "--csv", csv, "--trace", trace, "--trace-ticks",
-                                  std::to_string(from) + ":" + std::to_string(to), "--stop-after", std::to_string(to)};
+    std::vector<std::string> args{"run",           scenario,
+                                  "--csv",         csv,
+                                  "--trace",       trace,
+                                  "--trace-ticks", std::to_string(from) + ":" + std::to_string(to),
+                                  "--stop-after",  std::to_string(to)};
     if (allow_outside) args.emplace_back("--allow-outside");
     const SideResult r = run_side(side, args);
     if (r.exit_code != 0 && r.exit_code != 1) {
-        *error = "side " + tag + " (" + side.label + ") could not trace (exit " + std::to_string(r.exit_code) + "): " + r.err;
+        *error = "side " + tag + " (" + side.label + ") could not trace (exit " +
+                 std::to_string(r.exit_code) + "): " + r.err;
         return kExitCannotTest;
     }
     out->csv = slurp(csv);
@@ -109,9 +118,9 @@ int run_trace(const Side& side, const std::string& scenario, bool allow_outside,
 
 /// The files of a bundle, and the marker that says a folder is one.
 constexpr const char* kBundleMarker = ".fxkcc-desync-bundle";
-constexpr const char* kBundleFiles[] = {"report.txt", "scenario.yaml", "input.csv",     "a.state.csv",
-                                        "b.state.csv", "a.trace",      "b.trace",       "a.version.txt",
-                                        "b.version.txt", "a.hashes",   "b.hashes",      kBundleMarker};
+constexpr const char* kBundleFiles[] = {
+    "report.txt", "scenario.yaml", "input.csv",     "a.state.csv", "b.state.csv", "a.trace",
+    "b.trace",    "a.version.txt", "b.version.txt", "a.hashes",    "b.hashes",    kBundleMarker};
 
 bool is_bundle_file(const std::string& name) {
     for (const char* f : kBundleFiles) {
@@ -123,7 +132,8 @@ bool is_bundle_file(const std::string& name) {
 /// The bundle folder as a path with no trailing separator ("out/" is "out").
 fs::path bundle_folder(const std::string& dir) {
     fs::path p = fs::path(dir).lexically_normal();
-    while (!p.has_filename() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
+    while (!p.has_filename() && p.has_parent_path() && p != p.root_path())
+        p = p.parent_path();
     return p;
 }
 
@@ -134,16 +144,20 @@ std::string bundle_refusal(const std::string& dir) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(p, ec))) return "";
     const fs::path canon = resolved_path(p), cwd = resolved_path(fs::current_path(ec));
-    if (p.filename() == "." || p.filename() == ".." || path_within(cwd, canon) || canon == canon.root_path()) {
-        return "'" + dir + "' is the current folder or contains it: a bundle needs a folder of its own";
+    if (p.filename() == "." || p.filename() == ".." || path_within(cwd, canon) ||
+        canon == canon.root_path()) {
+        return "'" + dir +
+               "' is the current folder or contains it: a bundle needs a folder of its own";
     }
-    if (!fs::is_directory(fs::symlink_status(p, ec))) return "'" + dir + "' exists and is not a folder";
+    if (!fs::is_directory(fs::symlink_status(p, ec)))
+        return "'" + dir + "' exists and is not a folder";
     bool any = false, marked = false;
     for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         std::error_code kind_ec;
         if (!is_bundle_file(name) || !it->is_regular_file(kind_ec)) {
-            return "'" + dir + "' holds '" + name + "', which is not part of a desync bundle: refusing to replace it";
+            return "'" + dir + "' holds '" + name +
+                   "', which is not part of a desync bundle: refusing to replace it";
         }
         any = true;
         marked = marked || name == kBundleMarker || name == "report.txt";
@@ -156,7 +170,8 @@ std::string bundle_refusal(const std::string& dir) {
 /// Removes an earlier bundle: its files, then the folder (which must then be empty).
 bool remove_bundle(const fs::path& p, std::string* error) {
     std::error_code ec;
-    for (const char* f : kBundleFiles) fs::remove(p / f, ec);
+    for (const char* f : kBundleFiles)
+        fs::remove(p / f, ec);
     fs::remove(p, ec);
     if (ec) {
         *error = "cannot remove the earlier bundle '" + p.generic_string() + "': " + ec.message();
@@ -165,8 +180,9 @@ bool remove_bundle(const fs::path& p, std::string* error) {
     return true;
 }
 
-bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenario& sc, const DesyncReport& rep,
-                  const std::string& report_text, const SideRun& a, const SideRun& b, std::string* error) {
+bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenario& sc,
+                  const DesyncReport& rep, const std::string& report_text, const SideRun& a,
+                  const SideRun& b, std::string* error) {
     // Built in a sibling temporary folder of this process's own and renamed into place: never
     // half-written, and never touching a folder it did not make (two desyncs at once each have
     // their own).
@@ -175,7 +191,8 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
     std::error_code ec;
     if (!final_dir.parent_path().empty()) fs::create_directories(final_dir.parent_path(), ec);
     if (ec || !fs::create_directory(tmp_dir, ec)) {
-        *error = "cannot create '" + tmp_dir.generic_string() + "': " + (ec ? ec.message() : "it already exists");
+        *error = "cannot create '" + tmp_dir.generic_string() +
+                 "': " + (ec ? ec.message() : "it already exists");
         return false;
     }
     const std::string t = tmp_dir.generic_string() + "/";
@@ -183,14 +200,17 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
         {"report.txt", report_text},
         // Self-contained: inputs read from CSV files and OBJ meshes written inline, so that
         // `fxkcc run BUNDLE/scenario.yaml` runs what was compared (same digest, same hashes).
-        {"scenario.yaml", scenario_to_yaml(sc, ScenarioWriteOptions{.output_dir = dir, .drop_same_as = true})},
+        {"scenario.yaml",
+         scenario_to_yaml(sc, ScenarioWriteOptions{.output_dir = dir, .drop_same_as = true})},
         {"input.csv", input_text(sc, rep.tick)},
         {"a.state.csv", rows_text(a.csv, rep.tick)},
         {"b.state.csv", rows_text(b.csv, rep.tick)},
         {"a.trace", a.trace},
         {"b.trace", b.trace},
-        {"a.version.txt", "command: " + cmd.a + (cmd.a_args.empty() ? "" : " ... " + cmd.a_args) + "\n" + a.version},
-        {"b.version.txt", "command: " + cmd.b + (cmd.b_args.empty() ? "" : " ... " + cmd.b_args) + "\n" + b.version},
+        {"a.version.txt",
+         "command: " + cmd.a + (cmd.a_args.empty() ? "" : " ... " + cmd.a_args) + "\n" + a.version},
+        {"b.version.txt",
+         "command: " + cmd.b + (cmd.b_args.empty() ? "" : " ... " + cmd.b_args) + "\n" + b.version},
         {"a.hashes", hash_file_text(a.hashes)},
         {"b.hashes", hash_file_text(b.hashes)},
         {kBundleMarker, "fxkcc desync bundle 1\n"},
@@ -238,8 +258,8 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
 
 /// A run of side a against a golden hash file (and the golden trajectory CSV beside it, for the
 /// states); only the run has a trace, shown for the divergent characters.
-int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Side& side, const TempFolder& tmp,
-                          std::ostream& out, std::ostream& err) {
+int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Side& side,
+                          const TempFolder& tmp, std::ostream& out, std::ostream& err) {
     std::string error;
     HashFile golden;
     if (!read_hash_file(cmd.golden, &golden, &error)) {
@@ -247,11 +267,13 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
         return kExitBadInput;
     }
     SideRun run;
-    if (int rc = run_hashes(side, cmd.scenario, cmd.allow_outside, tmp, "run", &run, &error); rc != kExitOk) {
+    if (int rc = run_hashes(side, cmd.scenario, cmd.allow_outside, tmp, "run", &run, &error);
+        rc != kExitOk) {
         err << "fxkcc desync: " << error << "\n";
         return rc;
     }
-    if (const std::string why = incomparable_reason(golden.header, run.hashes.header); !why.empty()) {
+    if (const std::string why = incomparable_reason(golden.header, run.hashes.header);
+        !why.empty()) {
         err << "fxkcc desync: cannot compare with the golden: " << why << "\n";
         return kExitBadInput;
     }
@@ -262,7 +284,9 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
         return kExitOk;
     }
     const int64_t from = r.every > 1 ? std::max<int64_t>(0, r.tick - r.every + 1) : r.tick;
-    if (int rc = run_trace(side, cmd.scenario, cmd.allow_outside, tmp, "run", from, r.tick, &run, &error); rc != kExitOk) {
+    if (int rc = run_trace(side, cmd.scenario, cmd.allow_outside, tmp, "run", from, r.tick, &run,
+                           &error);
+        rc != kExitOk) {
         err << "fxkcc desync: " << error << "\n";
         return rc;
     }
@@ -273,23 +297,31 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
     golden_csv = golden_csv_for(golden_csv, golden.header);
     std::vector<TrajectoryRow> rows_golden, rows_run;
     bool render = false;
-    const bool states = fs::exists(golden_csv) && read_trajectory(golden_csv, &rows_golden, &render, &error) &&
+    const bool states = fs::exists(golden_csv) &&
+                        read_trajectory(golden_csv, &rows_golden, &render, &error) &&
                         parse_trajectory(run.csv, "run.csv", &rows_run, &render, &error);
-    if (states) add_state_differences(&r, states_at_tick(rows_golden, r.tick), states_at_tick(rows_run, r.tick));
-    std::string text = "scenario " + sc.name + " (" + cmd.scenario + ")\n" + format_desync(r, golden_label, side.label);
+    if (states)
+        add_state_differences(&r, states_at_tick(rows_golden, r.tick),
+                              states_at_tick(rows_run, r.tick));
+    std::string text = "scenario " + sc.name + " (" + cmd.scenario + ")\n" +
+                       format_desync(r, golden_label, side.label);
     if (!states) {
         text += "(no golden trajectory CSV at " + golden_csv + ": fields not compared)\n";
     } else if (r.characters.empty()) {
         text += "(no character's state differs at tick " + std::to_string(r.tick) +
                 " in the trajectories: only hashes the CSV does not hold differ)\n";
     }
-    // The run's own trace of the divergent tick, for the characters that differ (a golden has none).
-    text += "solver trace of the run, tick " + std::to_string(r.tick) + " (the golden has no trace):\n";
+    // The run's own trace of the divergent tick, for the characters that differ (a golden has
+    // none).
+    text +=
+        "solver trace of the run, tick " + std::to_string(r.tick) + " (the golden has no trace):\n";
     std::istringstream lines(run.trace);
     for (std::string line; std::getline(lines, line);) {
         for (const EntityRef& e : r.entities) {
-            const std::string head = "t=" + std::to_string(r.tick) + " c=" + std::to_string(e.id) + " ";
-            if (e.kind == EntityKind::kCharacter && line.rfind(head, 0) == 0) text += "    " + line + "\n";
+            const std::string head =
+                "t=" + std::to_string(r.tick) + " c=" + std::to_string(e.id) + " ";
+            if (e.kind == EntityKind::kCharacter && line.rfind(head, 0) == 0)
+                text += "    " + line + "\n";
         }
     }
     out << text;
@@ -301,8 +333,9 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
         if (states) g.csv = slurp(golden_csv);
         g.trace = "(a golden has no trace)\n";
         const Provenance& pv = golden.header.provenance;
-        g.version = "golden: " + cmd.golden + "\ntarget:   " + pv.target + "\ncompiler: " + pv.compiler +
-                    "\nflags:    " + pv.flags + "\nwide:     " + pv.wide + "\nbehaviour " +
+        g.version = "golden: " + cmd.golden + "\ntarget:   " + pv.target +
+                    "\ncompiler: " + pv.compiler + "\nflags:    " + pv.flags +
+                    "\nwide:     " + pv.wide + "\nbehaviour " +
                     std::to_string(golden.header.behaviour) + "\n";
         DesyncCommand named = cmd;
         named.a = cmd.golden + " (golden)";
@@ -313,7 +346,8 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
             err << "fxkcc desync: " << error << "\n";
             return kExitCannotTest;
         }
-        out << "bundle: " << cmd.bundle << "/ (report, the golden's and the run's states, input up to tick " << r.tick
+        out << "bundle: " << cmd.bundle
+            << "/ (report, the golden's and the run's states, input up to tick " << r.tick
             << ", the golden's provenance and the run's build, the run's trace, both hash files)\n";
     }
     return kExitMismatch;
@@ -326,7 +360,8 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
     // Two hash files: where they part (no states or traces without a scenario to run).
     if (cmd.scenario.empty()) {
         HashFile a, b;
-        if (!read_hash_file(cmd.hashes_a, &a, &error) || !read_hash_file(cmd.hashes_b, &b, &error)) {
+        if (!read_hash_file(cmd.hashes_a, &a, &error) ||
+            !read_hash_file(cmd.hashes_b, &b, &error)) {
             err << "fxkcc desync: " << error << "\n";
             return kExitBadInput;
         }
@@ -362,17 +397,20 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
     }
     if (!cmd.golden.empty()) return desync_against_golden(cmd, sc, a, tmp, out, err);
     SideRun ra, rb;
-    if (int rc = run_hashes(a, cmd.scenario, cmd.allow_outside, tmp, "a", &ra, &error); rc != kExitOk) {
+    if (int rc = run_hashes(a, cmd.scenario, cmd.allow_outside, tmp, "a", &ra, &error);
+        rc != kExitOk) {
         err << "fxkcc desync: " << error << "\n";
         return rc;
     }
-    if (int rc = run_hashes(b, cmd.scenario, cmd.allow_outside, tmp, "b", &rb, &error); rc != kExitOk) {
+    if (int rc = run_hashes(b, cmd.scenario, cmd.allow_outside, tmp, "b", &rb, &error);
+        rc != kExitOk) {
         err << "fxkcc desync: " << error << "\n";
         return rc;
     }
     DesyncReport r = compare_runs(ra.hashes, rb.hashes);
     if (!r.diverged) {
-        out << "no desync: " << ra.hashes.ticks.size() << " recorded ticks identical on both sides\n"
+        out << "no desync: " << ra.hashes.ticks.size()
+            << " recorded ticks identical on both sides\n"
             << "a = " << a.label << "\nb = " << b.label << "\n";
         return kExitOk;
     }
@@ -380,7 +418,8 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
     r.trace_from = r.every > 1 ? std::max<int64_t>(0, r.tick - r.every + 1) : r.tick;
     r.trace_to = std::min(r.tick + 1, sc.ticks - 1);
     for (auto [side, run, tag] : {std::tuple{&a, &ra, "a"}, std::tuple{&b, &rb, "b"}}) {
-        if (int rc = run_trace(*side, cmd.scenario, cmd.allow_outside, tmp, tag, r.trace_from, r.trace_to, run, &error);
+        if (int rc = run_trace(*side, cmd.scenario, cmd.allow_outside, tmp, tag, r.trace_from,
+                               r.trace_to, run, &error);
             rc != kExitOk) {
             err << "fxkcc desync: " << error << "\n";
             return rc;
@@ -395,7 +434,8 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
     }
     add_state_differences(&r, states_at_tick(rows_a, r.tick), states_at_tick(rows_b, r.tick));
     r.trace = first_trace_difference(ra.trace, rb.trace, static_cast<size_t>(cmd.context));
-    const std::string text = "scenario " + sc.name + " (" + cmd.scenario + ")\n" + format_desync(r, a.label, b.label);
+    const std::string text =
+        "scenario " + sc.name + " (" + cmd.scenario + ")\n" + format_desync(r, a.label, b.label);
     out << text;
     if (!cmd.bundle.empty()) {
         if (!write_bundle(cmd.bundle, cmd, sc, r, text, ra, rb, &error)) {
@@ -413,17 +453,23 @@ namespace {
 class DesyncSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
-        app.add("inputs", &inputs_,
-                       "A scenario (run by both sides), a scenario and a golden hash file, or two hash files")
+        app.add(
+               "inputs", &inputs_,
+               "A scenario (run by both sides), a scenario and a golden hash file, or two hash files")
             .required()
             .expected(1, 2);
         app.add("--a", &cmd_.a, "Command that runs fxkcc for side a (default: this binary)");
-        app.add("--b", &cmd_.b, "Command that runs fxkcc for side b, e.g. 'qemu-aarch64 build-aarch64-linux/cli/fxkcc'");
-        app.add("--a-args", &cmd_.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
+        app.add(
+            "--b", &cmd_.b,
+            "Command that runs fxkcc for side b, e.g. 'qemu-aarch64 build-aarch64-linux/cli/fxkcc'");
+        app.add("--a-args", &cmd_.a_args,
+                "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
         app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
         app.add("--bundle", &cmd_.bundle, "Write a bug-report bundle into this folder");
-        app.add("--context", &cmd_.context, "Trace lines shown before the first difference").show_default();
-        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
+        app.add("--context", &cmd_.context, "Trace lines shown before the first difference")
+            .show_default();
+        app.flag("--allow-outside", &cmd_.allow_outside,
+                 "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override {
         assign_desync_inputs(inputs_, &cmd_);
@@ -438,6 +484,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_desync_subcommand() { return std::make_unique<DesyncSubcommand>(); }
+std::unique_ptr<Subcommand> make_desync_subcommand() {
+    return std::make_unique<DesyncSubcommand>();
+}
 
 } // namespace fx::harness

@@ -34,7 +34,8 @@ FileKind sniff(const std::string& path) {
 std::string unreadable(const std::string& path) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
-        return "cannot read '" + path + "': " + std::make_error_code(std::errc::is_a_directory).message();
+        return "cannot read '" + path +
+               "': " + std::make_error_code(std::errc::is_a_directory).message();
     }
     if (const std::string kind = irregular_file_kind(path); !kind.empty() && kind != "not found") {
         return "cannot read '" + path + "': not a regular file: " + kind;
@@ -42,7 +43,8 @@ std::string unreadable(const std::string& path) {
     errno = 0;
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (f == nullptr) {
-        return "cannot read '" + path + "': " + std::error_code(errno != 0 ? errno : EIO, std::generic_category()).message();
+        return "cannot read '" + path +
+               "': " + std::error_code(errno != 0 ? errno : EIO, std::generic_category()).message();
     }
     std::fclose(f);
     return {};
@@ -72,7 +74,8 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, c
             out << style.good("identical") << ": " << a.size() << " rows\n";
             return kExitOk;
         }
-        out << style.bad("first divergent tick " + std::to_string(d.tick)) << ", character " << d.character;
+        out << style.bad("first divergent tick " + std::to_string(d.tick)) << ", character "
+            << d.character;
         if (!d.reason.empty()) out << ": " << d.reason;
         out << "\n" << format_field_diffs({EntityKind::kCharacter, d.character}, d.fields);
         return kExitMismatch;
@@ -82,7 +85,8 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, c
         const bool a_is = ka == FileKind::kTrajectory;
         const std::string& other = a_is ? cmd.b : cmd.a;
         const FileKind other_kind = a_is ? kb : ka;
-        err << "fxkcc diff: '" << (a_is ? cmd.a : cmd.b) << "' is an fxkcc trajectory CSV and '" << other << "' is "
+        err << "fxkcc diff: '" << (a_is ? cmd.a : cmd.b) << "' is an fxkcc trajectory CSV and '"
+            << other << "' is "
             << (other_kind == FileKind::kHashes     ? "a hash file"
                 : other_kind == FileKind::kScenario ? "a scenario"
                                                     : "not one")
@@ -93,7 +97,8 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, c
     Scenario sc;
     bool have_scenario = false;
     auto load_side = [&](const std::string& path, FileKind kind, HashFile* hf) -> int {
-        if (kind == FileKind::kHashes) return read_hash_file(path, hf, &error) ? kExitOk : kExitBadInput;
+        if (kind == FileKind::kHashes)
+            return read_hash_file(path, hf, &error) ? kExitOk : kExitBadInput;
         if (kind == FileKind::kScenario) {
             if (!load_single_scenario(path, cmd.allow_outside, &sc, &error)) return kExitBadInput;
             have_scenario = true;
@@ -101,7 +106,9 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, c
         }
         error = unreadable(path);
         if (error.empty()) {
-            error = "'" + path + "' is neither a scenario (.yaml), an fxkcc hash file nor an fxkcc trajectory CSV";
+            error =
+                "'" + path +
+                "' is neither a scenario (.yaml), an fxkcc hash file nor an fxkcc trajectory CSV";
         }
         return kExitBadInput;
     };
@@ -121,17 +128,23 @@ int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, c
     if (have_scenario) {
         // Field-level detail: the golden's trajectory beside a hash file, when there is one.
         const std::string other = ka == FileKind::kScenario ? cmd.b : cmd.a;
-        const std::string csv = (fs::path(other).parent_path() / (fs::path(other).stem().string() + ".csv")).generic_string();
+        const std::string csv =
+            (fs::path(other).parent_path() / (fs::path(other).stem().string() + ".csv"))
+                .generic_string();
         out << explain_divergence(sc, d, csv);
     } else {
         out << style.bad("first divergent tick " + std::to_string(d.tick));
         if (d.tick > 0) out << " (last matching tick " << d.tick - 1 << ")";
         if (!d.reason.empty()) out << ": " << d.reason;
         out << "\n";
-        if (!d.entities.empty()) out << "  entities whose hash differs: " << entity_labels(d.entities) << "\n";
-        if (d.tick >= 0 && static_cast<size_t>(d.tick) < a.ticks.size() && static_cast<size_t>(d.tick) < b.ticks.size()) {
-            out << "  " << cmd.a << ": " << hex16(a.ticks[static_cast<size_t>(d.tick)].world) << "\n";
-            out << "  " << cmd.b << ": " << hex16(b.ticks[static_cast<size_t>(d.tick)].world) << "\n";
+        if (!d.entities.empty())
+            out << "  entities whose hash differs: " << entity_labels(d.entities) << "\n";
+        if (d.tick >= 0 && static_cast<size_t>(d.tick) < a.ticks.size() &&
+            static_cast<size_t>(d.tick) < b.ticks.size()) {
+            out << "  " << cmd.a << ": " << hex16(a.ticks[static_cast<size_t>(d.tick)].world)
+                << "\n";
+            out << "  " << cmd.b << ": " << hex16(b.ticks[static_cast<size_t>(d.tick)].world)
+                << "\n";
         }
     }
     return kExitMismatch;
@@ -144,9 +157,12 @@ public:
     void declare(OptionSet& app) override {
         app.add("a", &cmd_.a, "First file").required();
         app.add("b", &cmd_.b, "Second file").required();
-        app.flag("--allow-outside", &cmd_.allow_outside, "Let a scenario reference files outside its tree");
+        app.flag("--allow-outside", &cmd_.allow_outside,
+                 "Let a scenario reference files outside its tree");
     }
-    int run(const Invocation& inv) override { return diff_command(cmd_, inv.out, inv.err, inv.out_style); }
+    int run(const Invocation& inv) override {
+        return diff_command(cmd_, inv.out, inv.err, inv.out_style);
+    }
 
 private:
     DiffCommand cmd_;
@@ -154,6 +170,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_diff_subcommand() { return std::make_unique<DiffSubcommand>(); }
+std::unique_ptr<Subcommand> make_diff_subcommand() {
+    return std::make_unique<DiffSubcommand>();
+}
 
 } // namespace fx::harness

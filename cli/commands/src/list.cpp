@@ -13,11 +13,15 @@ std::string plural(size_t n, const char* word) {
 
 /// One scenario as a Markdown section (docs/conformance.md is generated from these).
 void list_markdown(const Scenario& sc, const std::string& path, std::ostream& out) {
-    const size_t expectations = sc.expect_states.size() + sc.expect_metrics.size() + sc.expect_same_as.size();
-    out << "### " << sc.name << "\n\n`" << path << "`: " << plural(static_cast<size_t>(sc.ticks), "tick") << ", "
-        << plural(sc.characters.size(), "character") << ", " << plural(expectations, "expectation") << "\n\n"
+    const size_t expectations =
+        sc.expect_states.size() + sc.expect_metrics.size() + sc.expect_same_as.size();
+    out << "### " << sc.name << "\n\n`" << path
+        << "`: " << plural(static_cast<size_t>(sc.ticks), "tick") << ", "
+        << plural(sc.characters.size(), "character") << ", " << plural(expectations, "expectation")
+        << "\n\n"
         << sc.description << "\n\n";
-    if (!sc.deviation.empty()) out << "**Accepted deviation from KCC-SPEC:** " << sc.deviation << "\n\n";
+    if (!sc.deviation.empty())
+        out << "**Accepted deviation from KCC-SPEC:** " << sc.deviation << "\n\n";
 }
 
 } // namespace
@@ -43,8 +47,8 @@ int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, st
             list_markdown(sc, p, out);
             continue;
         }
-        out << fmt::format("{}\t{} ticks\t{} characters\t{}\t{}\n", sc.name, sc.ticks, sc.characters.size(), p,
-                           sc.description);
+        out << fmt::format("{}\t{} ticks\t{} characters\t{}\t{}\n", sc.name, sc.ticks,
+                           sc.characters.size(), p, sc.description);
     }
     return code;
 }
@@ -55,9 +59,12 @@ class ListSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
         add_suite_options(app, &suite_);
-        app.flag("--markdown", &markdown_, "One Markdown section per scenario (docs/conformance.md)");
+        app.flag("--markdown", &markdown_,
+                 "One Markdown section per scenario (docs/conformance.md)");
     }
-    int run(const Invocation& inv) override { return list_command(suite_, markdown_, inv.out, inv.err); }
+    int run(const Invocation& inv) override {
+        return list_command(suite_, markdown_, inv.out, inv.err);
+    }
 
 private:
     SuiteOptions suite_;
@@ -66,6 +73,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_list_subcommand() { return std::make_unique<ListSubcommand>(); }
+std::unique_ptr<Subcommand> make_list_subcommand() {
+    return std::make_unique<ListSubcommand>();
+}
 
 } // namespace fx::harness

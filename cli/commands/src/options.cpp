@@ -39,7 +39,9 @@ bool parse_tick_range(std::string_view text, int64_t* from, int64_t* to, std::st
     const size_t colon = text.find(':');
     int64_t a = 0, b = 0;
     const bool ok = parse_count(text.substr(0, colon), &a) &&
-                    (colon == std::string_view::npos ? (b = a, true) : parse_count(text.substr(colon + 1), &b)) && a <= b;
+                    (colon == std::string_view::npos ? (b = a, true)
+                                                     : parse_count(text.substr(colon + 1), &b)) &&
+                    a <= b;
     if (!ok) {
         *error = "expected A:B with 0 <= A <= B, found '" + std::string(text) + "'";
         return false;
@@ -52,13 +54,15 @@ bool parse_tick_range(std::string_view text, int64_t* from, int64_t* to, std::st
 bool ci_is_set(const char* value) {
     if (value == nullptr) return false;
     std::string v(value);
-    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : v)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return !(v.empty() || v == "0" || v == "false" || v == "no" || v == "off");
 }
 
 bool valid_target_name(std::string_view v) {
     return !v.empty() && v != "." && v != ".." &&
-           v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+           v.find_first_not_of(
+               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
                std::string_view::npos;
 }
 
@@ -99,15 +103,18 @@ void add_suite_options(OptionSet& app, SuiteOptions* s) {
     app.add("scenarios", &s->inputs, "Scenario files or folders (default: all of --scenarios-dir)");
     app.add("--scenarios-dir", &s->scenarios_dir, "The scenarios tree").show_default();
     app.add("--golden-dir", &s->golden_dir, "Where goldens live (golden/<target>/)").show_default();
-    app.add("--target", &s->target, "Golden target folder (default: this build's target)").target_name();
+    app.add("--target", &s->target, "Golden target folder (default: this build's target)")
+        .target_name();
     app.add("-k,--filter", &s->filter, "Only scenarios whose name contains this text");
     app.flag("--allow-empty", &s->allow_empty, "A filter that selects no scenario is not an error");
-    app.flag("--allow-outside", &s->allow_outside, "Let scenarios reference files outside the scenarios tree");
+    app.flag("--allow-outside", &s->allow_outside,
+             "Let scenarios reference files outside the scenarios tree");
     app.custom(
            "--shard",
            [s](const std::string& v) {
                std::string error;
-               return parse_shard(v, &s->shard_index, &s->shard_count, &error) ? std::string() : error;
+               return parse_shard(v, &s->shard_index, &s->shard_count, &error) ? std::string()
+                                                                               : error;
            },
            "Run the K-th of N shards of the suite (K/N, 1-based)")
         .type_name("K/N");

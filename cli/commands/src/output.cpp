@@ -9,8 +9,8 @@ namespace fx::harness {
 int finish_standard_output(int code, CheckedFileBuf& out, std::ostream& err) {
     out.close();
     if (out.error() == 0) return code;
-    err << "fxkcc: cannot write to standard output: " << std::error_code(out.error(), std::generic_category()).message()
-        << "\n";
+    err << "fxkcc: cannot write to standard output: "
+        << std::error_code(out.error(), std::generic_category()).message() << "\n";
     return code == kExitOk || code == kExitMismatch ? kExitCannotTest : code;
 }
 

@@ -14,7 +14,8 @@ int plot_command(const PlotCommand& cmd, std::ostream& out, std::ostream& err) {
     Scenario sc;
     std::string error;
     if (cmd.csvs.size() > 2) {
-        err << "fxkcc plot: --csv: expected at most two trajectories, found " << cmd.csvs.size() << "\n";
+        err << "fxkcc plot: --csv: expected at most two trajectories, found " << cmd.csvs.size()
+            << "\n";
         return kExitBadInput;
     }
     if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
@@ -23,7 +24,8 @@ int plot_command(const PlotCommand& cmd, std::ostream& out, std::ostream& err) {
     }
     std::vector<std::string> inputs = sc.inputs;
     inputs.insert(inputs.end(), cmd.csvs.begin(), cmd.csvs.end());
-    if (const std::string conflict = output_conflict({{"-o", cmd.out_path}}, inputs); !conflict.empty()) {
+    if (const std::string conflict = output_conflict({{"-o", cmd.out_path}}, inputs);
+        !conflict.empty()) {
         err << "fxkcc plot: " << conflict << "\n";
         return kExitBadInput;
     }
@@ -69,7 +71,8 @@ int plot_command(const PlotCommand& cmd, std::ostream& out, std::ostream& err) {
         std::error_code ec;
         if (!parent.empty()) fs::create_directories(parent, ec);
         if (ec) {
-            err << "fxkcc plot: cannot create folder '" << parent.generic_string() << "': " << ec.message() << "\n";
+            err << "fxkcc plot: cannot create folder '" << parent.generic_string()
+                << "': " << ec.message() << "\n";
             return kExitCannotTest;
         }
         if (!write_file_atomic(cmd.out_path, svg, &error)) {
@@ -77,8 +80,10 @@ int plot_command(const PlotCommand& cmd, std::ostream& out, std::ostream& err) {
             return kExitCannotTest;
         }
     }
-    *report << "plot: " << (cmd.out_path == "-" ? std::string("SVG on stdout") : "wrote " + cmd.out_path) << ": "
-            << sc.name << ", " << sources.size() << (sources.size() == 1 ? " trajectory" : " trajectories")
+    *report << "plot: "
+            << (cmd.out_path == "-" ? std::string("SVG on stdout") : "wrote " + cmd.out_path)
+            << ": " << sc.name << ", " << sources.size()
+            << (sources.size() == 1 ? " trajectory" : " trajectories")
             << ", top view and side view along " << summary.side_axis << "\n";
     if (summary.compared) *report << summary.divergence_label << "\n";
     return kExitOk;
@@ -90,14 +95,16 @@ class PlotSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
         app.add("scenario", &cmd_.scenario, "Scenario file").required();
-        app.add("--csv", &cmd_.csvs, "Trajectory CSV to draw (once or twice; none: run the scenario)")
+        app.add("--csv", &cmd_.csvs,
+                "Trajectory CSV to draw (once or twice; none: run the scenario)")
             .take_all()
             .expected(1, 1);
-        app.add("--ticks", &cmd_.ticks, "Draw the capsules at these ticks (comma-separated)").delimiter(',');
-        app.add("--character", &cmd_.character, "Only this character")
-            .range(0, 4294967295);
+        app.add("--ticks", &cmd_.ticks, "Draw the capsules at these ticks (comma-separated)")
+            .delimiter(',');
+        app.add("--character", &cmd_.character, "Only this character").range(0, 4294967295);
         app.add("-o,--output", &cmd_.out_path, "The SVG file to write ('-': stdout)").required();
-        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
+        app.flag("--allow-outside", &cmd_.allow_outside,
+                 "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override { return plot_command(cmd_, inv.out, inv.err); }
 
@@ -107,6 +114,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_plot_subcommand() { return std::make_unique<PlotSubcommand>(); }
+std::unique_ptr<Subcommand> make_plot_subcommand() {
+    return std::make_unique<PlotSubcommand>();
+}
 
 } // namespace fx::harness

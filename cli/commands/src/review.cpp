@@ -44,17 +44,21 @@ struct LargestChange {
 
 double length_m(const Vec3& a, const Vec3& b) {
     auto d = [](Scalar x, Scalar y) {
-        return (static_cast<double>(x.raw()) - static_cast<double>(y.raw())) / 4294967296.0; // Q32.32 to metres
+        return (static_cast<double>(x.raw()) - static_cast<double>(y.raw())) /
+               4294967296.0; // Q32.32 to metres
     };
     const double dx = d(a.x, b.x), dy = d(a.y, b.y), dz = d(a.z, b.z);
-    return std::sqrt(dx * dx + dy * dy + dz * dz); // a report's figure: the harness may use floating point
+    return std::sqrt(dx * dx + dy * dy +
+                     dz * dz); // a report's figure: the harness may use floating point
 }
 
-LargestChange largest_change(const std::vector<TrajectoryRow>& a, const std::vector<TrajectoryRow>& b) {
+LargestChange largest_change(const std::vector<TrajectoryRow>& a,
+                             const std::vector<TrajectoryRow>& b) {
     LargestChange c;
     size_t i = 0, j = 0;
     while (i < a.size() && j < b.size()) {
-        const auto ka = std::make_pair(a[i].tick, a[i].state.id), kb = std::make_pair(b[j].tick, b[j].state.id);
+        const auto ka = std::make_pair(a[i].tick, a[i].state.id),
+                   kb = std::make_pair(b[j].tick, b[j].state.id);
         if (ka < kb) {
             ++i;
             continue;
@@ -96,13 +100,15 @@ std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& 
     }
     for (const std::string& t : targets) {
         std::vector<std::string> names;
-        for (fs::directory_iterator it(fs::path(root) / t, ec), end; !ec && it != end; it.increment(ec)) {
+        for (fs::directory_iterator it(fs::path(root) / t, ec), end; !ec && it != end;
+             it.increment(ec)) {
             const fs::path p = it->path();
             if (p.extension() == ".hashes") names.push_back(p.stem().string());
         }
         std::sort(names.begin(), names.end());
         for (const std::string& n : names) {
-            if (!cmd.suite.filter.empty() && n.find(cmd.suite.filter) == std::string::npos) continue;
+            if (!cmd.suite.filter.empty() && n.find(cmd.suite.filter) == std::string::npos)
+                continue;
             Pending p;
             p.target = t;
             p.name = n;
@@ -119,19 +125,23 @@ struct ChecksMemo {
     std::string checks, detail, error;
 };
 
-void examine(const std::string& root, const ReviewCommand& cmd, const std::map<std::string, const Scenario*>& scenarios,
+void examine(const std::string& root, const ReviewCommand& cmd,
+             const std::map<std::string, const Scenario*>& scenarios,
              std::map<std::string, ChecksMemo>* memo, Pending* p) {
     SuiteOptions pending_suite = cmd.suite, golden_suite = cmd.suite;
     pending_suite.golden_dir = root;
     pending_suite.target = golden_suite.target = p->target;
     const std::string path = golden_hashes_path(pending_suite, p->name);
     std::string error;
-    if (!read_file(path, &p->hashes_text, &error) || !parse_hash_file(p->hashes_text, path, &p->hashes, &error)) {
+    if (!read_file(path, &p->hashes_text, &error) ||
+        !parse_hash_file(p->hashes_text, path, &p->hashes, &error)) {
         p->error = error;
         return;
     }
     bool csv_missing = false;
-    if (std::string why = check_golden_pair(root, p->target, p->name, p->hashes, &p->csv, &csv_missing); !why.empty()) {
+    if (std::string why =
+            check_golden_pair(root, p->target, p->name, p->hashes, &p->csv, &csv_missing);
+        !why.empty()) {
         p->error = why;
         return;
     }
@@ -142,18 +152,19 @@ void examine(const std::string& root, const ReviewCommand& cmd, const std::map<s
     // The scenario as it is now: a pending golden of an older version of it would be stale at once.
     const auto it = scenarios.find(p->name);
     if (it == scenarios.end()) {
-        p->error = "no scenario is named '" + p->name + "' (a deleted or renamed scenario's pending golden: reject it)";
+        p->error = "no scenario is named '" + p->name +
+                   "' (a deleted or renamed scenario's pending golden: reject it)";
         return;
     }
     const Scenario& sc = *it->second;
     if (sc.digest != p->hashes.header.digest) {
-        p->error = "stale: written for scenario digest " + p->hashes.header.digest + ", the scenario now has " +
-                   sc.digest + " (bless --pending it again)";
+        p->error = "stale: written for scenario digest " + p->hashes.header.digest +
+                   ", the scenario now has " + sc.digest + " (bless --pending it again)";
         return;
     }
     if (p->hashes.header.behaviour != kBehaviourVersion) {
-        p->error = "stale: written by behaviour " + std::to_string(p->hashes.header.behaviour) + ", this build is " +
-                   std::to_string(kBehaviourVersion);
+        p->error = "stale: written by behaviour " + std::to_string(p->hashes.header.behaviour) +
+                   ", this build is " + std::to_string(kBehaviourVersion);
         return;
     }
     if (memo->count(p->name) == 0) {
@@ -163,11 +174,13 @@ void examine(const std::string& root, const ReviewCommand& cmd, const std::map<s
             m.error = m.error.empty() ? "the run failed" : m.error;
         } else {
             const int failed = report.expectation_failures() + report.invariant_failures();
-            m.checks = failed == 0 ? (report.expectations == 0 ? std::string("invariants hold")
-                                                                : std::to_string(report.expectations) +
-                                                                      " expectations and the invariants hold")
-                                   : std::to_string(report.expectation_failures()) + " expectations failed, " +
-                                         std::to_string(report.invariant_failures()) + " invariants violated";
+            m.checks =
+                failed == 0
+                    ? (report.expectations == 0 ? std::string("invariants hold")
+                                                : std::to_string(report.expectations) +
+                                                      " expectations and the invariants hold")
+                    : std::to_string(report.expectation_failures()) + " expectations failed, " +
+                          std::to_string(report.invariant_failures()) + " invariants violated";
             if (failed > 0) m.detail = format_failures(report, "");
         }
     }
@@ -193,15 +206,18 @@ void examine(const std::string& root, const ReviewCommand& cmd, const std::map<s
         p->change = "replaces an unreadable golden (" + error + ")";
         return;
     }
-    if (std::string why = check_golden_pair(cmd.suite.golden_dir, p->target, p->name, old, &old_csv, &old_csv_missing);
+    if (std::string why = check_golden_pair(cmd.suite.golden_dir, p->target, p->name, old, &old_csv,
+                                            &old_csv_missing);
         !why.empty()) {
         p->change = "replaces a broken golden (" + why + ")";
         return;
     }
     std::string header;
-    if (old.header.digest != p->hashes.header.digest) header += "; scenario digest " + old.header.digest + " -> " + p->hashes.header.digest;
+    if (old.header.digest != p->hashes.header.digest)
+        header += "; scenario digest " + old.header.digest + " -> " + p->hashes.header.digest;
     if (old.header.behaviour != p->hashes.header.behaviour) {
-        header += "; behaviour " + std::to_string(old.header.behaviour) + " -> " + std::to_string(p->hashes.header.behaviour);
+        header += "; behaviour " + std::to_string(old.header.behaviour) + " -> " +
+                  std::to_string(p->hashes.header.behaviour);
     }
     const HashDivergence d = first_divergence(old, p->hashes);
     if (!d.diverged && old_csv == p->csv) {
@@ -227,8 +243,9 @@ void examine(const std::string& root, const ReviewCommand& cmd, const std::map<s
         return v == 0 ? fmt::format("{} unchanged", what)
                       : fmt::format("{} {:.4f} {} (tick {}, c{})", what, v, unit, tick, character);
     };
-    p->change += "; largest change: " + part("position", c.metres, "m", c.metres_tick, c.metres_character) + ", " +
-                 part("velocity", c.speed, "m/s", c.speed_tick, c.speed_character) + header;
+    p->change +=
+        "; largest change: " + part("position", c.metres, "m", c.metres_tick, c.metres_character) +
+        ", " + part("velocity", c.speed, "m/s", c.speed_tick, c.speed_character) + header;
     const CsvDivergence cd = first_divergence(a, b);
     if (cd.diverged) p->detail = format_csv_divergence(cd) + p->detail;
 }
@@ -236,7 +253,8 @@ void examine(const std::string& root, const ReviewCommand& cmd, const std::map<s
 /// Accepts the pending goldens of one target into its golden folder (under its lock) and
 /// removes them from the pending folder.
 bool accept_target(const ReviewCommand& cmd, const std::string& root, const std::string& target,
-                   const std::vector<const Pending*>& pending, std::ostream& out, std::ostream& err) {
+                   const std::vector<const Pending*>& pending, std::ostream& out,
+                   std::ostream& err) {
     SuiteOptions golden = cmd.suite, from = cmd.suite;
     golden.target = from.target = target;
     from.golden_dir = root;
@@ -246,7 +264,8 @@ bool accept_target(const ReviewCommand& cmd, const std::string& root, const std:
     std::string error;
     FolderLock lock;
     if (ec || !lock.lock(folder.string(), &error)) {
-        err << "fxkcc review: cannot write '" << folder.generic_string() << "': " << (ec ? ec.message() : error) << "\n";
+        err << "fxkcc review: cannot write '" << folder.generic_string()
+            << "': " << (ec ? ec.message() : error) << "\n";
         return false;
     }
     for (const Pending* p : pending) {
@@ -265,7 +284,8 @@ bool accept_target(const ReviewCommand& cmd, const std::string& root, const std:
 void remove_empty(const std::string& root) {
     std::error_code ec;
     std::vector<fs::path> folders;
-    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) folders.push_back(it->path());
+    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
+        folders.push_back(it->path());
     for (const fs::path& f : folders) {
         if (fs::is_directory(f, ec) && fs::is_empty(f, ec)) fs::remove(f, ec);
     }
@@ -274,7 +294,8 @@ void remove_empty(const std::string& root) {
 
 } // namespace
 
-int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err, const Style& style) {
+int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err,
+                   const Style& style) {
     if (cmd.accept && cmd.reject) {
         err << "fxkcc review: --accept and --reject together; choose one\n";
         return kExitBadInput;
@@ -284,12 +305,14 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
             << "); goldens change only by a deliberate, reviewed commit (review without --accept shows them)\n";
         return kExitBadInput;
     }
-    const std::string root = cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
+    const std::string root =
+        cmd.pending_dir.empty() ? default_pending_dir(cmd.suite.golden_dir) : cmd.pending_dir;
     std::error_code ec;
     {
         // Accepting a folder's goldens into itself would remove them.
         if (folders_overlap(root, cmd.suite.golden_dir)) {
-            err << "fxkcc review: the pending folder '" << root << "' and the golden folder '" << cmd.suite.golden_dir
+            err << "fxkcc review: the pending folder '" << root << "' and the golden folder '"
+                << cmd.suite.golden_dir
                 << "' overlap; pending goldens live in a folder of their own (default: " +
                        default_pending_dir(cmd.suite.golden_dir) + ")\n";
             return kExitBadInput;
@@ -306,8 +329,8 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
     std::vector<Pending> pending = find_pending(root, cmd);
     if (pending.empty()) {
         if (!cmd.suite.filter.empty() && !cmd.suite.allow_empty) {
-            err << "fxkcc review: no pending golden's name contains '" << cmd.suite.filter << "' (in " << root
-                << "; --allow-empty accepts a filter that selects nothing)\n";
+            err << "fxkcc review: no pending golden's name contains '" << cmd.suite.filter
+                << "' (in " << root << "; --allow-empty accepts a filter that selects nothing)\n";
             return kExitBadInput;
         }
         out << "nothing pending in " << root << "\n";
@@ -351,24 +374,29 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
             out << fmt::format("{}  {:<{}}  {}\n", style.bad("ERROR  "), label, width, p.error);
             continue;
         }
-        out << fmt::format("{}  {:<{}}  {}; {}\n", style.warning("pending"), label, width, p.change, p.checks);
+        out << fmt::format("{}  {:<{}}  {}; {}\n", style.warning("pending"), label, width, p.change,
+                           p.checks);
         std::istringstream lines(p.detail);
-        for (std::string line; std::getline(lines, line);) out << "           " << line << "\n";
+        for (std::string line; std::getline(lines, line);)
+            out << "           " << line << "\n";
     }
     if (errors > 0) {
-        err << "fxkcc review: " << errors << " pending golden" << (errors == 1 ? " cannot" : "s cannot")
-            << " be accepted (ERROR above); " << (cmd.accept ? "nothing was accepted" : "reject them with --reject")
-            << "\n";
+        err << "fxkcc review: " << errors << " pending golden"
+            << (errors == 1 ? " cannot" : "s cannot") << " be accepted (ERROR above); "
+            << (cmd.accept ? "nothing was accepted" : "reject them with --reject") << "\n";
         return kExitBadInput;
     }
     if (!cmd.accept) {
-        out << "\n" << pending.size() << " pending golden" << (pending.size() == 1 ? "" : "s") << " in " << root
-            << "; accept: fxkcc review" << (cmd.pending_dir.empty() ? "" : " --pending-dir " + cmd.pending_dir)
+        out << "\n"
+            << pending.size() << " pending golden" << (pending.size() == 1 ? "" : "s") << " in "
+            << root << "; accept: fxkcc review"
+            << (cmd.pending_dir.empty() ? "" : " --pending-dir " + cmd.pending_dir)
             << " --accept (-k NAME for some), reject: --reject\n";
         return kExitOk;
     }
     std::map<std::string, std::vector<const Pending*>> by_target;
-    for (const Pending& p : pending) by_target[p.target].push_back(&p);
+    for (const Pending& p : pending)
+        by_target[p.target].push_back(&p);
     out << "\n";
     for (const auto& [target, list] : by_target) {
         if (!accept_target(cmd, root, target, list, out, err)) return kExitCannotTest;
@@ -383,11 +411,15 @@ class ReviewSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
         add_suite_options(app, &cmd_.suite);
-        app.add("--pending-dir", &cmd_.pending_dir, "The pending folder (default: <golden-dir>.pending)");
-        app.flag("--accept", &cmd_.accept, "Accept the pending goldens shown into the golden folder");
+        app.add("--pending-dir", &cmd_.pending_dir,
+                "The pending folder (default: <golden-dir>.pending)");
+        app.flag("--accept", &cmd_.accept,
+                 "Accept the pending goldens shown into the golden folder");
         app.flag("--reject", &cmd_.reject, "Remove the pending goldens shown");
     }
-    int run(const Invocation& inv) override { return review_command(cmd_, inv.out, inv.err, inv.out_style); }
+    int run(const Invocation& inv) override {
+        return review_command(cmd_, inv.out, inv.err, inv.out_style);
+    }
 
 private:
     ReviewCommand cmd_;
@@ -395,6 +427,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_review_subcommand() { return std::make_unique<ReviewSubcommand>(); }
+std::unique_ptr<Subcommand> make_review_subcommand() {
+    return std::make_unique<ReviewSubcommand>();
+}
 
 } // namespace fx::harness

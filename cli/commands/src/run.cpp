@@ -31,7 +31,7 @@ public:
     HashFile stdout_file; // header only, for stdout formatting
     bool output_failed = false; // a write to an output file failed: exit 125, not "bad input"
     const std::vector<uint64_t>* checksums = nullptr; // --checksums: what every tick must give
-    int64_t checksum_mismatch = -1;                   // the first tick that does not
+    int64_t checksum_mismatch = -1; // the first tick that does not
     uint64_t checksum_actual = 0;
 
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
@@ -41,7 +41,8 @@ public:
         last_world = current.world;
         ++ticks;
         if (checksums != nullptr && checksum_mismatch < 0 &&
-            (tick >= static_cast<int64_t>(checksums->size()) || (*checksums)[static_cast<size_t>(tick)] != current.world)) {
+            (tick >= static_cast<int64_t>(checksums->size()) ||
+             (*checksums)[static_cast<size_t>(tick)] != current.world)) {
             checksum_mismatch = tick;
             checksum_actual = current.world;
         }
@@ -52,7 +53,8 @@ public:
         }
         if (recorded && hashes_stream != nullptr) {
             *hashes_stream << current.tick << ' ' << hex16(current.world);
-            for (uint64_t h : current.entities) *hashes_stream << ' ' << entity_cell(h);
+            for (uint64_t h : current.entities)
+                *hashes_stream << ' ' << entity_cell(h);
             *hashes_stream << '\n';
         }
         if (csv != nullptr) {
@@ -76,7 +78,8 @@ public:
     CreatedFolders& operator=(const CreatedFolders&) = delete;
     ~CreatedFolders() {
         std::error_code ec;
-        for (const fs::path& p : made_) fs::remove(p, ec);
+        for (const fs::path& p : made_)
+            fs::remove(p, ec);
     }
     /// create_directories, remembering the folders that did not exist.
     void create(const fs::path& dir, std::error_code& ec) {
@@ -109,14 +112,16 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         err << "fxkcc run: --inject-fault: " << error << "\n";
         return kExitBadInput;
     }
-    const int64_t run_ticks = cmd.stop_after >= 0 && cmd.stop_after < sc.ticks ? cmd.stop_after + 1 : sc.ticks;
+    const int64_t run_ticks =
+        cmd.stop_after >= 0 && cmd.stop_after < sc.ticks ? cmd.stop_after + 1 : sc.ticks;
     if (!cmd.fault.empty() && fault.tick >= run_ticks) { // it would never happen: say so
-        err << "fxkcc run: --inject-fault: tick " << fault.tick << " is past the run's last tick " << run_ticks - 1
-            << " (" << sc.name << " runs ticks 0 to " << run_ticks - 1 << ")\n";
+        err << "fxkcc run: --inject-fault: tick " << fault.tick << " is past the run's last tick "
+            << run_ticks - 1 << " (" << sc.name << " runs ticks 0 to " << run_ticks - 1 << ")\n";
         return kExitBadInput;
     }
     std::vector<uint64_t> checksums;
-    if (!cmd.checksums_path.empty() && !read_checksum_file(cmd.checksums_path, &checksums, &error)) {
+    if (!cmd.checksums_path.empty() &&
+        !read_checksum_file(cmd.checksums_path, &checksums, &error)) {
         err << "fxkcc run: --checksums: " << error << "\n";
         return kExitBadInput;
     }
@@ -135,26 +140,30 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
     header.ticks = run_ticks; // --stop-after: the hash file covers the ticks run
     // Output folders are created on demand, like the goldens' folders.
     std::string metrics_format = cmd.metrics_format;
-    if (metrics_format.empty()) metrics_format = fs::path(cmd.metrics_path).extension() == ".json" ? "json" : "csv";
+    if (metrics_format.empty())
+        metrics_format = fs::path(cmd.metrics_path).extension() == ".json" ? "json" : "csv";
     if (metrics_format != "csv" && metrics_format != "json") {
-        err << "fxkcc run: --metrics-format: expected csv or json, found '" << metrics_format << "'\n";
+        err << "fxkcc run: --metrics-format: expected csv or json, found '" << metrics_format
+            << "'\n";
         return kExitBadInput;
     }
     std::vector<OutputPath> named;
-    for (const OutputPath& o : {OutputPath{"--hashes", cmd.hashes_path}, OutputPath{"--csv", cmd.csv_path},
-                                OutputPath{"--trace", cmd.trace_path}, OutputPath{"--metrics", cmd.metrics_path}}) {
+    for (const OutputPath& o :
+         {OutputPath{"--hashes", cmd.hashes_path}, OutputPath{"--csv", cmd.csv_path},
+          OutputPath{"--trace", cmd.trace_path}, OutputPath{"--metrics", cmd.metrics_path}}) {
         if (!o.path.empty()) named.push_back(o);
     }
     if (const std::string conflict = output_conflict(named, sc.inputs); !conflict.empty()) {
         err << "fxkcc run: " << conflict << "\n";
         return kExitBadInput;
     }
-    const std::string* outputs[] = {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path, &cmd.metrics_path};
+    const std::string* outputs[] = {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path,
+                                    &cmd.metrics_path};
     for (const std::string* path : outputs) {
         std::error_code ec;
         if (!path->empty() && *path != "-" && fs::is_directory(*path, ec)) {
-            err << "fxkcc run: cannot write '" << *path << "': " << std::make_error_code(std::errc::is_a_directory).message()
-                << "\n";
+            err << "fxkcc run: cannot write '" << *path
+                << "': " << std::make_error_code(std::errc::is_a_directory).message() << "\n";
             return kExitCannotTest;
         }
     }
@@ -164,7 +173,8 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         std::error_code ec;
         if (!parent.empty()) created.create(parent, ec);
         if (ec) {
-            err << "fxkcc run: cannot create folder '" << parent.generic_string() << "': " << ec.message() << "\n";
+            err << "fxkcc run: cannot create folder '" << parent.generic_string()
+                << "': " << ec.message() << "\n";
             return kExitCannotTest;
         }
     }
@@ -229,7 +239,8 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         return kExitCannotTest;
     }
     if (!cmd.metrics_path.empty()) {
-        const std::string text = metrics_format == "json" ? metrics_json(sc, report) : metrics_csv(report);
+        const std::string text =
+            metrics_format == "json" ? metrics_json(sc, report) : metrics_csv(report);
         if (cmd.metrics_path == "-") {
             out << text;
         } else if (!write_file_atomic(cmd.metrics_path, text, &error)) {
@@ -239,15 +250,18 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
     }
     created.keep();
     // The summary goes to stderr when stdout carries data.
-    const bool data_on_stdout =
-        cmd.hashes_path == "-" || cmd.csv_path == "-" || cmd.trace_path == "-" || cmd.metrics_path == "-";
+    const bool data_on_stdout = cmd.hashes_path == "-" || cmd.csv_path == "-" ||
+                                cmd.trace_path == "-" || cmd.metrics_path == "-";
     std::ostream& summary = data_on_stdout ? err : out;
     const Style& style = data_on_stdout ? err_style : out_style;
-    summary << fmt::format("{}: {} ticks, {} characters, final hash {}\n", style.strong(sc.name), sink.ticks,
-                           character_ids(sc).size(), hex16(sink.last_world));
-    const int failed_expectations = report.expectation_failures(), failed_invariants = report.invariant_failures();
+    summary << fmt::format("{}: {} ticks, {} characters, final hash {}\n", style.strong(sc.name),
+                           sink.ticks, character_ids(sc).size(), hex16(sink.last_world));
+    const int failed_expectations = report.expectation_failures(),
+              failed_invariants = report.invariant_failures();
     const std::string failed = fmt::format("{} failed", failed_expectations);
-    const std::string invariants = failed_invariants == 0 ? std::string("hold") : fmt::format("{} violated", failed_invariants);
+    const std::string invariants = failed_invariants == 0
+                                       ? std::string("hold")
+                                       : fmt::format("{} violated", failed_invariants);
     summary << fmt::format("checks: {} expectations, {}; invariants {}\n", report.expectations,
                            failed_expectations == 0 ? failed : style.bad(failed),
                            failed_invariants == 0 ? style.good(invariants) : style.bad(invariants));
@@ -258,19 +272,21 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         // A recording's checksums: the replay gives the game's world hash at every tick.
         const auto recorded = static_cast<int64_t>(checksums.size());
         if (sink.checksum_mismatch >= 0 && sink.checksum_mismatch < recorded) {
-            summary << fmt::format("checksums: {}: tick {}: this run {}, recorded {} ({})\n", style.bad("differ"),
-                                   sink.checksum_mismatch, hex16(sink.checksum_actual),
-                                   hex16(checksums[static_cast<size_t>(sink.checksum_mismatch)]),
-                                   sink.checksum_mismatch == 0 ? std::string("no tick equal")
-                                                               : fmt::format("ticks 0 to {} equal", sink.checksum_mismatch - 1));
+            summary << fmt::format(
+                "checksums: {}: tick {}: this run {}, recorded {} ({})\n", style.bad("differ"),
+                sink.checksum_mismatch, hex16(sink.checksum_actual),
+                hex16(checksums[static_cast<size_t>(sink.checksum_mismatch)]),
+                sink.checksum_mismatch == 0
+                    ? std::string("no tick equal")
+                    : fmt::format("ticks 0 to {} equal", sink.checksum_mismatch - 1));
             checksums_ok = false;
         } else if (sink.checksum_mismatch >= 0 || sink.ticks != recorded) {
-            summary << fmt::format("checksums: {}: this run has {} ticks, '{}' {}\n", style.bad("differ"), sink.ticks,
-                                   cmd.checksums_path, recorded);
+            summary << fmt::format("checksums: {}: this run has {} ticks, '{}' {}\n",
+                                   style.bad("differ"), sink.ticks, cmd.checksums_path, recorded);
             checksums_ok = false;
         } else {
-            summary << fmt::format("checksums: {} ticks, every one {} '{}'\n", recorded, style.good("equal to"),
-                                   cmd.checksums_path);
+            summary << fmt::format("checksums: {} ticks, every one {} '{}'\n", recorded,
+                                   style.good("equal to"), cmd.checksums_path);
         }
     }
     return report.passed() && checksums_ok ? kExitOk : kExitMismatch;
@@ -285,14 +301,20 @@ public:
         app.add("--hashes", &cmd_.hashes_path, "Write per-tick hashes to this file ('-': stdout)");
         app.add("--csv", &cmd_.csv_path, "Write the trajectory CSV to this file ('-': stdout)");
         app.add("--trace", &cmd_.trace_path, "Write the solver trace to this file ('-': stdout)");
-        app.add("--trace-ticks", &trace_ticks_, "Tick range of the trace, A:B inclusive (default: all)");
-        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
-        app.add("--metrics", &cmd_.metrics_path, "Write the feel metrics to this file as CSV or JSON ('-': stdout)");
-        app.add("--metrics-format", &cmd_.metrics_format, "csv or json (default: from the extension, .json: JSON)");
-        app.add("--inject-fault", &cmd_.fault,
-                       "TICK:CHARACTER:FIELD:BITS: flip the low BITS bits of FIELD of CHARACTER after TICK (tests of desync)");
-        app.add("--checksums", &cmd_.checksums_path,
-                "A recording's checksum file: every tick's world hash must equal it (exit 1 at the first that does not)");
+        app.add("--trace-ticks", &trace_ticks_,
+                "Tick range of the trace, A:B inclusive (default: all)");
+        app.flag("--allow-outside", &cmd_.allow_outside,
+                 "Let the scenario reference files outside its tree");
+        app.add("--metrics", &cmd_.metrics_path,
+                "Write the feel metrics to this file as CSV or JSON ('-': stdout)");
+        app.add("--metrics-format", &cmd_.metrics_format,
+                "csv or json (default: from the extension, .json: JSON)");
+        app.add(
+            "--inject-fault", &cmd_.fault,
+            "TICK:CHARACTER:FIELD:BITS: flip the low BITS bits of FIELD of CHARACTER after TICK (tests of desync)");
+        app.add(
+            "--checksums", &cmd_.checksums_path,
+            "A recording's checksum file: every tick's world hash must equal it (exit 1 at the first that does not)");
         app.add("--stop-after", &cmd_.stop_after, "Run ticks 0..N only")
             .range(0, std::numeric_limits<int64_t>::max());
     }
@@ -315,6 +337,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_run_subcommand() { return std::make_unique<RunSubcommand>(); }
+std::unique_ptr<Subcommand> make_run_subcommand() {
+    return std::make_unique<RunSubcommand>();
+}
 
 } // namespace fx::harness

@@ -25,7 +25,8 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
         err << "fxkcc shrink: expected an output file (-o OUT.yaml)\n";
         return kExitBadInput;
     }
-    if (const std::string conflict = output_conflict({{"-o", cmd.output}}, sc.inputs); !conflict.empty()) {
+    if (const std::string conflict = output_conflict({{"-o", cmd.output}}, sc.inputs);
+        !conflict.empty()) {
         err << "fxkcc shrink: " << conflict << "\n";
         return kExitBadInput;
     }
@@ -59,7 +60,8 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
             return kExitCannotTest;
         }
         if (!diverged) {
-            err << "fxkcc shrink: the two sides do not diverge on " << cmd.scenario << ": nothing to shrink\n";
+            err << "fxkcc shrink: the two sides do not diverge on " << cmd.scenario
+                << ": nothing to shrink\n";
             return kExitBadInput;
         }
         oracle = desync_oracle(sig, a, b, tmp);
@@ -75,13 +77,15 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
         }
         if (sig.kind == FailureSignature::Kind::kExpectation) {
             if (sig.expect_index < 0) {
-                err << "fxkcc shrink: cannot tell which expectation failed: " << sig.message << "\n";
+                err << "fxkcc shrink: cannot tell which expectation failed: " << sig.message
+                    << "\n";
                 return kExitBadInput;
             }
             for (const SameAsExpectation& e : sc.expect_same_as) {
                 if (e.at.index == sig.expect_index) {
                     err << "fxkcc shrink: the failing expectation is a same_as comparison with another scenario, "
-                           "which shrinking one side of cannot preserve: " << sig.message << "\n";
+                           "which shrinking one side of cannot preserve: "
+                        << sig.message << "\n";
                     return kExitBadInput;
                 }
             }
@@ -100,13 +104,15 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
     const std::string suffix = "-shrunk";
     res.name = sc.name.substr(0, std::min<size_t>(sc.name.size(), 64 - suffix.size())) + suffix;
     std::string what = sig.describe();
-    res.description = "Shrunk by `fxkcc shrink` from " + cmd.scenario + " (scenario " + sc.name + ", " +
-                      format_sizes(before) + ")" +
+    res.description = "Shrunk by `fxkcc shrink` from " + cmd.scenario + " (scenario " + sc.name +
+                      ", " + format_sizes(before) + ")" +
                       (desync ? " with sides a = " + a.label + ", b = " + b.label : std::string()) +
                       ". Reproduces: " + what;
     res.deviation = sc.deviation;
     ScenarioWriteOptions wo;
-    wo.output_dir = fs::path(cmd.output).parent_path().empty() ? "." : fs::path(cmd.output).parent_path().generic_string();
+    wo.output_dir = fs::path(cmd.output).parent_path().empty()
+                        ? "."
+                        : fs::path(cmd.output).parent_path().generic_string();
     if (!write_file_atomic(cmd.output, scenario_to_yaml(res, wo), &error)) {
         err << "fxkcc shrink: " << error << "\n";
         return kExitCannotTest;
@@ -124,8 +130,8 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
             // The written file itself, as both sides read it.
             DesyncReport rep;
             same = run_sides(cmd.output, a, b, tmp, &rep, &error) && rep.diverged &&
-                   (!sig.has_entity ||
-                    std::find(rep.entities.begin(), rep.entities.end(), sig.entity) != rep.entities.end());
+                   (!sig.has_entity || std::find(rep.entities.begin(), rep.entities.end(),
+                                                 sig.entity) != rep.entities.end());
             how = "first divergent tick " + std::to_string(rep.tick);
         } else {
             CheckReport report;
@@ -150,7 +156,8 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
             << (error.empty() ? "" : ": " + error) << "\n";
         return kExitCannotTest;
     }
-    out << "wrote " << cmd.output << " (" << res.name << "); it fails the same way: " << how << "\n";
+    out << "wrote " << cmd.output << " (" << res.name << "); it fails the same way: " << how
+        << "\n";
     return kExitOk;
 }
 
@@ -160,13 +167,18 @@ class ShrinkSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
         app.add("scenario", &cmd_.scenario, "Scenario file that fails").required();
-        app.add("-o,--output", &cmd_.output, "Where to write the shrunk scenario (YAML)").required();
-        app.add("--a", &cmd_.a, "Command that runs fxkcc for side a (a desync; default: this binary)");
-        app.add("--b", &cmd_.b, "Command that runs fxkcc for side b (a desync; default: this binary)");
-        app.add("--a-args", &cmd_.a_args, "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
+        app.add("-o,--output", &cmd_.output, "Where to write the shrunk scenario (YAML)")
+            .required();
+        app.add("--a", &cmd_.a,
+                "Command that runs fxkcc for side a (a desync; default: this binary)");
+        app.add("--b", &cmd_.b,
+                "Command that runs fxkcc for side b (a desync; default: this binary)");
+        app.add("--a-args", &cmd_.a_args,
+                "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
         app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
         app.add("--max-runs", &cmd_.max_runs, "Candidates tested at most").show_default();
-        app.flag("--allow-outside", &cmd_.allow_outside, "Let the scenario reference files outside its tree");
+        app.flag("--allow-outside", &cmd_.allow_outside,
+                 "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override {
         default_shrink_sides(inv.self, &cmd_); // any side option makes it a desync shrink
@@ -179,6 +191,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_shrink_subcommand() { return std::make_unique<ShrinkSubcommand>(); }
+std::unique_ptr<Subcommand> make_shrink_subcommand() {
+    return std::make_unique<ShrinkSubcommand>();
+}
 
 } // namespace fx::harness

@@ -6,10 +6,14 @@
 namespace fx::harness {
 
 bool parse_colour_mode(std::string_view text, ColourMode* out) {
-    if (text == "auto") *out = ColourMode::kAuto;
-    else if (text == "always") *out = ColourMode::kAlways;
-    else if (text == "never") *out = ColourMode::kNever;
-    else return false;
+    if (text == "auto")
+        *out = ColourMode::kAuto;
+    else if (text == "always")
+        *out = ColourMode::kAlways;
+    else if (text == "never")
+        *out = ColourMode::kNever;
+    else
+        return false;
     return true;
 }
 
@@ -29,13 +33,17 @@ std::string styled(bool colour, fmt::text_style style, std::string_view text) {
 
 } // namespace
 
-std::string Style::good(std::string_view text) const { return styled(colour, fmt::fg(fmt::terminal_color::green), text); }
+std::string Style::good(std::string_view text) const {
+    return styled(colour, fmt::fg(fmt::terminal_color::green), text);
+}
 std::string Style::bad(std::string_view text) const {
     return styled(colour, fmt::fg(fmt::terminal_color::red) | fmt::emphasis::bold, text);
 }
 std::string Style::warning(std::string_view text) const {
     return styled(colour, fmt::fg(fmt::terminal_color::yellow), text);
 }
-std::string Style::strong(std::string_view text) const { return styled(colour, fmt::emphasis::bold, text); }
+std::string Style::strong(std::string_view text) const {
+    return styled(colour, fmt::emphasis::bold, text);
+}
 
 } // namespace fx::harness

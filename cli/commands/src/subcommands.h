@@ -29,7 +29,8 @@ std::unique_ptr<Subcommand> make_swarm_subcommand();
 
 /// False (and a message on err naming `command`) when a filter selected no scenario and
 /// --allow-empty was not given (verify, bless).
-bool filter_matched(const char* command, const SuiteOptions& suite, size_t matched, size_t of, std::ostream& err);
+bool filter_matched(const char* command, const SuiteOptions& suite, size_t matched, size_t of,
+                    std::ostream& err);
 
 /// False (and a message on err) when two outcomes share a scenario name (verify, bless).
 bool unique_names(const std::vector<Outcome>& outcomes, std::ostream& err);

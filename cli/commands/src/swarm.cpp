@@ -26,7 +26,8 @@ struct SwarmCommand {
     std::string plant;
 };
 
-int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream& out, std::ostream& err) {
+int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream& out,
+                  std::ostream& err) {
     swarm::SwarmOptions o;
     std::string error;
     o.seed = static_cast<uint64_t>(cmd.seed);
@@ -42,7 +43,8 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
     o.runs = cmd.runs >= 0 ? cmd.runs : cmd.time > 0 ? int64_t{1} << 40 : 100;
     o.only_run = cmd.run;
     o.time_limit = cmd.time;
-    o.jobs = cmd.jobs > 0 ? cmd.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    o.jobs = cmd.jobs > 0 ? cmd.jobs
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (!cmd.features.empty()) {
         if (!swarm::parse_features(cmd.features, &o.features, &error)) {
             err << "fxkcc swarm: --features: " << error << "\n";
@@ -63,22 +65,26 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         const auto& names = swarm::plantable_oracles();
         if (std::find(names.begin(), names.end(), cmd.plant) == names.end()) {
             std::string list;
-            for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-            err << "fxkcc swarm: --inject-oracle-fault: expected one of " << list << ", found '" << cmd.plant << "'\n";
+            for (const std::string& n : names)
+                list += (list.empty() ? "" : ", ") + n;
+            err << "fxkcc swarm: --inject-oracle-fault: expected one of " << list << ", found '"
+                << cmd.plant << "'\n";
             return kExitBadInput;
         }
         o.oracles.plant = cmd.plant;
         o.side_args += "--inject-oracle-fault " + cmd.plant + " ";
     }
     std::vector<OutputPath> outputs;
-    if (!cmd.json_path.empty() && cmd.json_path != "-") outputs.push_back({"--json", cmd.json_path});
+    if (!cmd.json_path.empty() && cmd.json_path != "-")
+        outputs.push_back({"--json", cmd.json_path});
     if (!cmd.junit_path.empty()) outputs.push_back({"--junit", cmd.junit_path});
     if (const std::string conflict = output_conflict(outputs, {}); !conflict.empty()) {
         err << "fxkcc swarm: " << conflict << "\n";
         return kExitBadInput;
     }
     Side a, b;
-    const bool sides = !cmd.a.empty() || !cmd.b.empty() || !cmd.a_args.empty() || !cmd.b_args.empty();
+    const bool sides =
+        !cmd.a.empty() || !cmd.b.empty() || !cmd.a_args.empty() || !cmd.b_args.empty();
     if (sides) {
         if (!make_side(cmd.a.empty() ? self : cmd.a, cmd.a_args, &a, &error) ||
             !make_side(cmd.b.empty() ? self : cmd.b, cmd.b_args, &b, &error)) {
@@ -111,7 +117,8 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         err << "fxkcc swarm: " << error << "\n";
         return kExitCannotTest;
     }
-    if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, swarm::report_junit(report), &error)) {
+    if (!cmd.junit_path.empty() &&
+        !write_file_atomic(cmd.junit_path, swarm::report_junit(report), &error)) {
         err << "fxkcc swarm: " << error << "\n";
         return kExitCannotTest;
     }
@@ -121,33 +128,49 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
 class SwarmSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
-        app.add("--seed", &cmd_.seed, "The swarm's seed: run K of seed S is the same scenario on every target").show_default().range(0, INT64_MAX);
-        app.add("--runs", &cmd_.runs, "Runs 0 .. N-1 (default 100; with --time: at most N)").range(1, 100000000);
-        app.add("--run", &cmd_.run, "Run K alone: the reproduction of a finding").range(0, INT64_MAX / 4);
-        app.add("--time", &cmd_.time, "Stop starting runs after this many seconds").range(1, 100000000);
+        app.add("--seed", &cmd_.seed,
+                "The swarm's seed: run K of seed S is the same scenario on every target")
+            .show_default()
+            .range(0, INT64_MAX);
+        app.add("--runs", &cmd_.runs, "Runs 0 .. N-1 (default 100; with --time: at most N)")
+            .range(1, 100000000);
+        app.add("--run", &cmd_.run, "Run K alone: the reproduction of a finding")
+            .range(0, INT64_MAX / 4);
+        app.add("--time", &cmd_.time, "Stop starting runs after this many seconds")
+            .range(1, 100000000);
         app.add("-j,--jobs", &cmd_.jobs, "Runs in parallel (default: all cores)").range(1, 4096);
-        app.add("--features", &cmd_.features,
-                "Comma-separated features a run may enable (default all; each run enables a random subset): "
-                "wall-joint, corner, union, slot, seams, step, ledge, slope, ceiling, platform, crush, crowd, roam, "
-                "lifecycle, frames, offset, settings");
+        app.add(
+            "--features", &cmd_.features,
+            "Comma-separated features a run may enable (default all; each run enables a random subset): "
+            "wall-joint, corner, union, slot, seams, step, ledge, slope, ceiling, platform, crush, crowd, roam, "
+            "lifecycle, frames, offset, settings");
         app.add("--out", &cmd_.out_dir, "Write each finding's shrunk scenario into this folder");
         app.add("--emit", &cmd_.emit_dir, "Write every run's generated scenario into this folder");
-        app.add("--json", &cmd_.json_path, "The report as JSON (- : on stdout instead of the text)");
+        app.add("--json", &cmd_.json_path,
+                "The report as JSON (- : on stdout instead of the text)");
         app.add("--junit", &cmd_.junit_path, "The report as JUnit XML, one test case per oracle");
-        app.add("--a", &cmd_.a, "Command that runs fxkcc for side a (the sides oracle; default: this binary)");
+        app.add("--a", &cmd_.a,
+                "Command that runs fxkcc for side a (the sides oracle; default: this binary)");
         app.add("--b", &cmd_.b, "Command that runs fxkcc for side b (default: this binary)");
         app.add("--a-args", &cmd_.a_args, "Extra run arguments for side a");
         app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
-        app.flag("--no-metamorphic", &cmd_.no_metamorphic, "Leave out the translate, permute and frames oracles");
+        app.flag("--no-metamorphic", &cmd_.no_metamorphic,
+                 "Leave out the translate, permute and frames oracles");
         app.flag("--no-synctest", &cmd_.no_synctest, "Leave out the synctest oracle");
-        app.add("--inject-oracle-fault", &cmd_.plant,
-                "ORACLE: plant a difference in that oracle's comparison (translate, permute, frames, turn, roundtrip, "
-                "synctest): the test of the test, it must find something in every run it checks");
-        app.add("--known", &cmd_.known,
-                "A file of known findings (oracle|family a line): reported as known, not a failure (exit 0)");
-        app.add("--shrink-runs", &cmd_.shrink_runs, "Candidates tested per shrink at most").show_default().range(1, 100000);
+        app.add(
+            "--inject-oracle-fault", &cmd_.plant,
+            "ORACLE: plant a difference in that oracle's comparison (translate, permute, frames, turn, roundtrip, "
+            "synctest): the test of the test, it must find something in every run it checks");
+        app.add(
+            "--known", &cmd_.known,
+            "A file of known findings (oracle|family a line): reported as known, not a failure (exit 0)");
+        app.add("--shrink-runs", &cmd_.shrink_runs, "Candidates tested per shrink at most")
+            .show_default()
+            .range(1, 100000);
     }
-    int run(const Invocation& inv) override { return swarm_command(cmd_, inv.self, inv.out, inv.err); }
+    int run(const Invocation& inv) override {
+        return swarm_command(cmd_, inv.self, inv.out, inv.err);
+    }
 
 private:
     SwarmCommand cmd_;
@@ -155,6 +178,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_swarm_subcommand() { return std::make_unique<SwarmSubcommand>(); }
+std::unique_ptr<Subcommand> make_swarm_subcommand() {
+    return std::make_unique<SwarmSubcommand>();
+}
 
 } // namespace fx::harness

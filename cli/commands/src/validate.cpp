@@ -58,6 +58,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_validate_subcommand() { return std::make_unique<ValidateSubcommand>(); }
+std::unique_ptr<Subcommand> make_validate_subcommand() {
+    return std::make_unique<ValidateSubcommand>();
+}
 
 } // namespace fx::harness

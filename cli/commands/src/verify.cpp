@@ -18,11 +18,13 @@ namespace fx::harness {
 bool unique_names(const std::vector<Outcome>& outcomes, std::ostream& err) {
     std::string duplicate;
     if (check_unique_names(outcomes, &duplicate)) return true;
-    err << "fxkcc: two scenarios are named '" << duplicate << "' (names must be unique: they name the goldens)\n";
+    err << "fxkcc: two scenarios are named '" << duplicate
+        << "' (names must be unique: they name the goldens)\n";
     return false;
 }
 
-bool filter_matched(const char* command, const SuiteOptions& suite, size_t matched, size_t of, std::ostream& err) {
+bool filter_matched(const char* command, const SuiteOptions& suite, size_t matched, size_t of,
+                    std::ostream& err) {
     if (matched > 0 || suite.allow_empty) return true;
     err << "fxkcc " << command << ": no scenario name contains '" << suite.filter << "' (of " << of
         << " scenarios; --allow-empty accepts a filter that selects nothing)\n";
@@ -42,8 +44,8 @@ std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& t
     int failures = 0, errors = 0;
     int64_t total = 0;
     for (const Outcome& o : outcomes) {
-        if (o.status == Status::kMismatch || o.status == Status::kStale || o.status == Status::kMissing ||
-            o.status == Status::kFailed) {
+        if (o.status == Status::kMismatch || o.status == Status::kStale ||
+            o.status == Status::kMissing || o.status == Status::kFailed) {
             ++failures;
         }
         if (o.status == Status::kBadInput || o.status == Status::kCannotTest) ++errors;
@@ -51,19 +53,21 @@ std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& t
     }
     std::ostringstream x;
     x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    x << "<testsuites>\n<testsuite name=\"fxkcc verify " << xml_escape(target) << "\" tests=\"" << outcomes.size()
-      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\"" << seconds_text(total) << "\">\n";
+    x << "<testsuites>\n<testsuite name=\"fxkcc verify " << xml_escape(target) << "\" tests=\""
+      << outcomes.size() << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\""
+      << seconds_text(total) << "\">\n";
     for (const Outcome& o : outcomes) {
         x << "  <testcase classname=\"fxkcc." << xml_escape(target) << "\" name=\""
-          << xml_escape(o.name.empty() ? o.path : o.name) << "\" file=\"" << xml_escape(o.path) << "\" time=\""
-          << seconds_text(o.millis) << "\"";
+          << xml_escape(o.name.empty() ? o.path : o.name) << "\" file=\"" << xml_escape(o.path)
+          << "\" time=\"" << seconds_text(o.millis) << "\"";
         if (o.status == Status::kPass) {
             x << "/>\n";
             continue;
         }
         const bool error = o.status == Status::kBadInput || o.status == Status::kCannotTest;
-        x << ">\n    <" << (error ? "error" : "failure") << " type=\"" << status_name(o.status) << "\" message=\""
-          << xml_escape(o.summary) << "\">" << xml_escape(o.detail) << "</" << (error ? "error" : "failure") << ">\n";
+        x << ">\n    <" << (error ? "error" : "failure") << " type=\"" << status_name(o.status)
+          << "\" message=\"" << xml_escape(o.summary) << "\">" << xml_escape(o.detail) << "</"
+          << (error ? "error" : "failure") << ">\n";
         x << "  </testcase>\n";
     }
     x << "</testsuite>\n</testsuites>\n";
@@ -73,39 +77,52 @@ std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& t
 /// The status of an outcome as a JSON word.
 const char* json_status(Status s) {
     switch (s) {
-    case Status::kPass: return "pass";
-    case Status::kMismatch: return "mismatch";
-    case Status::kStale: return "stale";
-    case Status::kMissing: return "missing";
-    case Status::kBadInput: return "error";
-    case Status::kCannotTest: return "cannot-test";
-    case Status::kFailed: return "failed";
+    case Status::kPass:
+        return "pass";
+    case Status::kMismatch:
+        return "mismatch";
+    case Status::kStale:
+        return "stale";
+    case Status::kMissing:
+        return "missing";
+    case Status::kBadInput:
+        return "error";
+    case Status::kCannotTest:
+        return "cannot-test";
+    case Status::kFailed:
+        return "failed";
     }
     return "?";
 }
 
 std::string report_json(const std::vector<Outcome>& outcomes, const std::string& build_target,
-                        const std::string& golden_target, const std::string& note, const int (&counts)[7],
-                        int checks_failed, int exit_code) {
+                        const std::string& golden_target, const std::string& note,
+                        const int (&counts)[7], int checks_failed, int exit_code) {
     using text::json_quote;
     const BuildInfo& b = build_info();
     std::string j = "{\n  \"format\": \"fxkcc-verify 1\",\n";
-    j += "  \"build\": {\"target\": " + json_quote(build_target) + ", \"engine\": " + json_quote(kEngine) +
-         ", \"behaviour\": " + std::to_string(kBehaviourVersion) + ", \"source\": " + json_quote(b.commit) +
-         ", \"dirty\": " + (b.dirty ? "true" : "false") + ", \"compiler\": " + json_quote(b.compiler) + "},\n";
+    j += "  \"build\": {\"target\": " + json_quote(build_target) +
+         ", \"engine\": " + json_quote(kEngine) +
+         ", \"behaviour\": " + std::to_string(kBehaviourVersion) +
+         ", \"source\": " + json_quote(b.commit) + ", \"dirty\": " + (b.dirty ? "true" : "false") +
+         ", \"compiler\": " + json_quote(b.compiler) + "},\n";
     j += "  \"goldens\": " + json_quote(golden_target) + ",\n";
     j += "  \"note\": " + json_quote(note) + ",\n";
-    j += fmt::format("  \"counts\": {{\"scenarios\": {}, \"passed\": {}, \"mismatched\": {}, \"stale\": {}, "
-                     "\"missing\": {}, \"errors\": {}, \"cannot_test\": {}, \"failed_checks\": {}}},\n",
-                     outcomes.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], checks_failed);
+    j += fmt::format(
+        "  \"counts\": {{\"scenarios\": {}, \"passed\": {}, \"mismatched\": {}, \"stale\": {}, "
+        "\"missing\": {}, \"errors\": {}, \"cannot_test\": {}, \"failed_checks\": {}}},\n",
+        outcomes.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5],
+        checks_failed);
     j += "  \"exit_code\": " + std::to_string(exit_code) + ",\n  \"scenarios\": [";
     for (size_t i = 0; i < outcomes.size(); ++i) {
         const Outcome& o = outcomes[i];
-        j += std::string(i == 0 ? "\n" : ",\n") + "    {\"name\": " + json_quote(o.name) + ", \"path\": " +
-             json_quote(o.path) + ", \"status\": \"" + json_status(o.status) + "\", \"checks_failed\": " +
-             (o.checks_failed ? "true" : "false") + ", \"ticks\": " + std::to_string(o.ticks) +
-             ", \"seconds\": " + seconds_text(o.millis) + ", \"summary\": " + json_quote(o.summary) +
-             ", \"detail\": " + json_quote(o.detail) + "}";
+        j += std::string(i == 0 ? "\n" : ",\n") + "    {\"name\": " + json_quote(o.name) +
+             ", \"path\": " + json_quote(o.path) + ", \"status\": \"" + json_status(o.status) +
+             "\", \"checks_failed\": " + (o.checks_failed ? "true" : "false") +
+             ", \"ticks\": " + std::to_string(o.ticks) +
+             ", \"seconds\": " + seconds_text(o.millis) +
+             ", \"summary\": " + json_quote(o.summary) + ", \"detail\": " + json_quote(o.detail) +
+             "}";
     }
     j += outcomes.empty() ? "]\n}\n" : "\n  ]\n}\n";
     return j;
@@ -115,25 +132,31 @@ std::string report_json(const std::vector<Outcome>& outcomes, const std::string&
 std::string styled_status(Status s, const Style& style) {
     const std::string word = status_name(s);
     switch (s) {
-    case Status::kPass: return style.good(word);
+    case Status::kPass:
+        return style.good(word);
     case Status::kStale:
-    case Status::kMissing: return style.warning(word);
-    default: return style.bad(word);
+    case Status::kMissing:
+        return style.warning(word);
+    default:
+        return style.bad(word);
     }
 }
 
-void print_table(const std::vector<Outcome>& outcomes, std::ostream& out, const Style& style, bool failures_only) {
+void print_table(const std::vector<Outcome>& outcomes, std::ostream& out, const Style& style,
+                 bool failures_only) {
     size_t w = 8;
-    for (const Outcome& o : outcomes) w = std::max(w, (o.name.empty() ? o.path : o.name).size());
+    for (const Outcome& o : outcomes)
+        w = std::max(w, (o.name.empty() ? o.path : o.name).size());
     for (const Outcome& o : outcomes) {
         if (failures_only && o.status == Status::kPass) continue;
         const std::string_view word = status_name(o.status);
         // Padded by the word's own width: the colour codes take no columns.
-        out << fmt::format("{}{:{}}{:<{}}{}\n", styled_status(o.status, style), "", 12 - word.size(),
-                           o.name.empty() ? o.path : o.name, w + 2, o.summary);
+        out << fmt::format("{}{:{}}{:<{}}{}\n", styled_status(o.status, style), "",
+                           12 - word.size(), o.name.empty() ? o.path : o.name, w + 2, o.summary);
         if (!o.detail.empty()) {
             std::istringstream lines(o.detail);
-            for (std::string line; std::getline(lines, line);) out << "            " << line << "\n";
+            for (std::string line; std::getline(lines, line);)
+                out << "            " << line << "\n";
         }
     }
 }
@@ -155,16 +178,19 @@ SuiteOptions golden_target(const VerifyCommand& cmd, std::string* note) {
         return suite;
     }
     suite.target = cmd.reference_target;
-    *note = "note: " + (fs::path(suite.golden_dir) / own).generic_string() + " does not exist; verifying against the goldens of " +
-            cmd.reference_target + " (every target's goldens are identical, as fxkcc compare-goldens proves; --own-goldens requires " +
-            own + "'s own)\n";
+    *note =
+        "note: " + (fs::path(suite.golden_dir) / own).generic_string() +
+        " does not exist; verifying against the goldens of " + cmd.reference_target +
+        " (every target's goldens are identical, as fxkcc compare-goldens proves; --own-goldens requires " +
+        own + "'s own)\n";
     return suite;
 }
 
 /// verify --pending-dir: what this build produces for each scenario whose golden mismatched, was
 /// stale or missing, as pending goldens of this build's target (or --target's) for fxkcc review.
-bool write_pending(const VerifyCommand& cmd, const SuiteOptions& requested, const std::vector<Outcome>& outcomes,
-                   const std::vector<Loaded>& loaded, std::ostream& out, std::ostream& err) {
+bool write_pending(const VerifyCommand& cmd, const SuiteOptions& requested,
+                   const std::vector<Outcome>& outcomes, const std::vector<Loaded>& loaded,
+                   std::ostream& out, std::ostream& err) {
     SuiteOptions pending = requested;
     pending.golden_dir = cmd.pending_dir;
     size_t written = 0;
@@ -174,7 +200,8 @@ bool write_pending(const VerifyCommand& cmd, const SuiteOptions& requested, cons
         HashFile fresh;
         std::string error;
         if (!write_goldens(pending, loaded[i].sc, &fresh, &error)) {
-            err << "fxkcc verify: cannot write the pending golden of '" << loaded[i].sc.name << "': " << error << "\n";
+            err << "fxkcc verify: cannot write the pending golden of '" << loaded[i].sc.name
+                << "': " << error << "\n";
             return false;
         }
         ++written;
@@ -182,23 +209,25 @@ bool write_pending(const VerifyCommand& cmd, const SuiteOptions& requested, cons
     if (written > 0) {
         out << written << " pending golden" << (written == 1 ? "" : "s") << " written to "
             << (std::filesystem::path(cmd.pending_dir) / suite_target(pending)).generic_string()
-            << "/ (show: fxkcc review --pending-dir " << cmd.pending_dir << "; accept with --accept)\n";
+            << "/ (show: fxkcc review --pending-dir " << cmd.pending_dir
+            << "; accept with --accept)\n";
     }
     return true;
 }
 
 } // namespace
 
-int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream& err, const Style& style,
-                   bool err_terminal) {
+int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream& err,
+                   const Style& style, bool err_terminal) {
     std::string note;
     VerifyCommand cmd = request;
     cmd.suite = golden_target(request, &note);
-    const std::string on = note.empty() ? suite_target(cmd.suite)
-                                        : build_info().target + " against the goldens of " + suite_target(cmd.suite);
+    const std::string on =
+        note.empty() ? suite_target(cmd.suite)
+                     : build_info().target + " against the goldens of " + suite_target(cmd.suite);
     if (!cmd.pending_dir.empty() && folders_overlap(cmd.pending_dir, cmd.suite.golden_dir)) {
-        err << "fxkcc verify: --pending-dir '" << cmd.pending_dir << "' and the golden folder '" << cmd.suite.golden_dir
-            << "' overlap; pending goldens go to a folder of their own\n";
+        err << "fxkcc verify: --pending-dir '" << cmd.pending_dir << "' and the golden folder '"
+            << cmd.suite.golden_dir << "' overlap; pending goldens go to a folder of their own\n";
         return kExitBadInput;
     }
     // JSON on stdout replaces the table (and everything else verify prints there).
@@ -210,8 +239,8 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     auto write_json = [&](const std::vector<Outcome>& outcomes, int code) {
         if (cmd.json_path.empty()) return true;
         std::string e;
-        const std::string j = report_json(outcomes, build_info().target, suite_target(cmd.suite), note, counts,
-                                          checks_failed, code);
+        const std::string j = report_json(outcomes, build_info().target, suite_target(cmd.suite),
+                                          note, counts, checks_failed, code);
         if (cmd.json_path == "-") {
             out << j;
         } else if (!write_file_atomic(cmd.json_path, j, &e)) {
@@ -240,12 +269,14 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     if (picked.empty()) {
         // More CI jobs than scenarios, or a filter allowed to select nothing: not an error.
         if (cmd.suite.shard_count > 0) {
-            text << fmt::format("shard {}/{} has no scenarios (the selection has {}): nothing to verify\n",
-                                cmd.suite.shard_index, cmd.suite.shard_count, matched);
+            text << fmt::format(
+                "shard {}/{} has no scenarios (the selection has {}): nothing to verify\n",
+                cmd.suite.shard_index, cmd.suite.shard_count, matched);
         } else {
             text << "no scenario name contains '" << cmd.suite.filter << "': nothing to verify\n";
         }
-        if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml({}, suite_target(cmd.suite)), &error)) {
+        if (!cmd.junit_path.empty() &&
+            !write_file_atomic(cmd.junit_path, junit_xml({}, suite_target(cmd.suite)), &error)) {
             err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
             return kExitCannotTest;
         }
@@ -262,22 +293,25 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     std::vector<Outcome> outcomes =
         run_parallel(paths, run_costs(loaded), cmd.jobs, progress, err,
                      [&](size_t i) { return verify_one(cmd.suite, paths[i], loaded[i], &budget); });
-    for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i].millis += loaded[i].millis; // load + run, as before
+    for (size_t i = 0; i < outcomes.size(); ++i)
+        outcomes[i].millis += loaded[i].millis; // load + run, as before
     if (!unique_names(outcomes, err)) return kExitBadInput;
     for (const Outcome& o : outcomes) {
         ++counts[static_cast<int>(o.status)];
         if (o.checks_failed) ++checks_failed;
     }
     print_table(outcomes, text, style, cmd.failures_only);
-    text << fmt::format("\n{} scenarios on {}: {} passed, {} mismatched, {} stale, {} missing, {} errors; {} failed "
-                       "expectations or invariants\n",
-                       outcomes.size(), on, counts[0], counts[1], counts[2], counts[3], counts[4],
-                       checks_failed);
-    if (!cmd.junit_path.empty() && !write_file_atomic(cmd.junit_path, junit_xml(outcomes, suite_target(cmd.suite)), &error)) {
+    text << fmt::format(
+        "\n{} scenarios on {}: {} passed, {} mismatched, {} stale, {} missing, {} errors; {} failed "
+        "expectations or invariants\n",
+        outcomes.size(), on, counts[0], counts[1], counts[2], counts[3], counts[4], checks_failed);
+    if (!cmd.junit_path.empty() &&
+        !write_file_atomic(cmd.junit_path, junit_xml(outcomes, suite_target(cmd.suite)), &error)) {
         err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
         return kExitCannotTest;
     }
-    if (!cmd.pending_dir.empty() && !write_pending(cmd, request.suite, outcomes, loaded, text, err)) return kExitCannotTest;
+    if (!cmd.pending_dir.empty() && !write_pending(cmd, request.suite, outcomes, loaded, text, err))
+        return kExitCannotTest;
     const int code = exit_code_of(outcomes);
     return write_json(outcomes, code) ? code : kExitCannotTest;
 }
@@ -288,21 +322,26 @@ class VerifySubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
         add_suite_options(app, &cmd_.suite);
-        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)").range(1, 4096);
+        app.add("-j,--jobs", &cmd_.jobs, "Scenarios run in parallel (default: all cores)")
+            .range(1, 4096);
         app.add("--junit", &cmd_.junit_path, "Write a JUnit XML report");
-        app.add("--json", &cmd_.json_path,
-                "Write the report as JSON (every row, summary and detail, the counts, the exit code); '-': on "
-                "stdout instead of the table");
-        app.flag("--failures-only", &cmd_.failures_only, "List only the scenarios that did not pass");
+        app.add(
+            "--json", &cmd_.json_path,
+            "Write the report as JSON (every row, summary and detail, the counts, the exit code); '-': on "
+            "stdout instead of the table");
+        app.flag("--failures-only", &cmd_.failures_only,
+                 "List only the scenarios that did not pass");
         app.add("--reference-target", &cmd_.reference_target,
                 "Goldens to verify against when this build's target has no golden folder")
             .show_default()
             .target_name();
-        app.flag("--own-goldens", &cmd_.own_goldens, "Require this build's own golden folder (no reference fallback)");
+        app.flag("--own-goldens", &cmd_.own_goldens,
+                 "Require this build's own golden folder (no reference fallback)");
         app.flag("--no-progress", &no_progress_, "No progress line on a terminal");
-        app.add("--pending-dir", &cmd_.pending_dir,
-                "Write what this build produces for each mismatched, stale or missing golden as a pending "
-                "golden into DIR/<target>/ (a CI artifact, for fxkcc review)");
+        app.add(
+            "--pending-dir", &cmd_.pending_dir,
+            "Write what this build produces for each mismatched, stale or missing golden as a pending "
+            "golden into DIR/<target>/ (a CI artifact, for fxkcc review)");
     }
     int run(const Invocation& inv) override {
         cmd_.progress = !no_progress_;
@@ -316,6 +355,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Subcommand> make_verify_subcommand() { return std::make_unique<VerifySubcommand>(); }
+std::unique_ptr<Subcommand> make_verify_subcommand() {
+    return std::make_unique<VerifySubcommand>();
+}
 
 } // namespace fx::harness

@@ -10,8 +10,9 @@
 
 namespace fx::harness {
 
-const char* const kPhaseNames[kPhaseCount] = {"depenetration + probe", "velocity", "slide (both passes)",
-                                              "step-up", "snap / landing", "bookkeeping"};
+const char* const kPhaseNames[kPhaseCount] = {"depenetration + probe", "velocity",
+                                              "slide (both passes)",   "step-up",
+                                              "snap / landing",        "bookkeeping"};
 
 namespace {
 
@@ -19,8 +20,9 @@ using Clock = std::chrono::steady_clock;
 
 class NullSink final : public RunSink {
 public:
-    bool on_tick(int64_t, std::span<const kcc::CharacterState>, std::span<const std::pair<uint32_t, Vec3>>,
-                 std::span<const Vec3>, std::string*) override {
+    bool on_tick(int64_t, std::span<const kcc::CharacterState>,
+                 std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3>,
+                 std::string*) override {
         return true;
     }
 };
@@ -31,10 +33,13 @@ public:
     int64_t character_ticks = 0;
     void on_event(const kcc::TraceEvent& e) override {
         switch (e.kind) {
-        case kcc::TraceKind::kTickBegin: ++character_ticks; break;
+        case kcc::TraceKind::kTickBegin:
+            ++character_ticks;
+            break;
         case kcc::TraceKind::kProbe: // every tick that is not halted probes, after depenetrating
         {
-            const int answered = e.reason & ~kcc::kProbeBodiesCast; // 0, 1 or 2 queries from the last tick's cast
+            const int answered =
+                e.reason & ~kcc::kProbeBodiesCast; // 0, 1 or 2 queries from the last tick's cast
             ++(answered < 2 ? counts.overlaps : counts.overlaps_reused);
             ++(answered < 1 ? counts.probe_casts : counts.probes_reused);
             counts.probes_bodies_cast += (e.reason & kcc::kProbeBodiesCast) != 0;
@@ -44,19 +49,29 @@ public:
             ++counts.slide_sweeps;
             if (e.flag && e.shape == geo::kBodyShape) ++counts.body_sweeps;
             break;
-        case kcc::TraceKind::kSnap: ++counts.snap_casts; break;
+        case kcc::TraceKind::kSnap:
+            ++counts.snap_casts;
+            break;
         case kcc::TraceKind::kStepAttempt: {
             ++counts.step_attempts;
             switch (static_cast<kcc::StepResult>(e.reason)) {
             case kcc::StepResult::kNoMotion:
-            case kcc::StepResult::kAboveStep: break;
-            case kcc::StepResult::kCeiling: counts.step_casts += 1; break;
-            case kcc::StepResult::kBlocked: counts.step_casts += 2; break;
-            default: counts.step_casts += 3; break;
+            case kcc::StepResult::kAboveStep:
+                break;
+            case kcc::StepResult::kCeiling:
+                counts.step_casts += 1;
+                break;
+            case kcc::StepResult::kBlocked:
+                counts.step_casts += 2;
+                break;
+            default:
+                counts.step_casts += 3;
+                break;
             }
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
 };
@@ -67,7 +82,8 @@ public:
     void on_event(const kcc::TraceEvent& e) override {
         const Clock::time_point now = Clock::now();
         if (e.kind != kcc::TraceKind::kTickBegin && have_last_) {
-            ns[phase_of(e.kind)] += std::chrono::duration_cast<std::chrono::nanoseconds>(now - last_).count();
+            ns[phase_of(e.kind)] +=
+                std::chrono::duration_cast<std::chrono::nanoseconds>(now - last_).count();
         }
         last_ = now;
         have_last_ = e.kind != kcc::TraceKind::kTickEnd;
@@ -78,16 +94,22 @@ private:
         switch (k) {
         case kcc::TraceKind::kPlatformCarry:
         case kcc::TraceKind::kDepenetrate:
-        case kcc::TraceKind::kProbe: return kPhaseDepenetrateProbe;
-        case kcc::TraceKind::kVelocity: return kPhaseVelocity;
+        case kcc::TraceKind::kProbe:
+            return kPhaseDepenetrateProbe;
+        case kcc::TraceKind::kVelocity:
+            return kPhaseVelocity;
         case kcc::TraceKind::kSweep:
         case kcc::TraceKind::kPlaneAdded:
         case kcc::TraceKind::kPlaneSolve:
-        case kcc::TraceKind::kIterationCap: return kPhaseSlide;
-        case kcc::TraceKind::kStepAttempt: return kPhaseStep;
+        case kcc::TraceKind::kIterationCap:
+            return kPhaseSlide;
+        case kcc::TraceKind::kStepAttempt:
+            return kPhaseStep;
         case kcc::TraceKind::kSnap:
-        case kcc::TraceKind::kLanded: return kPhaseSnap;
-        default: return kPhaseOther;
+        case kcc::TraceKind::kLanded:
+            return kPhaseSnap;
+        default:
+            return kPhaseOther;
         }
     }
     Clock::time_point last_{};
@@ -96,7 +118,8 @@ private:
 
 } // namespace
 
-bool bench_scenario(const Scenario& sc, int warmup, int repeat, BenchResult* out, std::string* error) {
+bool bench_scenario(const Scenario& sc, int warmup, int repeat, BenchResult* out,
+                    std::string* error) {
     out->character_ticks = 0; // the ticks each character entry is present
     for (const CharacterDef& c : sc.characters) {
         out->character_ticks += (c.leave == CharacterDef::kNever ? sc.ticks : c.leave) - c.join;
@@ -110,13 +133,16 @@ bool bench_scenario(const Scenario& sc, int warmup, int repeat, BenchResult* out
     for (int i = 0; i < repeat; ++i) {
         const Clock::time_point start = Clock::now();
         if (!run_scenario(sc, sink, RunOptions{}, error)) return false;
-        const double ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
-        per_char_tick.push_back(ns / static_cast<double>(std::max<int64_t>(out->character_ticks, 1)));
+        const double ns = static_cast<double>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+        per_char_tick.push_back(ns /
+                                static_cast<double>(std::max<int64_t>(out->character_ticks, 1)));
     }
     std::sort(per_char_tick.begin(), per_char_tick.end());
     const size_t n = per_char_tick.size();
     if (n > 0) {
-        out->median_ns = n % 2 == 1 ? per_char_tick[n / 2] : (per_char_tick[n / 2 - 1] + per_char_tick[n / 2]) / 2;
+        out->median_ns = n % 2 == 1 ? per_char_tick[n / 2]
+                                    : (per_char_tick[n / 2 - 1] + per_char_tick[n / 2]) / 2;
         out->min_ns = per_char_tick.front();
         out->max_ns = per_char_tick.back();
     }

@@ -13,30 +13,32 @@
 
 #include "fx/mat3.h"
 #include "records/atomic_file.h"
+#include "records/text.h"
 #include "run/runner.h"
 #include "run/suite.h"
-#include "records/text.h"
 
 namespace fs = std::filesystem;
 
 namespace fx::harness {
 namespace {
 
-
 using namespace plot_detail;
 
-std::string xml(const std::string& s) { return text::xml_escape(s); }
+std::string xml(const std::string& s) {
+    return text::xml_escape(s);
+}
 
 std::string join_ids(const std::vector<uint32_t>& ids) {
     std::string s;
-    for (uint32_t id : ids) s += (s.empty() ? "" : " ") + std::to_string(id);
+    for (uint32_t id : ids)
+        s += (s.empty() ? "" : " ") + std::to_string(id);
     return s.empty() ? "none" : s;
 }
 
 // ---- colours and layout ----------------------------------------------------------------------
 
 constexpr const char* kSourceColour[2] = {"#1f77b4", "#ff7f0e"}; // A blue, B orange
-constexpr double kSourceWidth[2] = {3.0, 1.5};                     // A under B: both visible
+constexpr double kSourceWidth[2] = {3.0, 1.5}; // A under B: both visible
 /// One source: a colour per character (no orange, no red: those mean B and the divergence).
 constexpr const char* kCharacterColour[8] = {"#1f77b4", "#2ca02c", "#9467bd", "#17becf",
                                              "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f"};
@@ -57,8 +59,9 @@ constexpr double kFrameLeft[2] = {16, 616}; // top view, side view
 // ---- level -----------------------------------------------------------------------------------
 
 std::string level(const Scenario& sc, const View& v) {
-    std::string o = std::string("<g class=\"level\" fill=\"") + kLevelFill + "\" fill-opacity=\"0.25\" stroke=\"" +
-                    kLevelStroke + "\" stroke-width=\"1\">\n";
+    std::string o = std::string("<g class=\"level\" fill=\"") + kLevelFill +
+                    "\" fill-opacity=\"0.25\" stroke=\"" + kLevelStroke +
+                    "\" stroke-width=\"1\">\n";
     for (const BoxDef& b : sc.boxes) {
         o += box_polygon(box_corners(b.center, b.half_extents, b.rotation.to_mat3()), v,
                          " class=\"box\" data-id=\"" + std::to_string(b.id) + "\"");
@@ -68,8 +71,8 @@ std::string level(const Scenario& sc, const View& v) {
         const double r = D(s.radius);
         if (!visible(v, c.u - r, c.u + r, c.v - r, c.v + r)) continue;
         const P2 p = v.page(c);
-        o += "<circle class=\"sphere\" data-id=\"" + std::to_string(s.id) + "\" cx=\"" + num(p.u) + "\" cy=\"" +
-             num(p.v) + "\" r=\"" + num(r * v.s) + "\"/>\n";
+        o += "<circle class=\"sphere\" data-id=\"" + std::to_string(s.id) + "\" cx=\"" + num(p.u) +
+             "\" cy=\"" + num(p.v) + "\" r=\"" + num(r * v.s) + "\"/>\n";
     }
     for (const CapsuleDef& c : sc.capsules) {
         const P2 a = v.uv(D3(c.a)), b = v.uv(D3(c.b));
@@ -78,14 +81,16 @@ std::string level(const Scenario& sc, const View& v) {
                      std::max(a.v, b.v) + r)) {
             continue;
         }
-        o += "<path class=\"capsule-shape\" data-id=\"" + std::to_string(c.id) + "\" d=\"" + stadium_path(a, b, r, v) +
-             "\"/>\n";
+        o += "<path class=\"capsule-shape\" data-id=\"" + std::to_string(c.id) + "\" d=\"" +
+             stadium_path(a, b, r, v) + "\"/>\n";
     }
     for (const MeshDef& m : sc.meshes) {
-        o += "<g class=\"mesh\" data-id=\"" + std::to_string(m.id) + "\" fill=\"none\" stroke-width=\"0.75\">\n";
+        o += "<g class=\"mesh\" data-id=\"" + std::to_string(m.id) +
+             "\" fill=\"none\" stroke-width=\"0.75\">\n";
         for (size_t i = 0; i + 2 < m.indices.size(); i += 3) {
             std::vector<P2> tri;
-            for (size_t k = 0; k < 3; ++k) tri.push_back(v.uv(D3(m.vertices[m.indices[i + k]])));
+            for (size_t k = 0; k < 3; ++k)
+                tri.push_back(v.uv(D3(m.vertices[m.indices[i + k]])));
             const std::vector<P2> clipped = clip_polygon(tri, v);
             if (clipped.size() < 2) continue;
             o += "<polygon points=\"" + points_attr(clipped, v) + "\"/>\n";
@@ -105,27 +110,33 @@ std::string level(const Scenario& sc, const View& v) {
         const P2 p0{c.u + k * n2.u, c.v + k * n2.v};
         const double L = (v.uhi - v.ulo) + (v.vhi - v.vlo);
         const double inv = 1 / std::sqrt(len2);
-        P2 a{p0.u - n2.v * inv * L, p0.v + n2.u * inv * L}, b{p0.u + n2.v * inv * L, p0.v - n2.u * inv * L};
+        P2 a{p0.u - n2.v * inv * L, p0.v + n2.u * inv * L},
+            b{p0.u + n2.v * inv * L, p0.v - n2.u * inv * L};
         if (!clip_segment(&a, &b, v)) continue;
         const P2 pa = v.page(a), pb = v.page(b);
-        o += "<line class=\"plane\" data-id=\"" + std::to_string(pl.id) + "\" stroke-dasharray=\"8 4\" x1=\"" +
-             num(pa.u) + "\" y1=\"" + num(pa.v) + "\" x2=\"" + num(pb.u) + "\" y2=\"" + num(pb.v) + "\"/>\n";
+        o += "<line class=\"plane\" data-id=\"" + std::to_string(pl.id) +
+             "\" stroke-dasharray=\"8 4\" x1=\"" + num(pa.u) + "\" y1=\"" + num(pa.v) + "\" x2=\"" +
+             num(pb.u) + "\" y2=\"" + num(pb.v) + "\"/>\n";
     }
     o += "</g>\n";
     // Platforms at their tick-0 pose, their waypoint path (looping back to the first) dashed.
-    o += std::string("<g class=\"platforms\" fill=\"") + kPlatformFill + "\" fill-opacity=\"0.35\" stroke=\"" +
-         kPlatformStroke + "\" stroke-width=\"1\">\n";
+    o += std::string("<g class=\"platforms\" fill=\"") + kPlatformFill +
+         "\" fill-opacity=\"0.35\" stroke=\"" + kPlatformStroke + "\" stroke-width=\"1\">\n";
     for (const PlatformDef& p : sc.platforms) {
         if (p.waypoints.empty()) continue;
         o += "<g class=\"platform\" data-id=\"" + std::to_string(p.id) + "\">\n";
-        o += box_polygon(box_corners(p.waypoints.front().center, p.half_extents, p.rotation.to_mat3()), v, "");
+        o += box_polygon(
+            box_corners(p.waypoints.front().center, p.half_extents, p.rotation.to_mat3()), v, "");
         std::string path;
         for (size_t i = 0; i < p.waypoints.size(); ++i) {
-            P2 a = v.uv(D3(p.waypoints[i].center)), b = v.uv(D3(p.waypoints[(i + 1) % p.waypoints.size()].center));
+            P2 a = v.uv(D3(p.waypoints[i].center)),
+               b = v.uv(D3(p.waypoints[(i + 1) % p.waypoints.size()].center));
             if (!clip_segment(&a, &b, v)) continue;
             path += (path.empty() ? "M" : " M") + v.pt(a) + " L" + v.pt(b);
         }
-        if (!path.empty()) o += "<path class=\"waypoints\" fill=\"none\" stroke-dasharray=\"4 4\" d=\"" + path + "\"/>\n";
+        if (!path.empty())
+            o += "<path class=\"waypoints\" fill=\"none\" stroke-dasharray=\"4 4\" d=\"" + path +
+                 "\"/>\n";
         o += "</g>\n";
     }
     return o + "</g>\n";
@@ -141,16 +152,17 @@ struct Body {
 const TrajectoryRow* find_row(const std::vector<TrajectoryRow>& rows, int64_t tick, uint32_t id) {
     auto it = std::lower_bound(rows.begin(), rows.end(), std::make_pair(tick, id),
                                [](const TrajectoryRow& r, const std::pair<int64_t, uint32_t>& k) {
-                                   return r.tick < k.first || (r.tick == k.first && r.state.id < k.second);
+                                   return r.tick < k.first ||
+                                          (r.tick == k.first && r.state.id < k.second);
                                });
     if (it == rows.end() || it->tick != tick || it->state.id != id) return nullptr;
     return &*it;
 }
 
-std::string capsule(const View& v, const P3& feet, const Body& b, const std::string& colour, bool dashed,
-                    const std::string& attrs, int64_t tick) {
-    std::string o = "<g class=\"capsule\"" + attrs + " fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"1.5\"" +
-                    (dashed ? " stroke-dasharray=\"3 2\"" : "") + ">\n";
+std::string capsule(const View& v, const P3& feet, const Body& b, const std::string& colour,
+                    bool dashed, const std::string& attrs, int64_t tick) {
+    std::string o = "<g class=\"capsule\"" + attrs + " fill=\"none\" stroke=\"" + colour +
+                    "\" stroke-width=\"1.5\"" + (dashed ? " stroke-dasharray=\"3 2\"" : "") + ">\n";
     P2 label;
     if (v.top) {
         const P2 c = v.page(v.uv(feet));
@@ -158,22 +170,28 @@ std::string capsule(const View& v, const P3& feet, const Body& b, const std::str
         o += "<circle cx=\"" + num(c.u) + "\" cy=\"" + num(c.v) + "\" r=\"" + num(R) + "\"/>\n";
         label = {c.u + R + 2, c.v - R};
     } else {
-        const P3 lo{feet.x, feet.y + b.radius, feet.z}, hi{feet.x, feet.y + b.height - b.radius, feet.z};
+        const P3 lo{feet.x, feet.y + b.radius, feet.z},
+            hi{feet.x, feet.y + b.height - b.radius, feet.z};
         o += "<path d=\"" + stadium_path(v.uv(lo), v.uv(hi), b.radius, v) + "\"/>\n";
         const P2 top = v.page(v.uv({feet.x, feet.y + b.height, feet.z}));
         label = {top.u + b.radius * v.s + 2, top.v + 8};
     }
-    o += "<text stroke=\"none\" fill=\"" + colour + "\" font-family=\"sans-serif\" font-size=\"11\" x=\"" +
-         num(label.u) + "\" y=\"" + num(label.v) + "\">t" + std::to_string(tick) + "</text>\n";
+    o += "<text stroke=\"none\" fill=\"" + colour +
+         "\" font-family=\"sans-serif\" font-size=\"11\" x=\"" + num(label.u) + "\" y=\"" +
+         num(label.v) + "\">t" + std::to_string(tick) + "</text>\n";
     return o + "</g>\n";
 }
 
 std::string divergence_label(const CsvDivergence& d, size_t rows) {
-    if (!d.diverged) return "no divergence: the two trajectories are identical (" + std::to_string(rows) + " rows)";
-    std::string s = "first divergence: tick " + std::to_string(d.tick) + ", character " + std::to_string(d.character);
+    if (!d.diverged)
+        return "no divergence: the two trajectories are identical (" + std::to_string(rows) +
+               " rows)";
+    std::string s = "first divergence: tick " + std::to_string(d.tick) + ", character " +
+                    std::to_string(d.character);
     if (!d.fields.empty()) {
         s += ", fields ";
-        for (size_t i = 0; i < d.fields.size(); ++i) s += (i ? ", " : "") + d.fields[i].field;
+        for (size_t i = 0; i < d.fields.size(); ++i)
+            s += (i ? ", " : "") + d.fields[i].field;
     }
     if (!d.reason.empty()) s += ": " + d.reason;
     return s;
@@ -185,8 +203,9 @@ bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, st
     class Collect final : public RunSink {
     public:
         explicit Collect(std::vector<TrajectoryRow>* r) : rows_(r) {}
-        bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
-                     std::span<const Vec3> render, std::string*) override {
+        bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                     std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3> render,
+                     std::string*) override {
             for (size_t i = 0; i < chars.size(); ++i) {
                 TrajectoryRow r;
                 r.tick = tick;
@@ -205,8 +224,9 @@ bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, st
     };
     rows->clear();
     if (sc.ticks * static_cast<int64_t>(sc.characters.size()) > kMaxPlotRows) {
-        *err = "the run has " + std::to_string(sc.ticks) + " ticks x " + std::to_string(sc.characters.size()) +
-               " characters = " + std::to_string(sc.ticks * static_cast<int64_t>(sc.characters.size())) +
+        *err = "the run has " + std::to_string(sc.ticks) + " ticks x " +
+               std::to_string(sc.characters.size()) + " characters = " +
+               std::to_string(sc.ticks * static_cast<int64_t>(sc.characters.size())) +
                " rows; plot draws at most " + std::to_string(kMaxPlotRows);
         return false;
     }
@@ -215,31 +235,36 @@ bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, st
     return run_scenario(sc, sink, RunOptions{}, err);
 }
 
-std::string trajectory_mismatch(const Scenario& sc, const std::vector<TrajectoryRow>& rows, bool with_render,
-                                const std::string& display) {
+std::string trajectory_mismatch(const Scenario& sc, const std::vector<TrajectoryRow>& rows,
+                                bool with_render, const std::string& display) {
     const std::vector<uint32_t> want = character_ids(sc);
     std::vector<uint32_t> have;
     std::set<uint32_t> seen;
-    for (const TrajectoryRow& r : rows) seen.insert(r.state.id);
+    for (const TrajectoryRow& r : rows)
+        seen.insert(r.state.id);
     have.assign(seen.begin(), seen.end());
     if (!rows.empty() && have != want) {
-        return display + ": its characters (" + join_ids(have) + ") are not those of scenario '" + sc.name + "' (" +
-               join_ids(want) + "): a trajectory of another scenario?";
+        return display + ": its characters (" + join_ids(have) + ") are not those of scenario '" +
+               sc.name + "' (" + join_ids(want) + "): a trajectory of another scenario?";
     }
     if (!rows.empty() && rows.back().tick >= sc.ticks) {
-        return display + ": tick " + std::to_string(rows.back().tick) + " is beyond the " + std::to_string(sc.ticks) +
-               " ticks of scenario '" + sc.name + "': a trajectory of another scenario?";
+        return display + ": tick " + std::to_string(rows.back().tick) + " is beyond the " +
+               std::to_string(sc.ticks) + " ticks of scenario '" + sc.name +
+               "': a trajectory of another scenario?";
     }
     if (with_render != !sc.frames.empty()) {
-        return display + (with_render ? ": has render columns but scenario '" + sc.name + "' has no frame clock"
-                                      : ": has no render columns but scenario '" + sc.name + "' has a frame clock") +
+        return display +
+               (with_render
+                    ? ": has render columns but scenario '" + sc.name + "' has no frame clock"
+                    : ": has no render columns but scenario '" + sc.name + "' has a frame clock") +
                ": a trajectory of another scenario?";
     }
     return "";
 }
 
-bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const PlotOptions& options, std::string* svg,
-              PlotSummary* summary, std::string* err) {
+bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources,
+              const PlotOptions& options, std::string* svg, PlotSummary* summary,
+              std::string* err) {
     if (sources.empty() || sources.size() > 2) {
         *err = "expected one or two trajectories, found " + std::to_string(sources.size());
         return false;
@@ -250,15 +275,17 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
     std::map<uint32_t, P3> spawns;
     for (const CharacterDef& c : sc.characters) {
         if (options.character >= 0 && c.id != static_cast<uint64_t>(options.character)) continue;
-        if (!ids.empty() && ids.back() == c.id) continue; // a rejoin: drawn as one body (its first entry's)
+        if (!ids.empty() && ids.back() == c.id)
+            continue; // a rejoin: drawn as one body (its first entry's)
         ids.push_back(c.id);
         bodies[c.id] = {D(c.settings.radius), D(c.settings.height)};
         spawns[c.id] = D3(c.spawn);
     }
     if (ids.empty()) {
         const std::vector<uint32_t> all = character_ids(sc);
-        *err = "--character " + std::to_string(options.character) + ": not a character of scenario '" + sc.name +
-               "' (characters: " + join_ids(all) + ")";
+        *err = "--character " + std::to_string(options.character) +
+               ": not a character of scenario '" + sc.name + "' (characters: " + join_ids(all) +
+               ")";
         return false;
     }
     auto drawn = [&](uint32_t id) { return bodies.count(id) != 0; };
@@ -279,13 +306,15 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
         }
         bool found = false;
         for (const auto& rs : rows) {
-            for (uint32_t id : ids) found = found || find_row(rs, t, id) != nullptr;
+            for (uint32_t id : ids)
+                found = found || find_row(rs, t, id) != nullptr;
         }
         if (!found) {
             *err = "--ticks: no trajectory has a row at tick " + std::to_string(t) +
-                   (sc.golden_every > 1 ? " (the scenario records every " + std::to_string(sc.golden_every) +
-                                              "th tick in its goldens)"
-                                        : "");
+                   (sc.golden_every > 1
+                        ? " (the scenario records every " + std::to_string(sc.golden_every) +
+                              "th tick in its goldens)"
+                        : "");
             return false;
         }
     }
@@ -307,9 +336,11 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
         y0 = std::min(y0, p.y);
         y1 = std::max(y1, p.y + b.height);
     };
-    for (uint32_t id : ids) grow(spawns[id], bodies[id]);
+    for (uint32_t id : ids)
+        grow(spawns[id], bodies[id]);
     for (const auto& rs : rows) {
-        for (const TrajectoryRow& r : rs) grow(D3(r.state.position), bodies[r.state.id]);
+        for (const TrajectoryRow& r : rs)
+            grow(D3(r.state.position), bodies[r.state.id]);
     }
     const double m = options.margin_m;
     sum.side_axis = (x1 - x0) >= (z1 - z0) ? 'x' : 'z';
@@ -338,7 +369,8 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
 
     // Colours: per source when comparing, else per character.
     std::map<uint32_t, size_t> index_of;
-    for (size_t i = 0; i < ids.size(); ++i) index_of[ids[i]] = i;
+    for (size_t i = 0; i < ids.size(); ++i)
+        index_of[ids[i]] = i;
     auto colour = [&](size_t source, uint32_t id) -> std::string {
         if (sum.compared) return kSourceColour[source];
         return kCharacterColour[index_of[id] % 8];
@@ -354,40 +386,46 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
     o += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     const size_t legend_lines = (sum.compared ? 3 : 2) + 2;
     const double height = legend_y(legend_lines) + 8;
-    o += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" + num(height) +
-         "\" viewBox=\"0 0 " + num(kWidth) + " " + num(height) + "\" data-scenario=\"" + xml(sc.name) + "\">\n";
+    o += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
+         num(height) + "\" viewBox=\"0 0 " + num(kWidth) + " " + num(height) +
+         "\" data-scenario=\"" + xml(sc.name) + "\">\n";
     o += "<title>fxkcc plot: " + xml(sc.name) + "</title>\n";
-    o += "<defs>\n<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
-         "orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 Z\" fill=\"#333333\"/></marker>\n";
+    o +=
+        "<defs>\n<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+        "orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 Z\" fill=\"#333333\"/></marker>\n";
     for (const View& v : views) {
-        o += "<clipPath id=\"clip-" + v.id + "\"><rect x=\"" + num(v.fx) + "\" y=\"" + num(v.fy) + "\" width=\"" +
-             num(v.fw) + "\" height=\"" + num(v.fh) + "\"/></clipPath>\n";
+        o += "<clipPath id=\"clip-" + v.id + "\"><rect x=\"" + num(v.fx) + "\" y=\"" + num(v.fy) +
+             "\" width=\"" + num(v.fw) + "\" height=\"" + num(v.fh) + "\"/></clipPath>\n";
     }
     o += "</defs>\n";
     o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-    o += "<text x=\"16\" y=\"26\" font-family=\"sans-serif\" font-size=\"18\" font-weight=\"bold\">fxkcc plot: " +
-         xml(sc.name) + "</text>\n";
-    o += "<text x=\"16\" y=\"48\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#444444\">" +
-         std::to_string(sc.ticks) + " ticks at " + std::to_string(sc.tick_rate_hz) +
-         " Hz (tick t: the state after t + 1 steps); one point per recorded tick; views clipped to the "
-         "trajectories' bounding box plus " +
-         num(m) + " m</text>\n";
+    o +=
+        "<text x=\"16\" y=\"26\" font-family=\"sans-serif\" font-size=\"18\" font-weight=\"bold\">fxkcc plot: " +
+        xml(sc.name) + "</text>\n";
+    o +=
+        "<text x=\"16\" y=\"48\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#444444\">" +
+        std::to_string(sc.ticks) + " ticks at " + std::to_string(sc.tick_rate_hz) +
+        " Hz (tick t: the state after t + 1 steps); one point per recorded tick; views clipped to the "
+        "trajectories' bounding box plus " +
+        num(m) + " m</text>\n";
 
-    const std::string titles[2] = {
-        "top view, from above (+y): x to the right, z down the page (m)",
-        std::string("side view, from ") + (sum.side_axis == 'x' ? "+z: x" : "-x: z") + " to the right, y up (m)"};
+    const std::string titles[2] = {"top view, from above (+y): x to the right, z down the page (m)",
+                                   std::string("side view, from ") +
+                                       (sum.side_axis == 'x' ? "+z: x" : "-x: z") +
+                                       " to the right, y up (m)"};
     for (int vi = 0; vi < 2; ++vi) {
         const View& v = views[vi];
         o += "<g id=\"" + v.id + "-view\" class=\"view\" data-view=\"" + v.id + "\">\n";
         o += "<text class=\"view-title\" x=\"" + num(v.fx) + "\" y=\"" + num(v.fy - 10) +
              "\" font-family=\"sans-serif\" font-size=\"14\">" + titles[vi] + "</text>\n";
-        o += "<rect class=\"background\" x=\"" + num(v.fx) + "\" y=\"" + num(v.fy) + "\" width=\"" + num(v.fw) +
-             "\" height=\"" + num(v.fh) + "\" fill=\"#ffffff\"/>\n";
+        o += "<rect class=\"background\" x=\"" + num(v.fx) + "\" y=\"" + num(v.fy) + "\" width=\"" +
+             num(v.fw) + "\" height=\"" + num(v.fh) + "\" fill=\"#ffffff\"/>\n";
         o += grid(v);
         o += "<g clip-path=\"url(#clip-" + v.id + ")\">\n";
         o += level(sc, v);
         // Trajectories: one polyline per character per source, one point per row.
-        o += "<g class=\"trajectories\" fill=\"none\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n";
+        o +=
+            "<g class=\"trajectories\" fill=\"none\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n";
         for (size_t s = 0; s < rows.size(); ++s) {
             std::map<uint32_t, std::string> pts;
             for (const TrajectoryRow& r : rows[s]) {
@@ -398,20 +436,23 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
             for (uint32_t id : ids) {
                 auto it = pts.find(id);
                 if (it == pts.end()) continue;
-                o += "<polyline class=\"trajectory\" data-view=\"" + v.id + "\" data-source=\"" + source_name[s] +
-                     "\" data-character=\"" + std::to_string(id) + "\" stroke=\"" + colour(s, id) +
-                     "\" stroke-width=\"" + num(sum.compared ? kSourceWidth[s] : 2.0) + "\" points=\"" + it->second +
+                o += "<polyline class=\"trajectory\" data-view=\"" + v.id + "\" data-source=\"" +
+                     source_name[s] + "\" data-character=\"" + std::to_string(id) + "\" stroke=\"" +
+                     colour(s, id) + "\" stroke-width=\"" +
+                     num(sum.compared ? kSourceWidth[s] : 2.0) + "\" points=\"" + it->second +
                      "\"/>\n";
             }
         }
         // Where each character starts (its spawn), named.
         for (uint32_t id : ids) {
             const P2 p = v.page(v.uv(spawns[id]));
-            o += "<g class=\"start\" data-character=\"" + std::to_string(id) + "\"><circle cx=\"" + num(p.u) +
-                 "\" cy=\"" + num(p.v) + "\" r=\"3\" fill=\"#ffffff\" stroke=\"" + colour(0, id) +
-                 "\" stroke-width=\"1.5\"/><text x=\"" + num(p.u - 6) + "\" y=\"" + num(p.v - 6) +
-                 "\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#333333\" stroke=\"none\">c" +
-                 std::to_string(id) + "</text></g>\n";
+            o +=
+                "<g class=\"start\" data-character=\"" + std::to_string(id) + "\"><circle cx=\"" +
+                num(p.u) + "\" cy=\"" + num(p.v) + "\" r=\"3\" fill=\"#ffffff\" stroke=\"" +
+                colour(0, id) + "\" stroke-width=\"1.5\"/><text x=\"" + num(p.u - 6) + "\" y=\"" +
+                num(p.v - 6) +
+                "\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#333333\" stroke=\"none\">c" +
+                std::to_string(id) + "</text></g>\n";
         }
         o += "</g>\n";
         // Capsules at the chosen ticks.
@@ -422,31 +463,35 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
                     if (r == nullptr) continue;
                     o += capsule(v, D3(r->state.position), bodies[id], colour(s, id), s == 1,
                                  " data-view=\"" + v.id + "\" data-source=\"" + source_name[s] +
-                                     "\" data-character=\"" + std::to_string(id) + "\" data-tick=\"" +
-                                     std::to_string(t) + "\"",
+                                     "\" data-character=\"" + std::to_string(id) +
+                                     "\" data-tick=\"" + std::to_string(t) + "\"",
                                  t);
                 }
             }
         }
         // The first divergence: a ring where A was, a smaller one where B was, joined.
         if (sum.compared && sum.divergence.diverged) {
-            const TrajectoryRow* a = find_row(rows[0], sum.divergence.tick, sum.divergence.character);
-            const TrajectoryRow* b = find_row(rows[1], sum.divergence.tick, sum.divergence.character);
+            const TrajectoryRow* a =
+                find_row(rows[0], sum.divergence.tick, sum.divergence.character);
+            const TrajectoryRow* b =
+                find_row(rows[1], sum.divergence.tick, sum.divergence.character);
             if (a != nullptr || b != nullptr) {
                 const P2 pa = v.page(v.uv(D3((a != nullptr ? a : b)->state.position)));
-                o += std::string("<g class=\"divergence-marker\" data-view=\"") + v.id + "\" data-tick=\"" +
-                     std::to_string(sum.divergence.tick) + "\" data-character=\"" +
-                     std::to_string(sum.divergence.character) + "\" fill=\"none\" stroke=\"" + kDivergenceColour +
-                     "\" stroke-width=\"3\">\n";
+                o += std::string("<g class=\"divergence-marker\" data-view=\"") + v.id +
+                     "\" data-tick=\"" + std::to_string(sum.divergence.tick) +
+                     "\" data-character=\"" + std::to_string(sum.divergence.character) +
+                     "\" fill=\"none\" stroke=\"" + kDivergenceColour + "\" stroke-width=\"3\">\n";
                 if (a != nullptr && b != nullptr) {
                     const P2 pb = v.page(v.uv(D3(b->state.position)));
-                    o += "<line x1=\"" + num(pa.u) + "\" y1=\"" + num(pa.v) + "\" x2=\"" + num(pb.u) + "\" y2=\"" +
-                         num(pb.v) + "\" stroke-width=\"1.5\"/>\n";
-                    o += "<circle cx=\"" + num(pb.u) + "\" cy=\"" + num(pb.v) + "\" r=\"5\" stroke-width=\"2\"/>\n";
+                    o += "<line x1=\"" + num(pa.u) + "\" y1=\"" + num(pa.v) + "\" x2=\"" +
+                         num(pb.u) + "\" y2=\"" + num(pb.v) + "\" stroke-width=\"1.5\"/>\n";
+                    o += "<circle cx=\"" + num(pb.u) + "\" cy=\"" + num(pb.v) +
+                         "\" r=\"5\" stroke-width=\"2\"/>\n";
                 }
                 o += "<circle cx=\"" + num(pa.u) + "\" cy=\"" + num(pa.v) + "\" r=\"10\"/>\n";
                 o += "<text x=\"" + num(pa.u + 14) + "\" y=\"" + num(pa.v - 12) +
-                     "\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" fill=\"" + kDivergenceColour +
+                     "\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" fill=\"" +
+                     kDivergenceColour +
                      "\" font-family=\"sans-serif\" font-size=\"12\" font-weight=\"bold\">tick " +
                      std::to_string(sum.divergence.tick) + "</text>\n";
                 o += "</g>\n";
@@ -454,8 +499,9 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
         }
         o += "</g>\n"; // clip
         o += axis_arrows(v);
-        o += "<rect class=\"frame\" data-view=\"" + v.id + "\" x=\"" + num(v.fx) + "\" y=\"" + num(v.fy) +
-             "\" width=\"" + num(v.fw) + "\" height=\"" + num(v.fh) + "\" fill=\"none\" stroke=\"#888888\"/>\n";
+        o += "<rect class=\"frame\" data-view=\"" + v.id + "\" x=\"" + num(v.fx) + "\" y=\"" +
+             num(v.fy) + "\" width=\"" + num(v.fw) + "\" height=\"" + num(v.fh) +
+             "\" fill=\"none\" stroke=\"#888888\"/>\n";
         o += "</g>\n";
     }
 
@@ -470,36 +516,41 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
             o += "<rect x=\"" + num(x) + "\" y=\"" + num(y - 9) + "\" width=\"24\" height=\"" +
                  num(s == 0 ? 6 : 3) + "\" fill=\"" + kSourceColour[s] + "\"/>\n";
             text += s == 0 ? " (thick line, capsules solid)" : " (thin line, capsules dashed)";
-            o += "<text class=\"legend-source\" x=\"" + num(x + 32) + "\" y=\"" + num(y) + "\">" + text + "</text>\n";
+            o += "<text class=\"legend-source\" x=\"" + num(x + 32) + "\" y=\"" + num(y) + "\">" +
+                 text + "</text>\n";
             continue;
         }
-        o += "<text class=\"legend-source\" x=\"" + num(x) + "\" y=\"" + num(y) + "\">" + text + "</text>\n";
+        o += "<text class=\"legend-source\" x=\"" + num(x) + "\" y=\"" + num(y) + "\">" + text +
+             "</text>\n";
         // One source: a swatch per character on the next line.
         ++line;
         const double y2 = legend_y(line);
         for (size_t i = 0; i < ids.size() && i < 14; ++i) {
-            o += "<rect x=\"" + num(x) + "\" y=\"" + num(y2 - 9) + "\" width=\"18\" height=\"5\" fill=\"" +
-                 kCharacterColour[i % 8] + "\"/><text x=\"" + num(x + 22) + "\" y=\"" + num(y2) + "\">c" +
+            o += "<rect x=\"" + num(x) + "\" y=\"" + num(y2 - 9) +
+                 "\" width=\"18\" height=\"5\" fill=\"" + kCharacterColour[i % 8] +
+                 "\"/><text x=\"" + num(x + 22) + "\" y=\"" + num(y2) + "\">c" +
                  std::to_string(ids[i]) + "</text>\n";
             x += 72;
         }
         if (ids.size() > 14) {
-            o += "<text x=\"" + num(x) + "\" y=\"" + num(y2) + "\">+" + std::to_string(ids.size() - 14) +
-                 " more (colours repeat)</text>\n";
+            o += "<text x=\"" + num(x) + "\" y=\"" + num(y2) + "\">+" +
+                 std::to_string(ids.size() - 14) + " more (colours repeat)</text>\n";
         }
     }
     if (sum.compared) {
-        o += std::string("<text class=\"divergence\" x=\"16\" y=\"") + num(legend_y(line)) + "\" fill=\"" +
-             (sum.divergence.diverged ? kDivergenceColour : "#2e7d32") + "\" font-weight=\"bold\">" +
-             xml(sum.divergence_label) + "</text>\n";
+        o += std::string("<text class=\"divergence\" x=\"16\" y=\"") + num(legend_y(line)) +
+             "\" fill=\"" + (sum.divergence.diverged ? kDivergenceColour : "#2e7d32") +
+             "\" font-weight=\"bold\">" + xml(sum.divergence_label) + "</text>\n";
         ++line;
     }
-    o += std::string("<text x=\"16\" y=\"") + num(legend_y(line)) +
-         "\" fill=\"#555555\" font-size=\"12\">grey: level (boxes, ramps and stairs as outlines in the view; spheres; "
-         "capsules; mesh triangles; planes dashed, as their section through the trajectories)</text>\n";
-    o += std::string("<text x=\"16\" y=\"") + num(legend_y(line + 1)) +
-         "\" fill=\"#555555\" font-size=\"12\">brown: moving platforms at tick 0, their waypoint path dashed; "
-         "tN: a character's capsule at tick N; c1: where character 1 spawns</text>\n";
+    o +=
+        std::string("<text x=\"16\" y=\"") + num(legend_y(line)) +
+        "\" fill=\"#555555\" font-size=\"12\">grey: level (boxes, ramps and stairs as outlines in the view; spheres; "
+        "capsules; mesh triangles; planes dashed, as their section through the trajectories)</text>\n";
+    o +=
+        std::string("<text x=\"16\" y=\"") + num(legend_y(line + 1)) +
+        "\" fill=\"#555555\" font-size=\"12\">brown: moving platforms at tick 0, their waypoint path dashed; "
+        "tN: a character's capsule at tick N; c1: where character 1 spawns</text>\n";
     o += "</g>\n</svg>\n";
     *svg = std::move(o);
     if (summary != nullptr) *summary = std::move(sum);
@@ -507,4 +558,3 @@ bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const 
 }
 
 } // namespace fx::harness
-

@@ -13,12 +13,16 @@
 namespace fx::harness::plot_detail {
 
 /// The exact Q31.32 value as a double (exact up to 2^21 m; drawing needs far less).
-inline double D(Scalar s) { return static_cast<double>(s.raw()) / 4294967296.0; }
+inline double D(Scalar s) {
+    return static_cast<double>(s.raw()) / 4294967296.0;
+}
 
 struct P3 {
     double x = 0, y = 0, z = 0;
 };
-inline P3 D3(const Vec3& v) { return {D(v.x), D(v.y), D(v.z)}; }
+inline P3 D3(const Vec3& v) {
+    return {D(v.x), D(v.y), D(v.z)};
+}
 
 /// A point in a view's world plane (u to the right, v up or down the page, metres), or on the
 /// page (pixels).
@@ -33,7 +37,8 @@ inline std::string num(double v) {
     std::snprintf(buf, sizeof buf, "%.2f", v);
     std::string s = buf;
     if (s.find('.') != std::string::npos) {
-        while (s.back() == '0') s.pop_back();
+        while (s.back() == '0')
+            s.pop_back();
         if (s.back() == '.') s.pop_back();
     }
     if (s == "-0") s = "0";
@@ -43,7 +48,7 @@ inline std::string num(double v) {
 struct View {
     bool top = true; ///< top view (x, z), else side view (x or z, y)
     int side_axis = 0; ///< side view's horizontal axis: 0 = x, 2 = z
-    std::string id;    ///< "top" or "side"
+    std::string id; ///< "top" or "side"
     double fx = 0, fy = 0, fw = 0, fh = 0; ///< the frame on the page
     double ulo = 0, uhi = 0, vlo = 0, vhi = 0; ///< world range shown
     double s = 1; ///< pixels per metre

@@ -5,13 +5,13 @@
 #include <filesystem>
 #include <optional>
 
-#include "records/atomic_file.h"
-#include "run/checks.h"
 #include "forensics/desync.h"
+#include "records/atomic_file.h"
 #include "records/hash_file.h"
+#include "run/checks.h"
+#include "run/suite.h"
 #include "scenario/loader.h"
 #include "scenario/writer.h"
-#include "run/suite.h"
 
 namespace fs = std::filesystem;
 
@@ -19,7 +19,8 @@ namespace fx::harness {
 namespace {
 
 /// Digits after `key` in `text` (from `from`), or nullopt.
-std::optional<int64_t> number_after(const std::string& text, const std::string& key, size_t from = 0) {
+std::optional<int64_t> number_after(const std::string& text, const std::string& key,
+                                    size_t from = 0) {
     const size_t p = text.find(key, from);
     if (p == std::string::npos) return std::nullopt;
     size_t i = p + key.size();
@@ -81,8 +82,8 @@ bool reload(const Scenario& sc, const std::string& base_dir, Scenario* out, std:
 }
 
 /// Writes `sc` into `tmp` and runs both sides on it.
-bool desync_once(const Scenario& sc, const Side& a, const Side& b, const TempFolder& tmp, DesyncReport* rep,
-                 std::string* error) {
+bool desync_once(const Scenario& sc, const Side& a, const Side& b, const TempFolder& tmp,
+                 DesyncReport* rep, std::string* error) {
     const std::string file = tmp.file("candidate.yaml");
     ScenarioWriteOptions wo;
     wo.drop_same_as = true;
@@ -98,15 +99,17 @@ EntityRef pick_entity(const DesyncReport& r) {
 }
 
 int64_t count_world(const Scenario& sc) {
-    return static_cast<int64_t>(sc.boxes.size() + sc.planes.size() + sc.spheres.size() + sc.capsules.size() +
-                                sc.meshes.size() + sc.platforms.size());
+    return static_cast<int64_t>(sc.boxes.size() + sc.planes.size() + sc.spheres.size() +
+                                sc.capsules.size() + sc.meshes.size() + sc.platforms.size());
 }
 
 bool has_character(const Scenario& sc, uint32_t id) {
-    return std::any_of(sc.characters.begin(), sc.characters.end(), [&](const CharacterDef& c) { return c.id == id; });
+    return std::any_of(sc.characters.begin(), sc.characters.end(),
+                       [&](const CharacterDef& c) { return c.id == id; });
 }
 bool has_platform(const Scenario& sc, uint32_t id) {
-    return std::any_of(sc.platforms.begin(), sc.platforms.end(), [&](const PlatformDef& p) { return p.id == id; });
+    return std::any_of(sc.platforms.begin(), sc.platforms.end(),
+                       [&](const PlatformDef& p) { return p.id == id; });
 }
 
 /// Makes a candidate loadable: input and expectation ticks inside the run, no expectation
@@ -115,8 +118,10 @@ bool sanitize(Scenario* sc, const FailureSignature& sig) {
     const int64_t last = sc->ticks - 1;
     for (CharacterDef& c : sc->characters) {
         InputStream& in = c.input.edit();
-        std::erase_if(in.sticks, [&](const StickSegment& s) { return s.from > last || s.to <= s.from; });
-        for (StickSegment& s : in.sticks) s.to = std::min(s.to, sc->ticks);
+        std::erase_if(in.sticks,
+                      [&](const StickSegment& s) { return s.from > last || s.to <= s.from; });
+        for (StickSegment& s : in.sticks)
+            s.to = std::min(s.to, sc->ticks);
         std::erase_if(in.jumps, [&](int64_t t) { return t > last; });
         std::erase_if(in.impulses, [&](const ImpulseEvent& e) { return e.tick > last; });
     }
@@ -138,10 +143,12 @@ bool sanitize(Scenario* sc, const FailureSignature& sig) {
     std::erase_if(sc->expect_states, [&](const StateExpectation& e) {
         if (e.from > last) return drop(e.at);
         if (e.character != kcc::kNoId && !has_character(*sc, e.character)) return drop(e.at);
-        if (e.check_platform && e.platform != kcc::kNoId && !has_platform(*sc, e.platform)) return drop(e.at);
+        if (e.check_platform && e.platform != kcc::kNoId && !has_platform(*sc, e.platform))
+            return drop(e.at);
         return false;
     });
-    for (StateExpectation& e : sc->expect_states) e.to = std::min(e.to, last);
+    for (StateExpectation& e : sc->expect_states)
+        e.to = std::min(e.to, last);
     std::erase_if(sc->expect_metrics, [&](const MetricExpectation& e) {
         return e.character != kcc::kNoId && !has_character(*sc, e.character) && drop(e.at);
     });
@@ -154,7 +161,8 @@ bool sanitize(Scenario* sc, const FailureSignature& sig) {
 /// The shrinking state: the current smallest failing scenario and the run budget.
 class Shrinker {
 public:
-    Shrinker(const Scenario& sc, const FailureSignature& sig, const ShrinkOracle& oracle, const ShrinkOptions& o)
+    Shrinker(const Scenario& sc, const FailureSignature& sig, const ShrinkOracle& oracle,
+             const ShrinkOptions& o)
         : cur_(sc), sig_(sig), oracle_(oracle), opts_(o), tick_(sig.tick) {}
 
     bool out_of_runs() const { return runs_ >= opts_.max_runs; }
@@ -172,10 +180,10 @@ public:
     }
 
     /// Removes chunks of n items (ddmin, complement side): build(keep) makes the candidate.
-    template <typename Build>
-    int ddmin(size_t n, Build build) {
+    template <typename Build> int ddmin(size_t n, Build build) {
         std::vector<size_t> alive(n);
-        for (size_t i = 0; i < n; ++i) alive[i] = i;
+        for (size_t i = 0; i < n; ++i)
+            alive[i] = i;
         size_t parts = 2;
         int removed = 0;
         while (!alive.empty() && !out_of_runs()) {
@@ -266,8 +274,8 @@ public:
         // Platforms the failing expectation names stay.
         std::vector<uint32_t> pinned;
         for (const StateExpectation& e : base.expect_states) {
-            if (sig_.kind == FailureSignature::Kind::kExpectation && e.at.index == sig_.expect_index &&
-                e.check_platform && e.platform != kcc::kNoId) {
+            if (sig_.kind == FailureSignature::Kind::kExpectation &&
+                e.at.index == sig_.expect_index && e.check_platform && e.platform != kcc::kNoId) {
                 pinned.push_back(e.platform);
             }
         }
@@ -276,13 +284,19 @@ public:
             size_t index;
         };
         std::vector<Item> items;
-        for (size_t i = 0; i < base.boxes.size(); ++i) items.push_back({0, i});
-        for (size_t i = 0; i < base.planes.size(); ++i) items.push_back({1, i});
-        for (size_t i = 0; i < base.spheres.size(); ++i) items.push_back({2, i});
-        for (size_t i = 0; i < base.capsules.size(); ++i) items.push_back({3, i});
-        for (size_t i = 0; i < base.meshes.size(); ++i) items.push_back({4, i});
+        for (size_t i = 0; i < base.boxes.size(); ++i)
+            items.push_back({0, i});
+        for (size_t i = 0; i < base.planes.size(); ++i)
+            items.push_back({1, i});
+        for (size_t i = 0; i < base.spheres.size(); ++i)
+            items.push_back({2, i});
+        for (size_t i = 0; i < base.capsules.size(); ++i)
+            items.push_back({3, i});
+        for (size_t i = 0; i < base.meshes.size(); ++i)
+            items.push_back({4, i});
         for (size_t i = 0; i < base.platforms.size(); ++i) {
-            if (std::find(pinned.begin(), pinned.end(), base.platforms[i].id) == pinned.end()) items.push_back({5, i});
+            if (std::find(pinned.begin(), pinned.end(), base.platforms[i].id) == pinned.end())
+                items.push_back({5, i});
         }
         const int64_t before = count_world(base);
         const int removed = ddmin(items.size(), [&](const std::vector<bool>& keep) {
@@ -293,7 +307,8 @@ public:
             k[3].assign(base.capsules.size(), true);
             k[4].assign(base.meshes.size(), true);
             k[5].assign(base.platforms.size(), true);
-            for (size_t i = 0; i < items.size(); ++i) k[static_cast<size_t>(items[i].kind)][items[i].index] = keep[i];
+            for (size_t i = 0; i < items.size(); ++i)
+                k[static_cast<size_t>(items[i].kind)][items[i].index] = keep[i];
             Scenario c = base;
             auto filter = [](auto& v, const std::vector<bool>& mask) {
                 std::remove_reference_t<decltype(v)> out;
@@ -311,7 +326,8 @@ public:
             return c;
         });
         if (removed == 0) return false;
-        say("world: removed " + std::to_string(removed) + " of " + std::to_string(before) + " items");
+        say("world: removed " + std::to_string(removed) + " of " + std::to_string(before) +
+            " items");
         return true;
     }
 
@@ -326,14 +342,18 @@ public:
         std::vector<Event> events;
         for (size_t c = 0; c < base.characters.size(); ++c) {
             const InputStream& in = *base.characters[c].input;
-            for (size_t i = 0; i < in.sticks.size(); ++i) events.push_back({c, 0, i});
-            for (size_t i = 0; i < in.jumps.size(); ++i) events.push_back({c, 1, i});
-            for (size_t i = 0; i < in.impulses.size(); ++i) events.push_back({c, 2, i});
+            for (size_t i = 0; i < in.sticks.size(); ++i)
+                events.push_back({c, 0, i});
+            for (size_t i = 0; i < in.jumps.size(); ++i)
+                events.push_back({c, 1, i});
+            for (size_t i = 0; i < in.impulses.size(); ++i)
+                events.push_back({c, 2, i});
         }
         const size_t before = events.size();
         int removed = ddmin(events.size(), [&](const std::vector<bool>& keep) {
             Scenario c = base;
-            for (CharacterDef& ch : c.characters) ch.input = SharedInput{};
+            for (CharacterDef& ch : c.characters)
+                ch.input = SharedInput{};
             for (size_t i = 0; i < events.size(); ++i) {
                 if (!keep[i]) continue;
                 const Event& e = events[i];
@@ -385,7 +405,8 @@ public:
         };
         std::vector<Ref> refs;
         auto target = [&](const SourceRef& at) {
-            return sig_.kind == FailureSignature::Kind::kExpectation && at.index == sig_.expect_index;
+            return sig_.kind == FailureSignature::Kind::kExpectation &&
+                   at.index == sig_.expect_index;
         };
         for (size_t i = 0; i < base.expect_states.size(); ++i) {
             if (!target(base.expect_states[i].at)) refs.push_back({0, i});
@@ -399,21 +420,25 @@ public:
         const size_t before = refs.size();
         const int removed = ddmin(refs.size(), [&](const std::vector<bool>& keep) {
             Scenario c = base;
-            std::vector<bool> ks(base.expect_states.size(), true), km(base.expect_metrics.size(), true),
-                kx(base.expect_same_as.size(), true);
+            std::vector<bool> ks(base.expect_states.size(), true),
+                km(base.expect_metrics.size(), true), kx(base.expect_same_as.size(), true);
             for (size_t i = 0; i < refs.size(); ++i) {
                 (refs[i].kind == 0 ? ks : refs[i].kind == 1 ? km : kx)[refs[i].index] = keep[i];
             }
             c.expect_states.clear();
             c.expect_metrics.clear();
             c.expect_same_as.clear();
-            for (size_t i = 0; i < ks.size(); ++i) if (ks[i]) c.expect_states.push_back(base.expect_states[i]);
-            for (size_t i = 0; i < km.size(); ++i) if (km[i]) c.expect_metrics.push_back(base.expect_metrics[i]);
-            for (size_t i = 0; i < kx.size(); ++i) if (kx[i]) c.expect_same_as.push_back(base.expect_same_as[i]);
+            for (size_t i = 0; i < ks.size(); ++i)
+                if (ks[i]) c.expect_states.push_back(base.expect_states[i]);
+            for (size_t i = 0; i < km.size(); ++i)
+                if (km[i]) c.expect_metrics.push_back(base.expect_metrics[i]);
+            for (size_t i = 0; i < kx.size(); ++i)
+                if (kx[i]) c.expect_same_as.push_back(base.expect_same_as[i]);
             return c;
         });
         if (removed == 0) return false;
-        say("expectations: removed " + std::to_string(removed) + " of " + std::to_string(before) + " other items");
+        say("expectations: removed " + std::to_string(removed) + " of " + std::to_string(before) +
+            " other items");
         return true;
     }
 
@@ -427,9 +452,12 @@ public:
 
 } // namespace
 
-FailureSignature classify_failure(const CheckFailure& f) { return classify(f); }
+FailureSignature classify_failure(const CheckFailure& f) {
+    return classify(f);
+}
 
-std::optional<int64_t> failure_tick(const CheckReport& report, const FailureSignature& sig, int position) {
+std::optional<int64_t> failure_tick(const CheckReport& report, const FailureSignature& sig,
+                                    int position) {
     for (const CheckFailure& f : report.failures) {
         const FailureSignature s = classify(f);
         if (s.kind != sig.kind) continue;
@@ -443,8 +471,8 @@ std::optional<int64_t> failure_tick(const CheckReport& report, const FailureSign
     return std::nullopt;
 }
 
-bool run_sides(const std::string& file, const Side& a, const Side& b, const TempFolder& tmp, DesyncReport* rep,
-               std::string* error) {
+bool run_sides(const std::string& file, const Side& a, const Side& b, const TempFolder& tmp,
+               DesyncReport* rep, std::string* error) {
     HashFile h[2];
     const Side* sides[2] = {&a, &b};
     for (int k = 0; k < 2; ++k) {
@@ -453,8 +481,8 @@ bool run_sides(const std::string& file, const Side& a, const Side& b, const Temp
         fs::remove(hp, ec);
         const SideResult r = run_side(*sides[k], {"run", file, "--hashes", hp});
         if (r.exit_code != 0 && r.exit_code != 1) {
-            *error = std::string("side ") + (k == 0 ? "a" : "b") + " (" + sides[k]->label + ") exited " +
-                     std::to_string(r.exit_code) + ": " + r.err;
+            *error = std::string("side ") + (k == 0 ? "a" : "b") + " (" + sides[k]->label +
+                     ") exited " + std::to_string(r.exit_code) + ": " + r.err;
             return false;
         }
         if (!read_hash_file(hp, &h[k], error)) return false;
@@ -465,14 +493,18 @@ bool run_sides(const std::string& file, const Side& a, const Side& b, const Temp
 
 std::string FailureSignature::describe() const {
     switch (kind) {
-    case Kind::kExpectation: return "expectation failed: " + message;
-    case Kind::kInvariant: return "invariant violated (" + invariant + "): " + message;
-    case Kind::kDesync: return "desync: " + message;
+    case Kind::kExpectation:
+        return "expectation failed: " + message;
+    case Kind::kInvariant:
+        return "invariant violated (" + invariant + "): " + message;
+    case Kind::kDesync:
+        return "desync: " + message;
     }
     return message;
 }
 
-bool find_check_failure(const Scenario& sc, FailureSignature* out, bool* failed, std::string* error) {
+bool find_check_failure(const Scenario& sc, FailureSignature* out, bool* failed,
+                        std::string* error) {
     CheckReport report;
     if (!run_checked(sc, nullptr, RunOptions{}, &report, error)) return false;
     *failed = !report.failures.empty();
@@ -480,8 +512,8 @@ bool find_check_failure(const Scenario& sc, FailureSignature* out, bool* failed,
     return true;
 }
 
-bool find_desync(const Scenario& sc, const Side& a, const Side& b, const TempFolder& tmp, FailureSignature* out,
-                 bool* diverged, std::string* error) {
+bool find_desync(const Scenario& sc, const Side& a, const Side& b, const TempFolder& tmp,
+                 FailureSignature* out, bool* diverged, std::string* error) {
     DesyncReport rep;
     if (!desync_once(sc, a, b, tmp, &rep, error)) return false;
     *diverged = rep.diverged;
@@ -509,9 +541,12 @@ int expectation_position(const Scenario& sc, int original_index) {
         if (at.index < original_index) ++below;
         if (at.index == original_index) present = true;
     };
-    for (const auto& e : sc.expect_states) count(e.at);
-    for (const auto& e : sc.expect_metrics) count(e.at);
-    for (const auto& e : sc.expect_same_as) count(e.at);
+    for (const auto& e : sc.expect_states)
+        count(e.at);
+    for (const auto& e : sc.expect_metrics)
+        count(e.at);
+    for (const auto& e : sc.expect_same_as)
+        count(e.at);
     return present ? below : -1;
 }
 
@@ -522,8 +557,9 @@ ShrinkOracle check_oracle(const FailureSignature& sig, const std::string& base_d
         if (!reload(cand, base_dir, &loaded, &error)) return false;
         CheckReport report;
         if (!run_checked(loaded, nullptr, RunOptions{}, &report, &error)) return false;
-        const int position =
-            sig.kind == FailureSignature::Kind::kExpectation ? expectation_position(cand, sig.expect_index) : -1;
+        const int position = sig.kind == FailureSignature::Kind::kExpectation
+                                 ? expectation_position(cand, sig.expect_index)
+                                 : -1;
         const std::optional<int64_t> t = failure_tick(report, sig, position);
         if (!t) return false;
         *tick = *t;
@@ -531,12 +567,14 @@ ShrinkOracle check_oracle(const FailureSignature& sig, const std::string& base_d
     };
 }
 
-ShrinkOracle desync_oracle(const FailureSignature& sig, const Side& a, const Side& b, const TempFolder& tmp) {
+ShrinkOracle desync_oracle(const FailureSignature& sig, const Side& a, const Side& b,
+                           const TempFolder& tmp) {
     return [sig, &a, &b, &tmp](const Scenario& cand, int64_t* tick) {
         DesyncReport rep;
         std::string error;
         if (!desync_once(cand, a, b, tmp, &rep, &error) || !rep.diverged) return false;
-        if (sig.has_entity && std::find(rep.entities.begin(), rep.entities.end(), sig.entity) == rep.entities.end()) {
+        if (sig.has_entity &&
+            std::find(rep.entities.begin(), rep.entities.end(), sig.entity) == rep.entities.end()) {
             return false;
         }
         *tick = rep.tick;
@@ -550,20 +588,22 @@ ShrinkSizes shrink_sizes(const Scenario& sc) {
     s.characters = static_cast<int64_t>(sc.characters.size());
     s.world_items = count_world(sc);
     for (const CharacterDef& c : sc.characters) {
-        s.input_events += static_cast<int64_t>(c.input->sticks.size() + c.input->jumps.size() + c.input->impulses.size());
+        s.input_events += static_cast<int64_t>(c.input->sticks.size() + c.input->jumps.size() +
+                                               c.input->impulses.size());
     }
-    s.expectations = static_cast<int64_t>(sc.expect_states.size() + sc.expect_metrics.size() + sc.expect_same_as.size());
+    s.expectations = static_cast<int64_t>(sc.expect_states.size() + sc.expect_metrics.size() +
+                                          sc.expect_same_as.size());
     return s;
 }
 
 std::string format_sizes(const ShrinkSizes& s) {
-    return "ticks " + std::to_string(s.ticks) + ", characters " + std::to_string(s.characters) + ", world items " +
-           std::to_string(s.world_items) + ", input events " + std::to_string(s.input_events) + ", expectations " +
-           std::to_string(s.expectations);
+    return "ticks " + std::to_string(s.ticks) + ", characters " + std::to_string(s.characters) +
+           ", world items " + std::to_string(s.world_items) + ", input events " +
+           std::to_string(s.input_events) + ", expectations " + std::to_string(s.expectations);
 }
 
-ShrinkResult shrink_scenario(const Scenario& sc, const FailureSignature& sig, const ShrinkOracle& oracle,
-                             const ShrinkOptions& options) {
+ShrinkResult shrink_scenario(const Scenario& sc, const FailureSignature& sig,
+                             const ShrinkOracle& oracle, const ShrinkOptions& options) {
     Scenario start = sc;
     auto is_target = [&](const SourceRef& at) {
         return sig.kind == FailureSignature::Kind::kExpectation && at.index == sig.expect_index;
@@ -573,7 +613,8 @@ ShrinkResult shrink_scenario(const Scenario& sc, const FailureSignature& sig, co
         start.expect_metrics.clear();
         start.expect_same_as.clear();
     } else {
-        std::erase_if(start.expect_same_as, [&](const SameAsExpectation& e) { return !is_target(e.at); });
+        std::erase_if(start.expect_same_as,
+                      [&](const SameAsExpectation& e) { return !is_target(e.at); });
     }
     Shrinker s(start, sig, oracle, options);
     for (int round = 1; !s.out_of_runs(); ++round) {

@@ -4,10 +4,10 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <string>
-#include <vector>
 #include <filesystem>
+#include <string>
 #include <system_error>
+#include <vector>
 
 #ifdef _WIN32
 #include <process.h>
@@ -64,10 +64,12 @@ bool split_words(const std::string& text, std::vector<std::string>* out, std::st
     return true;
 }
 
-bool make_side(const std::string& command, const std::string& extra, Side* out, std::string* error) {
+bool make_side(const std::string& command, const std::string& extra, Side* out,
+               std::string* error) {
     Side s;
     s.label = command + (extra.empty() ? "" : " (+ " + extra + ")");
-    if (!split_words(command, &s.command, error) || !split_words(extra, &s.extra, error)) return false;
+    if (!split_words(command, &s.command, error) || !split_words(extra, &s.extra, error))
+        return false;
     if (s.command.empty()) {
         *error = "expected a command that runs fxkcc, found an empty string";
         return false;
@@ -91,8 +93,10 @@ std::wstring quote_windows_arg(const std::wstring& a) {
             ++backslashes;
             continue;
         }
-        if (c == L'"') q.append(backslashes * 2 + 1, L'\\');
-        else q.append(backslashes, L'\\');
+        if (c == L'"')
+            q.append(backslashes * 2 + 1, L'\\');
+        else
+            q.append(backslashes, L'\\');
         backslashes = 0;
         q += c;
     }
@@ -110,13 +114,18 @@ std::wstring widen(const std::string& s) {
 
 /// Runs argv with stdout and stderr into the files and stdin from NUL, no shell: CreateProcessW
 /// with each argument quoted for the C runtime. The exit code, or -1 when it cannot start.
-int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out, const std::string& err) {
+int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
+                   const std::string& err) {
     std::wstring line;
-    for (const std::string& a : argv) line += (line.empty() ? L"" : L" ") + quote_windows_arg(widen(a));
+    for (const std::string& a : argv)
+        line += (line.empty() ? L"" : L" ") + quote_windows_arg(widen(a));
     SECURITY_ATTRIBUTES sa{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
-    HANDLE in = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, nullptr);
-    HANDLE o = CreateFileW(widen(out).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
-    HANDLE e = CreateFileW(widen(err).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    HANDLE in = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa,
+                            OPEN_EXISTING, 0, nullptr);
+    HANDLE o = CreateFileW(widen(out).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_ALWAYS,
+                           FILE_ATTRIBUTE_NORMAL, nullptr);
+    HANDLE e = CreateFileW(widen(err).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &sa, CREATE_ALWAYS,
+                           FILE_ATTRIBUTE_NORMAL, nullptr);
     int code = -1;
     if (in != INVALID_HANDLE_VALUE && o != INVALID_HANDLE_VALUE && e != INVALID_HANDLE_VALUE) {
         // The child inherits these three handles and no other (PROC_THREAD_ATTRIBUTE_HANDLE_LIST):
@@ -128,7 +137,8 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
         std::vector<unsigned char> attrs(size);
         auto* list = reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(attrs.data());
         if (size != 0 && InitializeProcThreadAttributeList(list, 1, 0, &size)) {
-            if (UpdateProcThreadAttribute(list, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, inherit, sizeof inherit, nullptr, nullptr)) {
+            if (UpdateProcThreadAttribute(list, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, inherit,
+                                          sizeof inherit, nullptr, nullptr)) {
                 STARTUPINFOEXW si{};
                 si.StartupInfo.cb = sizeof si;
                 si.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
@@ -137,11 +147,13 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
                 si.StartupInfo.hStdError = e;
                 si.lpAttributeList = list;
                 PROCESS_INFORMATION pi{};
-                if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE, EXTENDED_STARTUPINFO_PRESENT, nullptr,
-                                   nullptr, &si.StartupInfo, &pi)) {
+                if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE,
+                                   EXTENDED_STARTUPINFO_PRESENT, nullptr, nullptr, &si.StartupInfo,
+                                   &pi)) {
                     WaitForSingleObject(pi.hProcess, INFINITE);
                     DWORD exit_code = 0;
-                    if (GetExitCodeProcess(pi.hProcess, &exit_code)) code = static_cast<int>(exit_code);
+                    if (GetExitCodeProcess(pi.hProcess, &exit_code))
+                        code = static_cast<int>(exit_code);
                     CloseHandle(pi.hThread);
                     CloseHandle(pi.hProcess);
                 }
@@ -157,20 +169,26 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
 #elif defined(__EMSCRIPTEN__)
 /// WebAssembly under node starts no process: a side cannot run here (desync and shrink run their
 /// sides from a native build, e.g. `--b "node build-wasm32-emscripten/cli/fxkcc.js"`).
-int spawn_and_wait(const std::vector<std::string>&, const std::string&, const std::string&) { return -1; }
+int spawn_and_wait(const std::vector<std::string>&, const std::string&, const std::string&) {
+    return -1;
+}
 #else
 /// Runs argv (the program found on PATH) with stdout and stderr into the files and stdin from
 /// /dev/null, no shell: posix_spawnp. The exit code; -1 when it cannot start or was killed.
-int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out, const std::string& err) {
+int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
+                   const std::string& err) {
     std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const std::string& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa) != 0) return -1;
     int code = -1;
     if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) == 0 &&
-        posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0 &&
-        posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0) {
+        posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) ==
+            0 &&
+        posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) ==
+            0) {
         pid_t pid = 0;
         if (posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ) == 0) {
             int status = 0;
@@ -201,7 +219,8 @@ TempFolder::TempFolder() {
     const fs::path base = fs::temp_directory_path(ec);
     if (ec) return;
     for (int i = 0; i < 100; ++i) {
-        const fs::path p = base / ("fxkcc-" + std::to_string(FX_GETPID()) + "-" + std::to_string(g_counter++));
+        const fs::path p =
+            base / ("fxkcc-" + std::to_string(FX_GETPID()) + "-" + std::to_string(g_counter++));
         if (fs::create_directory(p, ec) && !ec) {
             path_ = p.generic_string();
             return;

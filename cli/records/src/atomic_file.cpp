@@ -35,7 +35,8 @@ std::string temp_path_for(const std::string& path) {
     static const std::string token = [] {
         std::random_device rd;
         char buf[17];
-        std::snprintf(buf, sizeof buf, "%08x%08x", static_cast<unsigned>(rd()), static_cast<unsigned>(rd()));
+        std::snprintf(buf, sizeof buf, "%08x%08x", static_cast<unsigned>(rd()),
+                      static_cast<unsigned>(rd()));
         return std::string(buf);
     }();
     return path + ".tmp." + std::to_string(static_cast<long long>(FX_GETPID())) + "." + token;
@@ -100,7 +101,8 @@ extern "C" void fx_remove_temporaries_and_exit(int sig) {
 bool is_windows_device(const std::filesystem::path& p) {
 #ifdef _WIN32
     std::string stem = p.stem().string();
-    for (char& c : stem) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : stem)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (stem == "NUL" || stem == "CON" || stem == "PRN" || stem == "AUX") return true;
     return stem.size() == 4 && (stem.compare(0, 3, "COM") == 0 || stem.compare(0, 3, "LPT") == 0) &&
            stem[3] >= '1' && stem[3] <= '9';
@@ -110,7 +112,9 @@ bool is_windows_device(const std::filesystem::path& p) {
 #endif
 }
 
-std::string errno_text(int e) { return std::error_code(e != 0 ? e : EIO, std::generic_category()).message(); }
+std::string errno_text(int e) {
+    return std::error_code(e != 0 ? e : EIO, std::generic_category()).message();
+}
 
 } // namespace
 
@@ -238,7 +242,8 @@ struct FileIdentity {
 FileIdentity identity(const std::string& path) {
     namespace fs = std::filesystem;
     FileIdentity id;
-    if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) { // the system's (AtomicFile::open)
+    if (path.rfind("/dev/", 0) == 0 ||
+        path.rfind("/proc/", 0) == 0) { // the system's (AtomicFile::open)
         id.path = path;
         id.device = true;
         return id;
@@ -262,33 +267,38 @@ bool same_file(const FileIdentity& a, const FileIdentity& b) {
 
 } // namespace
 
-std::string output_conflict(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs) {
+std::string output_conflict(const std::vector<OutputPath>& outputs,
+                            const std::vector<std::string>& inputs) {
     std::vector<FileIdentity> ids;
-    for (const OutputPath& o : outputs) ids.push_back(o.path == "-" ? FileIdentity{} : identity(o.path));
+    for (const OutputPath& o : outputs)
+        ids.push_back(o.path == "-" ? FileIdentity{} : identity(o.path));
     for (size_t i = 0; i < outputs.size(); ++i) {
         for (size_t j = 0; j < i; ++j) {
             const bool both_stdout = outputs[i].path == "-" && outputs[j].path == "-";
             if (both_stdout) {
-                return outputs[j].option + " and " + outputs[i].option + " both write to standard output";
+                return outputs[j].option + " and " + outputs[i].option +
+                       " both write to standard output";
             }
             if (outputs[i].path == "-" || outputs[j].path == "-" || ids[i].device) continue;
             if (same_file(ids[i], ids[j])) {
-                return outputs[j].option + " '" + outputs[j].path + "' and " + outputs[i].option + " '" +
-                       outputs[i].path + "' name the same file";
+                return outputs[j].option + " '" + outputs[j].path + "' and " + outputs[i].option +
+                       " '" + outputs[i].path + "' name the same file";
             }
         }
         if (outputs[i].path == "-" || ids[i].device) continue;
         for (const std::string& input : inputs) {
             if (same_file(ids[i], identity(input))) {
-                return outputs[i].option + " '" + outputs[i].path + "' is an input of the command ('" + input +
-                       "'): it would be overwritten";
+                return outputs[i].option + " '" + outputs[i].path +
+                       "' is an input of the command ('" + input + "'): it would be overwritten";
             }
         }
     }
     return "";
 }
 
-AtomicFile::~AtomicFile() { abandon(); }
+AtomicFile::~AtomicFile() {
+    abandon();
+}
 
 bool AtomicFile::open(const std::string& path, std::string* err) {
     namespace fs = std::filesystem;
@@ -339,7 +349,8 @@ bool AtomicFile::open(const std::string& path, std::string* err) {
 
 std::string AtomicFile::write_error() const {
     if (buf_.error() == EFBIG && buf_.limit() != UINT64_MAX) {
-        return "cannot write '" + path_ + "': it would be larger than " + byte_limit_text(buf_.limit()) +
+        return "cannot write '" + path_ + "': it would be larger than " +
+               byte_limit_text(buf_.limit()) +
                ", the most fxkcc reads back (record fewer ticks: golden_every, or a shorter run)";
     }
     return "cannot write '" + path_ + "': " + errno_text(buf_.error());
@@ -375,18 +386,20 @@ bool replace_file(const std::string& from, const std::string& to, std::string* e
     const Clock::time_point start = Clock::now();
     for (int attempt = 0;; ++attempt) {
         // No MOVEFILE_COPY_ALLOWED: a copy is not atomic. Both names are in one folder.
-        if (MoveFileExW(f.c_str(), t.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) return true;
+        if (MoveFileExW(f.c_str(), t.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+            return true;
         const DWORD code = GetLastError();
         // Refused while another process has `to` open without FILE_SHARE_DELETE (a reader such
         // as verify, a virus scanner) or replaces it at the same moment: wait for it to let go.
-        const bool transient =
-            code == ERROR_ACCESS_DENIED || code == ERROR_SHARING_VIOLATION || code == ERROR_LOCK_VIOLATION;
+        const bool transient = code == ERROR_ACCESS_DENIED || code == ERROR_SHARING_VIOLATION ||
+                               code == ERROR_LOCK_VIOLATION;
         if (!transient || Clock::now() - start > kReplaceRetryLimit) {
-            *err = "cannot rename '" + from + "' to '" + to + "': " +
-                   std::system_category().message(static_cast<int>(code));
+            *err = "cannot rename '" + from + "' to '" + to +
+                   "': " + std::system_category().message(static_cast<int>(code));
             return false;
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(attempt < 10 ? 1 << (attempt / 2) : 50));
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(attempt < 10 ? 1 << (attempt / 2) : 50));
     }
 }
 
@@ -414,7 +427,8 @@ void AtomicFile::abandon() {
     unregister_temporary(&registration_);
 }
 
-bool write_file_atomic(const std::string& path, std::string_view content, std::string* err, uint64_t limit) {
+bool write_file_atomic(const std::string& path, std::string_view content, std::string* err,
+                       uint64_t limit) {
     AtomicFile f;
     if (!f.open(path, err)) return false;
     f.set_limit(limit);

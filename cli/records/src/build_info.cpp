@@ -45,8 +45,8 @@ const char* os() {
 
 std::string compiler() {
 #if defined(__clang__)
-    return "clang-" + std::to_string(__clang_major__) + "." + std::to_string(__clang_minor__) + "." +
-           std::to_string(__clang_patchlevel__);
+    return "clang-" + std::to_string(__clang_major__) + "." + std::to_string(__clang_minor__) +
+           "." + std::to_string(__clang_patchlevel__);
 #elif defined(__GNUC__)
     return "gcc-" + std::to_string(__GNUC__) + "." + std::to_string(__GNUC_MINOR__) + "." +
            std::to_string(__GNUC_PATCHLEVEL__);
@@ -58,14 +58,16 @@ std::string compiler() {
 }
 
 BuildInfo& mutable_build_info() {
-    static BuildInfo info{std::string(arch()) + "-" + os(), compiler(), FX_BUILD_FLAGS, wide::default_backend_name(),
-                          FX_CHECKED != 0};
+    static BuildInfo info{std::string(arch()) + "-" + os(), compiler(), FX_BUILD_FLAGS,
+                          wide::default_backend_name(), FX_CHECKED != 0};
     return info;
 }
 
 } // namespace
 
-const BuildInfo& build_info() { return mutable_build_info(); }
+const BuildInfo& build_info() {
+    return mutable_build_info();
+}
 
 void set_source_info(const char* commit, bool dirty) {
     mutable_build_info().commit = commit;
@@ -75,10 +77,12 @@ void set_source_info(const char* commit, bool dirty) {
 std::string version_text() {
     const BuildInfo& b = build_info();
     return std::string(kEngine) + " (behaviour " + std::to_string(kBehaviourVersion) + ")\n" +
-           "source:   " + b.commit + (b.dirty ? " (dirty: tracked files differ from this commit)" : "") + "\n" +
-           "target:   " + b.target + "\n" + "compiler: " + b.compiler + "\n" + "flags:    " + b.flags + "\n" +
-           "numeric:  Q31.32 fixed point, 128-bit path " + b.wide + (b.checked ? ", checked" : "") + "\n" +
-           "hash:     xxh3-64 of state-bytes " + std::to_string(kcc::kStateBytesVersion) + "\n";
+           "source:   " + b.commit +
+           (b.dirty ? " (dirty: tracked files differ from this commit)" : "") + "\n" +
+           "target:   " + b.target + "\n" + "compiler: " + b.compiler + "\n" +
+           "flags:    " + b.flags + "\n" + "numeric:  Q31.32 fixed point, 128-bit path " + b.wide +
+           (b.checked ? ", checked" : "") + "\n" + "hash:     xxh3-64 of state-bytes " +
+           std::to_string(kcc::kStateBytesVersion) + "\n";
 }
 
 } // namespace fx::harness

@@ -46,8 +46,8 @@ bool parse_hex(std::string_view t, uint64_t* out) {
 
 } // namespace
 
-bool parse_checksum_file(std::string_view text, const std::string& display, std::vector<uint64_t>* out,
-                         std::string* err) {
+bool parse_checksum_file(std::string_view text, const std::string& display,
+                         std::vector<uint64_t>* out, std::string* err) {
     std::vector<uint64_t> sums;
     size_t pos = 0;
     int line_no = 0;
@@ -68,20 +68,27 @@ bool parse_checksum_file(std::string_view text, const std::string& display, std:
     };
     if (!next()) return fail(1, "not an fxkcc checksum file (an empty file)");
     if (line.substr(0, 16) != "fxkcc-checksums ") {
-        return fail(1, "not an fxkcc checksum file (its first line is not 'fxkcc-checksums <version>'), found " +
-                           shown(line));
+        return fail(
+            1,
+            "not an fxkcc checksum file (its first line is not 'fxkcc-checksums <version>'), found " +
+                shown(line));
     }
     if (line.substr(16) != std::to_string(kChecksumFileFormat)) {
-        return fail(17, "checksum file format " + shown(line.substr(16)) + " is not one this build reads (" +
-                            std::to_string(kChecksumFileFormat) + ")");
+        return fail(17, "checksum file format " + shown(line.substr(16)) +
+                            " is not one this build reads (" + std::to_string(kChecksumFileFormat) +
+                            ")");
     }
-    if (!next() || line != "hash xxh3-64") return fail(1, "expected 'hash xxh3-64', found " + shown(line));
+    if (!next() || line != "hash xxh3-64")
+        return fail(1, "expected 'hash xxh3-64', found " + shown(line));
     int64_t ticks = 0;
-    if (!next() || line.substr(0, 6) != "ticks " || !parse_count(line.substr(6), &ticks) || ticks > 100000000) {
+    if (!next() || line.substr(0, 6) != "ticks " || !parse_count(line.substr(6), &ticks) ||
+        ticks > 100000000) {
         return fail(1, "expected 'ticks <count>' (0 to 100000000), found " + shown(line));
     }
     for (int64_t t = 0; t < ticks; ++t) {
-        if (!next()) return fail(1, "truncated file: expected tick " + std::to_string(t) + ", found end of file");
+        if (!next())
+            return fail(1, "truncated file: expected tick " + std::to_string(t) +
+                               ", found end of file");
         const size_t sp = line.find(' ');
         int64_t tick = -1;
         if (sp == std::string_view::npos || !parse_count(line.substr(0, sp), &tick) || tick != t) {
@@ -89,8 +96,9 @@ bool parse_checksum_file(std::string_view text, const std::string& display, std:
         }
         uint64_t v = 0;
         if (!parse_hex(line.substr(sp + 1), &v)) {
-            return fail(static_cast<int>(sp) + 2, "expected a checksum of 16 lowercase hex digits, found " +
-                                                      shown(line.substr(sp + 1)));
+            return fail(static_cast<int>(sp) + 2,
+                        "expected a checksum of 16 lowercase hex digits, found " +
+                            shown(line.substr(sp + 1)));
         }
         sums.push_back(v);
     }
@@ -98,7 +106,8 @@ bool parse_checksum_file(std::string_view text, const std::string& display, std:
     if (!next()) return fail(1, "truncated file: expected '" + end + "', found end of file");
     if (line != end) return fail(1, "expected '" + end + "', found " + shown(line));
     while (next()) {
-        if (!line.empty()) return fail(1, "expected end of file after '" + end + "', found " + shown(line));
+        if (!line.empty())
+            return fail(1, "expected end of file after '" + end + "', found " + shown(line));
     }
     *out = std::move(sums);
     return true;

@@ -35,7 +35,8 @@ std::string unit_delta_text(const std::string& field, int64_t expected, int64_t 
     const auto a = static_cast<uint64_t>(actual);
     const uint64_t mag = actual >= expected ? a - e : e - a;
     if (mag > static_cast<uint64_t>(INT64_MAX)) return "";
-    const Scalar d = Scalar::from_raw(actual >= expected ? static_cast<int64_t>(mag) : -static_cast<int64_t>(mag));
+    const Scalar d = Scalar::from_raw(actual >= expected ? static_cast<int64_t>(mag)
+                                                         : -static_cast<int64_t>(mag));
     const std::string_view f(field);
     const std::string_view base = f.starts_with("previous_") ? f.substr(9) : f;
     std::string unit;
@@ -73,8 +74,8 @@ HashDivergence first_divergence(const HashFile& expected, const HashFile& actual
     if (expected.header.every != actual.header.every) {
         d.diverged = true;
         d.tick = 0;
-        d.reason = "recording strides differ: every " + std::to_string(expected.header.every) + " vs every " +
-                   std::to_string(actual.header.every);
+        d.reason = "recording strides differ: every " + std::to_string(expected.header.every) +
+                   " vs every " + std::to_string(actual.header.every);
         return d;
     }
     const size_t common = std::min(expected.ticks.size(), actual.ticks.size());
@@ -89,8 +90,8 @@ HashDivergence first_divergence(const HashFile& expected, const HashFile& actual
             if (e.entities[i] != a.entities[i]) d.entities.push_back(ee[i]);
         }
         if (e.entities.size() != a.entities.size()) {
-            d.reason = "entity hash counts differ: " + std::to_string(e.entities.size()) +
-                       " vs " + std::to_string(a.entities.size());
+            d.reason = "entity hash counts differ: " + std::to_string(e.entities.size()) + " vs " +
+                       std::to_string(a.entities.size());
         } else if (d.entities.empty()) {
             d.reason = "world hash differs but no entity hash does";
         }
@@ -122,7 +123,8 @@ std::string incomparable_reason(const HashFileHeader& expected, const HashFileHe
 std::string format_divergent_tick(int64_t tick, int64_t every) {
     if (every > 1) {
         return "first divergent recorded tick " + std::to_string(tick) + " (ticks recorded every " +
-               std::to_string(every) + ": it diverged after tick " + std::to_string(tick - every) + ")";
+               std::to_string(every) + ": it diverged after tick " + std::to_string(tick - every) +
+               ")";
     }
     if (tick <= 0) return "first divergent tick " + std::to_string(tick) + " (no tick before it)";
     return "first divergent tick " + std::to_string(tick) + " (last matching tick " +
@@ -135,8 +137,9 @@ std::string format_hash_divergence(const HashDivergence& d, const HashFile& expe
     std::string s = format_divergent_tick(d.tick, expected.header.every) + "\n";
     if (!d.reason.empty()) s += "  " + d.reason + "\n";
     auto at = [&](const HashFile& f) -> const TickHashes* {
-        const auto it = std::lower_bound(f.ticks.begin(), f.ticks.end(), d.tick,
-                                         [](const TickHashes& th, int64_t v) { return th.tick < v; });
+        const auto it =
+            std::lower_bound(f.ticks.begin(), f.ticks.end(), d.tick,
+                             [](const TickHashes& th, int64_t v) { return th.tick < v; });
         return it != f.ticks.end() && it->tick == d.tick ? &*it : nullptr;
     };
     const TickHashes* ep = at(expected);
@@ -172,8 +175,9 @@ std::string format_field_diffs(EntityRef entity, const std::vector<FieldDiff>& d
     std::string s;
     const std::string label = entity.label();
     for (const FieldDiff& f : diffs) {
-        s += "  " + label + ": " + f.field + " expected " + value_text(f.expected_raw, f.is_scalar) +
-             " actual " + value_text(f.actual_raw, f.is_scalar);
+        s += "  " + label + ": " + f.field + " expected " +
+             value_text(f.expected_raw, f.is_scalar) + " actual " +
+             value_text(f.actual_raw, f.is_scalar);
         if (f.is_scalar) {
             s += " delta " + delta_text(f.expected_raw, f.actual_raw) + " ulp" +
                  unit_delta_text(f.field, f.expected_raw, f.actual_raw);
@@ -192,8 +196,7 @@ CsvDivergence first_divergence(const std::vector<TrajectoryRow>& expected,
         const TrajectoryRow& a = actual[i];
         if (e.tick != a.tick || e.state.id != a.state.id) {
             d.diverged = true;
-            const bool e_first =
-                e.tick < a.tick || (e.tick == a.tick && e.state.id < a.state.id);
+            const bool e_first = e.tick < a.tick || (e.tick == a.tick && e.state.id < a.state.id);
             d.tick = e_first ? e.tick : a.tick;
             d.character = e_first ? e.state.id : a.state.id;
             d.reason = "rows differ: expected tick " + std::to_string(e.tick) + " character " +
@@ -221,8 +224,7 @@ CsvDivergence first_divergence(const std::vector<TrajectoryRow>& expected,
         return d;
     }
     if (expected.size() != actual.size()) {
-        const TrajectoryRow& next =
-            expected.size() > common ? expected[common] : actual[common];
+        const TrajectoryRow& next = expected.size() > common ? expected[common] : actual[common];
         d.diverged = true;
         d.tick = next.tick;
         d.character = next.state.id;

@@ -17,7 +17,9 @@
 
 namespace fx::harness {
 
-FolderLock::~FolderLock() { unlock(); }
+FolderLock::~FolderLock() {
+    unlock();
+}
 
 #ifdef _WIN32
 
@@ -41,10 +43,13 @@ void* open_lock_file(const std::string& folder, unsigned long* code) {
 
 // ERROR_ACCESS_DENIED is also what a file pending deletion answers (the last holder just closed
 // it): busy for a while, an error only if it lasts.
-bool busy_code(unsigned long code) { return code == ERROR_SHARING_VIOLATION || code == ERROR_ACCESS_DENIED; }
+bool busy_code(unsigned long code) {
+    return code == ERROR_SHARING_VIOLATION || code == ERROR_ACCESS_DENIED;
+}
 
 std::string lock_error(const std::string& folder, unsigned long code) {
-    return "cannot lock '" + folder + "': " + std::system_category().message(static_cast<int>(code));
+    return "cannot lock '" + folder +
+           "': " + std::system_category().message(static_cast<int>(code));
 }
 
 } // namespace
@@ -108,7 +113,9 @@ std::string lock_error(const std::string& folder, int e) {
 
 #ifndef __EMSCRIPTEN__
 /// The file system or the platform has no flock: proceed unlocked (see the header).
-bool no_lock_support(int e) { return e == ENOSYS || e == EOPNOTSUPP || e == ENOLCK || e == EINVAL; }
+bool no_lock_support(int e) {
+    return e == ENOSYS || e == EOPNOTSUPP || e == ENOLCK || e == EINVAL;
+}
 #endif
 
 } // namespace

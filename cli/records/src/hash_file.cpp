@@ -104,7 +104,9 @@ void append_tick_line(std::string* s, const TickHashes& t) {
     *s += '\n';
 }
 
-std::string end_line(int64_t ticks) { return "end " + std::to_string(ticks); }
+std::string end_line(int64_t ticks) {
+    return "end " + std::to_string(ticks);
+}
 
 /// Splits text into lines ('\n'; a trailing '\r' dropped); tracks 1-based line numbers.
 class HashFileParser {
@@ -142,8 +144,9 @@ public:
             const auto c = static_cast<unsigned char>(ch);
             if ((c < 0x20 && c != '\t') || c == 0x7F) {
                 static const char kHex[] = "0123456789ABCDEF";
-                return fail("expected text after '" + std::string(k) + "', found the control character 0x" +
-                            kHex[c >> 4] + kHex[c & 15] + " in " + quote(v));
+                return fail("expected text after '" + std::string(k) +
+                            "', found the control character 0x" + kHex[c >> 4] + kHex[c & 15] +
+                            " in " + quote(v));
             }
         }
         *out = std::string(v);
@@ -179,8 +182,10 @@ public:
         if (!any || line.substr(0, magic_prefix.size()) != magic_prefix) {
             // Nothing of a file that is not one is quoted: a golden may be a symbolic link to
             // anything (docs/reliability.md).
-            return fail(std::string("not an fxkcc hash file (") +
-                        (any ? "its first line is not '" + magic_prefix + "<version>'" : "an empty file") + ")");
+            return fail(
+                std::string("not an fxkcc hash file (") +
+                (any ? "its first line is not '" + magic_prefix + "<version>'" : "an empty file") +
+                ")");
         }
         int64_t format = 0;
         const std::string_view version = line.substr(magic_prefix.size());
@@ -224,27 +229,35 @@ public:
         if (!key_string("flags", &h.provenance.flags)) return false;
         if (!key_string("wide", &h.provenance.wide)) return false;
         if (!key_int("ticks", &h.ticks)) return false;
-        if (h.ticks < 0) return fail("expected a tick count >= 0, found " + std::to_string(h.ticks));
+        if (h.ticks < 0)
+            return fail("expected a tick count >= 0, found " + std::to_string(h.ticks));
         std::string_view ents;
-        if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
+        if (!lines_.next(&line))
+            return fail("truncated file: expected 'entities', found end of file");
         if (line.substr(0, 6) == "every ") {
             if (!parse_int(line.substr(6), &h.every) || h.every < 2) {
-                return fail("expected a recording stride >= 2 after 'every', found " + quote(line.substr(6)));
+                return fail("expected a recording stride >= 2 after 'every', found " +
+                            quote(line.substr(6)));
             }
-            if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
+            if (!lines_.next(&line))
+                return fail("truncated file: expected 'entities', found end of file");
         }
         if (line.substr(0, 4) == "csv ") {
             h.csv_digest = std::string(line.substr(4));
             uint64_t csv_unused = 0;
             if (!parse_hex16(h.csv_digest, &csv_unused)) {
-                return fail("expected a CSV digest of 16 lowercase hex digits after 'csv', found " + quote(h.csv_digest));
+                return fail("expected a CSV digest of 16 lowercase hex digits after 'csv', found " +
+                            quote(h.csv_digest));
             }
-            if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
+            if (!lines_.next(&line))
+                return fail("truncated file: expected 'entities', found end of file");
         }
         if (line.substr(0, 11) == "blessed-by ") {
             h.blessed_by = std::string(line.substr(11));
-            if (h.blessed_by.empty()) return fail("expected a target after 'blessed-by', found nothing");
-            if (!lines_.next(&line)) return fail("truncated file: expected 'entities', found end of file");
+            if (h.blessed_by.empty())
+                return fail("expected a target after 'blessed-by', found nothing");
+            if (!lines_.next(&line))
+                return fail("truncated file: expected 'entities', found end of file");
         }
         if (line == "entities") {
             ents = {};
@@ -267,7 +280,8 @@ public:
             if (h.every <= 1) return t + 1;
             return h.every < last - t ? t + h.every : last;
         };
-        for (int64_t t = h.every > 1 ? std::min(h.every - 1, last) : 0; h.ticks > 0 && t <= last; t = next_recorded(t)) {
+        for (int64_t t = h.every > 1 ? std::min(h.every - 1, last) : 0; h.ticks > 0 && t <= last;
+             t = next_recorded(t)) {
             if (!lines_.next(&line)) {
                 return fail("truncated file: expected tick " + std::to_string(t) + " of " +
                             std::to_string(h.ticks) + ", found end of file");
@@ -311,8 +325,8 @@ private:
         return true;
     }
 
-    bool parse_tick_line(std::string_view line, int64_t t, int64_t ticks, size_t n_ent, size_t n_chars,
-                         TickHashes* out) {
+    bool parse_tick_line(std::string_view line, int64_t t, int64_t ticks, size_t n_ent,
+                         size_t n_chars, TickHashes* out) {
         size_t sp = line.find(' ');
         const std::string_view first = line.substr(0, sp);
         int64_t tick = 0;
@@ -329,15 +343,15 @@ private:
         while (sp != std::string_view::npos) {
             const size_t begin = sp + 1;
             sp = line.find(' ', begin);
-            const std::string_view tok =
-                line.substr(begin, sp == std::string_view::npos ? std::string_view::npos
-                                                                : sp - begin);
+            const std::string_view tok = line.substr(
+                begin, sp == std::string_view::npos ? std::string_view::npos : sp - begin);
             uint64_t v = 0;
             if (count >= 1 && count <= n_chars && tok == "-") {
                 v = kAbsentHash; // a character absent at this tick
             } else if (!parse_hex16(tok, &v)) {
                 return fail(std::string("expected a hash of 16 lowercase hex digits") +
-                            (count >= 1 && count <= n_chars ? " or '-' (absent)" : "") + ", found " + quote(tok));
+                            (count >= 1 && count <= n_chars ? " or '-' (absent)" : "") +
+                            ", found " + quote(tok));
             }
             if (count == 0) {
                 out->world = v;
@@ -360,7 +374,9 @@ private:
 
 } // namespace
 
-std::string entity_cell(uint64_t v) { return v == kAbsentHash ? "-" : hex16(v); }
+std::string entity_cell(uint64_t v) {
+    return v == kAbsentHash ? "-" : hex16(v);
+}
 
 std::string hex16(uint64_t v) {
     std::string s;
@@ -370,12 +386,12 @@ std::string hex16(uint64_t v) {
 
 std::string validate_header(const HashFileHeader& h) {
     if (h.format != kHashFileFormat) {
-        return "cannot write hash file format " + std::to_string(h.format) + " (this build writes " +
-               std::to_string(kHashFileFormat) + ")";
+        return "cannot write hash file format " + std::to_string(h.format) +
+               " (this build writes " + std::to_string(kHashFileFormat) + ")";
     }
-    for (const std::string* s : {&h.hash_algo, &h.engine, &h.scenario, &h.digest,
-                                 &h.provenance.target, &h.provenance.compiler,
-                                 &h.provenance.flags, &h.provenance.wide, &h.blessed_by}) {
+    for (const std::string* s :
+         {&h.hash_algo, &h.engine, &h.scenario, &h.digest, &h.provenance.target,
+          &h.provenance.compiler, &h.provenance.flags, &h.provenance.wide, &h.blessed_by}) {
         if (has_line_break(*s)) return "header value " + quote(*s) + " contains a line break";
     }
     uint64_t unused = 0;
@@ -396,8 +412,7 @@ std::string validate_header(const HashFileHeader& h) {
     return {};
 }
 
-bool HashFileWriter::open(const std::string& path, const HashFileHeader& header,
-                          std::string* err) {
+bool HashFileWriter::open(const std::string& path, const HashFileHeader& header, std::string* err) {
     if (std::string why = validate_header(header); !why.empty()) {
         *err = "cannot write '" + path + "': " + why;
         return false;
@@ -406,7 +421,8 @@ bool HashFileWriter::open(const std::string& path, const HashFileHeader& header,
     file_.set_limit(kMaxReadBytes); // what read_hash_file accepts
     header_ = header;
     next_tick_ = 0;
-    while (next_tick_ < header_.ticks && !recorded_tick(next_tick_, header_.ticks, header_.every)) ++next_tick_;
+    while (next_tick_ < header_.ticks && !recorded_tick(next_tick_, header_.ticks, header_.every))
+        ++next_tick_;
     file_.stream() << header_text(header_, header_.ticks);
     return true;
 }
@@ -440,7 +456,8 @@ bool HashFileWriter::write(const TickHashes& tick, std::string* err) {
         return false;
     }
     ++next_tick_;
-    while (next_tick_ < header_.ticks && !recorded_tick(next_tick_, header_.ticks, header_.every)) ++next_tick_;
+    while (next_tick_ < header_.ticks && !recorded_tick(next_tick_, header_.ticks, header_.every))
+        ++next_tick_;
     return true;
 }
 
@@ -461,9 +478,11 @@ bool HashFileWriter::commit(std::string* err) {
 
 std::string hash_file_text(const HashFile& file) {
     // Dense files in memory may leave header.ticks unset; a strided file must set it.
-    const auto n = file.header.every > 1 ? file.header.ticks : static_cast<int64_t>(file.ticks.size());
+    const auto n =
+        file.header.every > 1 ? file.header.ticks : static_cast<int64_t>(file.ticks.size());
     std::string s = header_text(file.header, n);
-    for (const TickHashes& t : file.ticks) append_tick_line(&s, t);
+    for (const TickHashes& t : file.ticks)
+        append_tick_line(&s, t);
     s += end_line(n);
     s += '\n';
     return s;

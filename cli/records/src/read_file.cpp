@@ -27,19 +27,28 @@ std::string irregular_file_kind(const std::string& path) {
     std::error_code ec;
     const fs::file_status st = fs::status(path, ec);
     switch (st.type()) {
-    case fs::file_type::regular: return "";
-    case fs::file_type::directory: return "a folder";
-    case fs::file_type::fifo: return "a FIFO";
-    case fs::file_type::character: return "a character device";
-    case fs::file_type::block: return "a block device";
-    case fs::file_type::socket: return "a socket";
+    case fs::file_type::regular:
+        return "";
+    case fs::file_type::directory:
+        return "a folder";
+    case fs::file_type::fifo:
+        return "a FIFO";
+    case fs::file_type::character:
+        return "a character device";
+    case fs::file_type::block:
+        return "a block device";
+    case fs::file_type::socket:
+        return "a socket";
     case fs::file_type::not_found:
-        return fs::is_symlink(fs::symlink_status(path, ec)) ? "a broken symbolic link" : "not found";
-    default: return "not a regular file";
+        return fs::is_symlink(fs::symlink_status(path, ec)) ? "a broken symbolic link"
+                                                            : "not found";
+    default:
+        return "not a regular file";
     }
 }
 
-bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out, std::string* reason) {
+bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out,
+                       std::string* reason) {
     std::error_code ec;
     const std::filesystem::file_status st = std::filesystem::status(path, ec);
     if (std::filesystem::is_directory(st)) {
@@ -53,7 +62,8 @@ bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string*
     if (std::filesystem::is_regular_file(st)) {
         const uintmax_t size = std::filesystem::file_size(path, ec);
         if (!ec && size > max_bytes) {
-            *reason = "file too large: " + std::to_string(size) + " bytes, the limit is " + byte_limit_text(max_bytes);
+            *reason = "file too large: " + std::to_string(size) + " bytes, the limit is " +
+                      byte_limit_text(max_bytes);
             return false;
         }
     }

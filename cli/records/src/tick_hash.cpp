@@ -3,7 +3,6 @@
 #include "kcc/checksum.h"
 #include "kcc/state_bytes.h"
 
-
 namespace fx::harness {
 
 std::string EntityRef::label() const {
@@ -49,14 +48,18 @@ std::vector<uint32_t> character_ids_of(std::span<const EntityRef> entities) {
     return ids;
 }
 
-uint64_t xxh3(std::span<const uint8_t> bytes) { return kcc::xxh3_64(bytes); }
+uint64_t xxh3(std::span<const uint8_t> bytes) {
+    return kcc::xxh3_64(bytes);
+}
 
 std::vector<EntityRef> entity_list(std::span<const kcc::CharacterState> chars,
                                    std::span<const std::pair<uint32_t, Vec3>> platforms) {
     std::vector<EntityRef> out;
     out.reserve(chars.size() + platforms.size());
-    for (const kcc::CharacterState& c : chars) out.push_back({EntityKind::kCharacter, c.id});
-    for (const auto& p : platforms) out.push_back({EntityKind::kPlatform, p.first});
+    for (const kcc::CharacterState& c : chars)
+        out.push_back({EntityKind::kCharacter, c.id});
+    for (const auto& p : platforms)
+        out.push_back({EntityKind::kPlatform, p.first});
     return out;
 }
 
@@ -68,8 +71,7 @@ TickHashes TickHasher::hash(int64_t tick, std::span<const kcc::CharacterState> c
 }
 
 void TickHasher::hash_into(int64_t tick, std::span<const kcc::CharacterState> chars,
-                           std::span<const std::pair<uint32_t, Vec3>> platforms,
-                           TickHashes* out) {
+                           std::span<const std::pair<uint32_t, Vec3>> platforms, TickHashes* out) {
     // One contiguous buffer: each entity's sub-hash reads its slice, the world hash reads it all
     // (one-shot XXH3 of the concatenation, so anyone can recompute it from the bytes alone).
     const size_t total = chars.size() * kcc::kStateBytes + platforms.size() * kPlatformBytes;
@@ -81,7 +83,8 @@ void TickHasher::hash_into(int64_t tick, std::span<const kcc::CharacterState> ch
     size_t k = 0, j = 0;
     for (const kcc::CharacterState& c : chars) {
         if (!ids_.empty()) {
-            while (j < ids_.size() && ids_[j] != c.id) out->entities[j++] = kAbsentHash;
+            while (j < ids_.size() && ids_[j] != c.id)
+                out->entities[j++] = kAbsentHash;
             k = j++;
         }
         const auto bytes = kcc::serialize_state(c);
@@ -90,7 +93,8 @@ void TickHasher::hash_into(int64_t tick, std::span<const kcc::CharacterState> ch
         p += bytes.size();
     }
     if (!ids_.empty()) {
-        while (j < ids_.size()) out->entities[j++] = kAbsentHash;
+        while (j < ids_.size())
+            out->entities[j++] = kAbsentHash;
         k = ids_.size();
     }
     for (const auto& [id, center] : platforms) {

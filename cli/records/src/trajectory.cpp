@@ -17,12 +17,13 @@ using text::Lines;
 using text::quote;
 
 constexpr std::array<const char*, 15> kStateColumns = {
-    "tick",     "character", "x",        "y",        "z",
-    "vx",       "vy",        "vz",       "facing",   "grounded",
-    "normal_x", "normal_y",  "normal_z", "ground_shape", "platform"};
+    "tick",   "character", "x",        "y",        "z",        "vx",           "vy",      "vz",
+    "facing", "grounded",  "normal_x", "normal_y", "normal_z", "ground_shape", "platform"};
 constexpr std::array<const char*, 3> kRenderColumns = {"render_x", "render_y", "render_z"};
 
-void append_scalar(std::string* s, Scalar v) { *s += to_string_shortest(v); }
+void append_scalar(std::string* s, Scalar v) {
+    *s += to_string_shortest(v);
+}
 
 void append_id(std::string* s, uint32_t id) {
     if (id != kcc::kNoId) append_int(s, id);
@@ -105,8 +106,10 @@ public:
         const bool any = lines_.next(&line);
         if (!any || line.substr(0, prefix.size()) != prefix) {
             // Nothing of a file that is not one is quoted (docs/reliability.md).
-            return fail(1, std::string("not an fxkcc trajectory file (") +
-                               (any ? "its first line is not '" + prefix + "<version>'" : "an empty file") + ")");
+            return fail(
+                1, std::string("not an fxkcc trajectory file (") +
+                       (any ? "its first line is not '" + prefix + "<version>'" : "an empty file") +
+                       ")");
         }
         const std::string_view version = line.substr(prefix.size());
         uint64_t v = 0;
@@ -114,12 +117,11 @@ public:
             return fail(prefix.size() + 1, "expected a format version, found " + quote(version));
         }
         if (v != static_cast<uint64_t>(kTrajectoryFormat)) {
-            return fail(prefix.size() + 1,
-                        "trajectory format " + std::to_string(v) +
-                            (v > static_cast<uint64_t>(kTrajectoryFormat)
-                                 ? " is newer than this build reads ("
-                                 : " is not one this build reads (") +
-                            std::to_string(kTrajectoryFormat) + ")");
+            return fail(prefix.size() + 1, "trajectory format " + std::to_string(v) +
+                                               (v > static_cast<uint64_t>(kTrajectoryFormat)
+                                                    ? " is newer than this build reads ("
+                                                    : " is not one this build reads (") +
+                                               std::to_string(kTrajectoryFormat) + ")");
         }
         if (!lines_.next(&line)) return fail(1, "expected the column row, found end of file");
         bool render = false;
@@ -133,13 +135,12 @@ public:
             if (cells.size() < n_cells) {
                 return fail(line.size() + 1, "expected " + std::to_string(n_cells) +
                                                  " cells, found " + std::to_string(cells.size()) +
-                                                 " (missing '" +
-                                                 column_name(cells.size()) + "')");
+                                                 " (missing '" + column_name(cells.size()) + "')");
             }
             if (cells.size() > n_cells) {
-                return fail(cells[n_cells].column - 1,
-                            "expected " + std::to_string(n_cells) + " cells, found " +
-                                std::to_string(cells.size()));
+                return fail(cells[n_cells].column - 1, "expected " + std::to_string(n_cells) +
+                                                           " cells, found " +
+                                                           std::to_string(cells.size()));
             }
             TrajectoryRow row;
             if (!parse_row(cells, render, &row)) return false;
@@ -183,8 +184,8 @@ private:
             if (cells[i].text != column_name(i)) {
                 return fail(cells[i].column,
                             "expected column '" + column_name(i) + "'" +
-                                (i == kStateColumns.size() ? " or end of line" : "") +
-                                ", found " + quote(cells[i].text));
+                                (i == kStateColumns.size() ? " or end of line" : "") + ", found " +
+                                quote(cells[i].text));
             }
         }
         if (cells.size() > total) {
@@ -283,10 +284,12 @@ std::streamsize ExpectedText::xsputn(const char* s, std::streamsize n) {
     if (n <= 0) return 0;
     const std::string_view chunk(s, static_cast<size_t>(n));
     if (difference_ == std::string_view::npos) {
-        const std::string_view want = expected_.substr(std::min(offset_, expected_.size()), chunk.size());
+        const std::string_view want =
+            expected_.substr(std::min(offset_, expected_.size()), chunk.size());
         if (want != chunk) {
             size_t i = 0;
-            while (i < want.size() && want[i] == chunk[i]) ++i;
+            while (i < want.size() && want[i] == chunk[i])
+                ++i;
             difference_ = offset_ + i;
             written_ = std::string(chunk);
             written_start_ = offset_;
@@ -307,27 +310,33 @@ std::string ExpectedText::difference() const {
     size_t line_end = expected_.find('\n', difference_);
     if (line_end == std::string_view::npos) line_end = expected_.size();
     const std::string_view golden_line = expected_.substr(line_start, line_end - line_start);
-    const size_t line = 1 + static_cast<size_t>(std::count(expected_.begin(), expected_.begin() +
-                                                               static_cast<std::ptrdiff_t>(line_start), '\n'));
+    const size_t line = 1 + static_cast<size_t>(std::count(
+                                expected_.begin(),
+                                expected_.begin() + static_cast<std::ptrdiff_t>(line_start), '\n'));
     std::string_view run_line = written_;
     if (!run_line.empty() && run_line.back() == '\n') run_line.remove_suffix(1);
     if (difference_ >= expected_.size() || written_start_ != line_start) {
-        return "line " + std::to_string(line) + ": the golden CSV ends or differs where the run wrote " +
-               quote(run_line);
+        return "line " + std::to_string(line) +
+               ": the golden CSV ends or differs where the run wrote " + quote(run_line);
     }
     std::vector<Cell> golden_cells, run_cells;
     split_cells(golden_line, &golden_cells);
     split_cells(run_line, &run_cells);
     std::vector<std::string> names;
-    for (const char* c : kStateColumns) names.emplace_back(c);
-    for (const char* c : kRenderColumns) names.emplace_back(c);
+    for (const char* c : kStateColumns)
+        names.emplace_back(c);
+    for (const char* c : kRenderColumns)
+        names.emplace_back(c);
     std::string where = "line " + std::to_string(line);
     if (golden_cells.size() >= 2) {
-        where += " (tick " + std::string(golden_cells[0].text) + ", character " + std::string(golden_cells[1].text) + ")";
+        where += " (tick " + std::string(golden_cells[0].text) + ", character " +
+                 std::string(golden_cells[1].text) + ")";
     }
     for (size_t i = 0; i < golden_cells.size() || i < run_cells.size(); ++i) {
-        const std::string_view g = i < golden_cells.size() ? golden_cells[i].text : std::string_view("(none)");
-        const std::string_view r = i < run_cells.size() ? run_cells[i].text : std::string_view("(none)");
+        const std::string_view g =
+            i < golden_cells.size() ? golden_cells[i].text : std::string_view("(none)");
+        const std::string_view r =
+            i < run_cells.size() ? run_cells[i].text : std::string_view("(none)");
         if (g == r) continue;
         const std::string column = i < names.size() ? names[i] : "column " + std::to_string(i + 1);
         return where + ": " + column + ": the golden has " + quote(g) + ", the run " + quote(r);
@@ -350,8 +359,8 @@ std::string trajectory_columns(bool with_render) {
     return s;
 }
 
-std::string trajectory_row_text(int64_t tick, const kcc::CharacterState& state,
-                                const Vec3* render, bool with_render) {
+std::string trajectory_row_text(int64_t tick, const kcc::CharacterState& state, const Vec3* render,
+                                bool with_render) {
     std::string s;
     append_row(&s, tick, state, render, with_render);
     return s;

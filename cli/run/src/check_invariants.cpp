@@ -28,8 +28,8 @@ Scalar Checker::penetration(const geo::Capsule& cap, const geo::Contact& c) cons
     return gap > kCoresApart ? min(c.depth, cap.radius - gap) : c.depth;
 }
 
-void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::Params& p, Tracker& t,
-                         std::span<const kcc::CharacterState> chars) {
+void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::Params& p,
+                         Tracker& t, std::span<const kcc::CharacterState> chars) {
     // 0. A halted body (kcc/settings.h, kWorkingVolumeMetres): reported once, in every build.
     if (s.halted && !t.halt_reported) {
         t.halt_reported = true;
@@ -37,12 +37,13 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
         const std::string why =
             kcc::outside_working_volume(q)
                 ? "left the working volume at (" + num6(q.x) + ", " + num6(q.y) + ", " + num6(q.z) +
-                      ") m (each coordinate less than " + std::to_string(kcc::kWorkingVolumeMetres) + " m)"
+                      ") m (each coordinate less than " +
+                      std::to_string(kcc::kWorkingVolumeMetres) + " m)"
                 : "its speed reached " + num6(length(s.velocity)) + " m/s, over the bound of " +
                       std::to_string(kcc::kMaxBodySpeedMetresPerSecond) +
                       " m/s (input, gravity and impulses of one tick added up)";
-        invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) + ": halted: " + why +
-                            "; it is not moved again (docs/numeric.md)");
+        invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) +
+                            ": halted: " + why + "; it is not moved again (docs/numeric.md)");
     }
     const geo::StaticScene& scene = world_->scene();
     const geo::Capsule cap = kcc::capsule_at(s.position, p);
@@ -89,8 +90,8 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
     // is nearest to drifted deeper by rounding, 1e-7 m a tick, which the bare comparison
     // "deeper than the tick before" reported as growing; accumulated drift is still caught.
     const Scalar before = t.have_prev ? t.prev_depth : depth;
-    if (depth > kPenetrationTolerance && depth > before + kPenetrationGrowthTolerance && !touches_platform &&
-        !t.depth_failed) {
+    if (depth > kPenetrationTolerance && depth > before + kPenetrationGrowthTolerance &&
+        !touches_platform && !t.depth_failed) {
         t.depth_failed = true;
         invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) +
                             ": penetrates shape " + std::to_string(deepest) + " by " + num6(depth) +
@@ -110,10 +111,11 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
             t.inside_failed = true;
             invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) +
                                 ": inside shape " + std::to_string(deepest) + " for " +
-                                std::to_string(t.inside_ticks) + " ticks (" + num6(depth) + " m deep, " +
-                                num6(t.inside_depth) + " m at most): depenetration, up to " +
-                                num6(p.s.depenetration_cap) + " m a tick, gets a body out within " +
-                                std::to_string(allowed) + " ticks");
+                                std::to_string(t.inside_ticks) + " ticks (" + num6(depth) +
+                                " m deep, " + num6(t.inside_depth) +
+                                " m at most): depenetration, up to " + num6(p.s.depenetration_cap) +
+                                " m a tick, gets a body out within " + std::to_string(allowed) +
+                                " ticks");
         }
     } else {
         t.inside_ticks = 0;
@@ -136,7 +138,8 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
         if (!found) {
             t.ground_failed = true;
             invariant(tick, "tick " + std::to_string(tick) + ", character " + std::to_string(s.id) +
-                                ": grounded on another character but none within " + num6(reach) + " m below");
+                                ": grounded on another character but none within " + num6(reach) +
+                                " m below");
         }
     } else if (s.grounded && !t.ground_failed) {
         std::string why;
@@ -149,13 +152,18 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
             // out-of-bounds read, found by fuzz_controller with more than 8 hits in the band).
             std::array<geo::Hit, kGroundCheckHits> hits;
             const Scalar reach = p.ground_band + kGroundTolerance;
-            const size_t total = scene.cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits);
+            const size_t total =
+                scene.cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits);
             const size_t h = std::min(total, hits.size());
             bool found = false;
-            for (size_t k = 0; k < h && !found; ++k) found = hits[k].normal.y >= p.cos_stay;
+            for (size_t k = 0; k < h && !found; ++k)
+                found = hits[k].normal.y >= p.cos_stay;
             if (!found) {
-                why = "no walkable ground within " + num6(reach) + " m below (" + std::to_string(total) + " hits";
-                if (h > 0) why += "; nearest shape " + std::to_string(hits[0].shape) + " at " + num6(hits[0].distance) + " m";
+                why = "no walkable ground within " + num6(reach) + " m below (" +
+                      std::to_string(total) + " hits";
+                if (h > 0)
+                    why += "; nearest shape " + std::to_string(hits[0].shape) + " at " +
+                           num6(hits[0].distance) + " m";
                 why += ")";
             }
         }

@@ -5,8 +5,8 @@
 
 namespace fx::harness::checking {
 
-void Checker::track(int64_t tick, const kcc::CharacterState& s, const kcc::Input& in, const kcc::Params& p, Tracker& t,
-                    const TickEvents& ev) {
+void Checker::track(int64_t tick, const kcc::CharacterState& s, const kcc::Input& in,
+                    const kcc::Params& p, Tracker& t, const TickEvents& ev) {
     const bool held = stick_held(in, p.s.dead_zone);
     const Scalar hspeed = horizontal_length(s.velocity);
     const Vec3 disp = s.position - s.previous_position;
@@ -22,7 +22,8 @@ void Checker::track(int64_t tick, const kcc::CharacterState& s, const kcc::Input
     raise(t, kJitter, Scalar{});
 
     // Stop time: from the tick the stick is released (grounded, moving) to zero velocity.
-    if (t.have_prev && t.prev_held && !held && t.prev.grounded && horizontal_length(t.prev.velocity).raw() != 0) {
+    if (t.have_prev && t.prev_held && !held && t.prev.grounded &&
+        horizontal_length(t.prev.velocity).raw() != 0) {
         t.release_tick = tick;
     }
     if (t.release_tick >= 0) {
@@ -36,9 +37,9 @@ void Checker::track(int64_t tick, const kcc::CharacterState& s, const kcc::Input
 
     // Surface speed over flat speed on walkable slopes.
     if (t.have_prev && t.prev.grounded && s.grounded && t.prev.ground_normal == s.ground_normal &&
-        s.ground_normal.y < cos_half_degree_ && hspeed >= Scalar::ratio(1, 2) && !ev.pressed && !ev.stepped &&
-        ev.push.raw() == 0 && !ev.carried && !ev.jumped && s.platform == kcc::kNoId &&
-        t.prev.platform == kcc::kNoId) {
+        s.ground_normal.y < cos_half_degree_ && hspeed >= Scalar::ratio(1, 2) && !ev.pressed &&
+        !ev.stepped && ev.push.raw() == 0 && !ev.carried && !ev.jumped &&
+        s.platform == kcc::kNoId && t.prev.platform == kcc::kNoId) {
         const Scalar flat = hspeed.div_int(sc_.tick_rate_hz);
         const Scalar ratio = length(disp) / flat;
         lower(t, kSlopeSpeedRatioMin, ratio);

@@ -18,7 +18,8 @@ std::string metric_text(const MetricValue& v) {
     if (!v.present) return "";
     const int64_t raw = v.value.raw();
     const bool negative = raw < 0;
-    const uint64_t mag = negative ? uint64_t{0} - static_cast<uint64_t>(raw) : static_cast<uint64_t>(raw);
+    const uint64_t mag =
+        negative ? uint64_t{0} - static_cast<uint64_t>(raw) : static_cast<uint64_t>(raw);
     uint64_t whole = mag >> Scalar::kFracBits;
     uint64_t micro = ((mag & 0xFFFFFFFFu) * 1000000u + (uint64_t{1} << 31)) >> Scalar::kFracBits;
     if (micro == 1000000u) {
@@ -29,7 +30,8 @@ std::string metric_text(const MetricValue& v) {
     if (micro != 0) {
         std::string frac = std::to_string(micro);
         frac = std::string(6 - frac.size(), '0') + frac;
-        while (frac.back() == '0') frac.pop_back();
+        while (frac.back() == '0')
+            frac.pop_back();
         out += "." + frac;
     }
     return out;
@@ -38,20 +40,24 @@ std::string metric_text(const MetricValue& v) {
 std::string metrics_table(const CheckReport& report) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head{"character"};
-    for (const MetricInfo& m : metric_info()) head.emplace_back(m.name);
+    for (const MetricInfo& m : metric_info())
+        head.emplace_back(m.name);
     rows.push_back(head);
     for (const CharacterMetrics& c : report.metrics) {
         std::vector<std::string> r{std::to_string(c.id)};
-        for (const MetricValue& v : c.values) r.push_back(v.present ? metric_text(v) : "-");
+        for (const MetricValue& v : c.values)
+            r.push_back(v.present ? metric_text(v) : "-");
         rows.push_back(r);
     }
     std::vector<size_t> width(head.size(), 0);
     for (const auto& r : rows) {
-        for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+        for (size_t i = 0; i < r.size(); ++i)
+            width[i] = std::max(width[i], r[i].size());
     }
     fmt::memory_buffer out;
     for (const auto& r : rows) {
-        for (size_t i = 0; i + 1 < r.size(); ++i) fmt::format_to(std::back_inserter(out), "{:<{}}", r[i], width[i] + 2);
+        for (size_t i = 0; i + 1 < r.size(); ++i)
+            fmt::format_to(std::back_inserter(out), "{:<{}}", r[i], width[i] + 2);
         fmt::format_to(std::back_inserter(out), "{}\n", r.back());
     }
     return fmt::to_string(out);
@@ -59,11 +65,13 @@ std::string metrics_table(const CheckReport& report) {
 
 std::string metrics_csv(const CheckReport& report) {
     std::string out = "character";
-    for (const MetricInfo& m : metric_info()) out += std::string(",") + m.name;
+    for (const MetricInfo& m : metric_info())
+        out += std::string(",") + m.name;
     out += "\n";
     for (const CharacterMetrics& c : report.metrics) {
         out += std::to_string(c.id);
-        for (const MetricValue& v : c.values) out += "," + metric_text(v);
+        for (const MetricValue& v : c.values)
+            out += "," + metric_text(v);
         out += "\n";
     }
     return out;
@@ -71,7 +79,8 @@ std::string metrics_csv(const CheckReport& report) {
 
 std::string metrics_json(const Scenario& sc, const CheckReport& report) {
     std::ostringstream o;
-    o << "{\n  \"scenario\": " << text::json_quote(sc.name) << ",\n  \"ticks\": " << report.ticks << ",\n  \"characters\": [";
+    o << "{\n  \"scenario\": " << text::json_quote(sc.name) << ",\n  \"ticks\": " << report.ticks
+      << ",\n  \"characters\": [";
     for (size_t i = 0; i < report.metrics.size(); ++i) {
         const CharacterMetrics& c = report.metrics[i];
         o << (i == 0 ? "\n" : ",\n") << "    {\"id\": " << c.id;
@@ -85,8 +94,8 @@ std::string metrics_json(const Scenario& sc, const CheckReport& report) {
     for (size_t i = 0; i < report.failures.size(); ++i) {
         const CheckFailure& f = report.failures[i];
         o << (i == 0 ? "\n" : ",\n") << "    {\"kind\": \""
-          << (f.kind == CheckFailure::Kind::kExpectation ? "expectation" : "invariant") << "\", \"tick\": " << f.tick
-          << ", \"message\": " << text::json_quote(f.message) << "}";
+          << (f.kind == CheckFailure::Kind::kExpectation ? "expectation" : "invariant")
+          << "\", \"tick\": " << f.tick << ", \"message\": " << text::json_quote(f.message) << "}";
     }
     o << (report.failures.empty() ? "]\n}\n" : "\n  ]\n}\n");
     return o.str();
@@ -95,7 +104,9 @@ std::string metrics_json(const Scenario& sc, const CheckReport& report) {
 std::string format_failures(const CheckReport& report, const std::string& indent) {
     std::string out;
     for (const CheckFailure& f : report.failures) {
-        out += indent + (f.kind == CheckFailure::Kind::kExpectation ? "expectation failed: " : "invariant violated: ") +
+        out += indent +
+               (f.kind == CheckFailure::Kind::kExpectation ? "expectation failed: "
+                                                           : "invariant violated: ") +
                f.message + "\n";
     }
     return out;

@@ -20,9 +20,13 @@
 
 namespace fx::harness::checking {
 
-inline std::string num(Scalar v) { return to_string_shortest(v); }
+inline std::string num(Scalar v) {
+    return to_string_shortest(v);
+}
 /// Rounded to 6 decimals, for descriptive numbers (depths, bands) in messages.
-inline std::string num6(Scalar v) { return metric_text(MetricValue{true, v}); }
+inline std::string num6(Scalar v) {
+    return metric_text(MetricValue{true, v});
+}
 
 inline std::string check_text(const Check& c) {
     if (c.has_min && c.has_max) {
@@ -37,7 +41,9 @@ inline std::string where(const SourceRef& at) {
     return "expect[" + std::to_string(at.index) + "] (line " + std::to_string(at.line) + ")";
 }
 
-inline Scalar horizontal_length(const Vec3& v) { return length(Vec3{v.x, Scalar{}, v.z}); }
+inline Scalar horizontal_length(const Vec3& v) {
+    return length(Vec3{v.x, Scalar{}, v.z});
+}
 
 inline bool stick_held(const kcc::Input& in, Scalar dead_zone) {
     const Scalar m2 = in.stick_x * in.stick_x + in.stick_y * in.stick_y;
@@ -46,13 +52,13 @@ inline bool stick_held(const kcc::Input& in, Scalar dead_zone) {
 
 /// What the trace said about one character during the current tick.
 struct TickEvents {
-    bool pressed = false;   ///< the horizontal pass added a plane
+    bool pressed = false; ///< the horizontal pass added a plane
     bool jumped = false;
-    bool stepped = false;   ///< a step-up attempt with motion
+    bool stepped = false; ///< a step-up attempt with motion
     bool at_cap = false;
-    bool carried = false;   ///< a platform carried it
-    Scalar push;            ///< depenetration push length
-    int max_iteration = 0;  ///< sweeps used by the longest pass
+    bool carried = false; ///< a platform carried it
+    Scalar push; ///< depenetration push length
+    int max_iteration = 0; ///< sweeps used by the longest pass
     int step_attempts = 0, step_successes = 0;
 };
 
@@ -62,15 +68,17 @@ struct Tracker {
     bool have_prev = false;
     bool prev_held = false;
     int64_t release_tick = -1; ///< stop-time measurement in progress
-    int64_t stop_ticks = -1;   ///< longest completed
-    int64_t spell_start = -1;  ///< airborne spell in progress
+    int64_t stop_ticks = -1; ///< longest completed
+    int64_t spell_start = -1; ///< airborne spell in progress
     bool spell_excused = false;
     Vec3 prev_pressed_disp;
     bool prev_pressed = false;
-    Scalar prev_depth;         ///< static penetration the depth is compared with: the least since it last grew (see invariants)
+    Scalar prev_depth; ///< static penetration the depth is compared with: the least since it last
+                       ///< grew (see invariants)
     bool depth_failed = false, ground_failed = false, halt_reported = false, inside_failed = false;
-    int64_t inside_ticks = 0; ///< consecutive ticks deeper than kPenetrationTolerance in static geometry
-    Scalar inside_depth;      ///< deepest of those ticks
+    int64_t inside_ticks =
+        0; ///< consecutive ticks deeper than kPenetrationTolerance in static geometry
+    Scalar inside_depth; ///< deepest of those ticks
     CharacterMetrics m;
 };
 
@@ -81,18 +89,23 @@ struct StateProgress {
 
 class Checker final : public RunSink, public kcc::TraceObserver {
 public:
-    Checker(const Scenario& sc, RunSink* inner, CheckReport* report) : sc_(sc), inner_(inner), report_(report) {
+    Checker(const Scenario& sc, RunSink* inner, CheckReport* report)
+        : sc_(sc), inner_(inner), report_(report) {
         ids_ = character_ids(sc);
-        for (const PlatformDef& p : sc.platforms) platform_ids_.push_back(p.id);
+        for (const PlatformDef& p : sc.platforms)
+            platform_ids_.push_back(p.id);
         std::sort(platform_ids_.begin(), platform_ids_.end());
-        for (const MeshDef& m : sc.meshes) mesh_ids_.push_back(m.id);
+        for (const MeshDef& m : sc.meshes)
+            mesh_ids_.push_back(m.id);
         std::sort(mesh_ids_.begin(), mesh_ids_.end());
-        for (const CharacterDef& c : sc.characters) cursors_.emplace_back(*c.input);
+        for (const CharacterDef& c : sc.characters)
+            cursors_.emplace_back(*c.input);
         trackers_.resize(ids_.size());
         last_seen_.assign(ids_.size(), -2);
         last_entry_.assign(ids_.size(), sc.characters.size());
         events_.resize(ids_.size());
-        for (size_t i = 0; i < ids_.size(); ++i) trackers_[i].m.id = ids_[i];
+        for (size_t i = 0; i < ids_.size(); ++i)
+            trackers_[i].m.id = ids_[i];
         state_progress_.resize(sc.expect_states.size());
         same_failed_.assign(sc.expect_same_as.size(), false);
         cos_half_degree_ = sincos_deg(Scalar::ratio(1, 2)).cos;
@@ -117,8 +130,9 @@ public:
 private:
     /// Whether an event (a teleport or new settings) changed character `id` at `tick`.
     bool changed(uint32_t id, int64_t tick) const {
-        const auto first = std::lower_bound(sc_.events.begin(), sc_.events.end(), tick,
-                                            [](const EventDef& e, int64_t v) { return e.tick < v; });
+        const auto first =
+            std::lower_bound(sc_.events.begin(), sc_.events.end(), tick,
+                             [](const EventDef& e, int64_t v) { return e.tick < v; });
         for (auto it = first; it != sc_.events.end() && it->tick == tick; ++it) {
             if (it->character == id) return true;
         }
@@ -128,7 +142,9 @@ private:
         const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
         return it != ids_.end() && *it == id ? static_cast<size_t>(it - ids_.begin()) : ids_.size();
     }
-    bool is_mesh(uint32_t shape) const { return std::binary_search(mesh_ids_.begin(), mesh_ids_.end(), shape); }
+    bool is_mesh(uint32_t shape) const {
+        return std::binary_search(mesh_ids_.begin(), mesh_ids_.end(), shape);
+    }
     bool is_platform(uint32_t shape) const {
         return std::binary_search(platform_ids_.begin(), platform_ids_.end(), shape);
     }
@@ -152,8 +168,8 @@ private:
     }
 
     // ---- the feel metrics (check_metrics.cpp) ----
-    void track(int64_t tick, const kcc::CharacterState& s, const kcc::Input& in, const kcc::Params& p, Tracker& t,
-               const TickEvents& ev);
+    void track(int64_t tick, const kcc::CharacterState& s, const kcc::Input& in,
+               const kcc::Params& p, Tracker& t, const TickEvents& ev);
 
     // ---- the invariants (check_invariants.cpp) ----
     void invariant(int64_t tick, std::string message);
@@ -189,9 +205,9 @@ private:
     const kcc::World* world_ = nullptr;
     std::vector<uint32_t> ids_, platform_ids_, mesh_ids_;
     std::vector<InputCursor> cursors_;
-    std::vector<Tracker> trackers_;             ///< per character id (ids_)
-    std::vector<int64_t> last_seen_;           ///< per id: the last tick it was present
-    std::vector<size_t> last_entry_;           ///< per id: its entry (sc.characters) then
+    std::vector<Tracker> trackers_; ///< per character id (ids_)
+    std::vector<int64_t> last_seen_; ///< per id: the last tick it was present
+    std::vector<size_t> last_entry_; ///< per id: its entry (sc.characters) then
     std::vector<TickEvents> events_;
     std::vector<StateProgress> state_progress_;
     std::vector<int64_t> first_tick_;

@@ -34,9 +34,10 @@ void install_overflow_recorder() {
 } // namespace
 
 int CheckReport::expectation_failures() const {
-    return static_cast<int>(std::count_if(failures.begin(), failures.end(), [](const CheckFailure& f) {
-        return f.kind == CheckFailure::Kind::kExpectation;
-    }));
+    return static_cast<int>(
+        std::count_if(failures.begin(), failures.end(), [](const CheckFailure& f) {
+            return f.kind == CheckFailure::Kind::kExpectation;
+        }));
 }
 int CheckReport::invariant_failures() const {
     return static_cast<int>(failures.size()) - expectation_failures();
@@ -62,21 +63,28 @@ void Checker::on_event(const kcc::TraceEvent& e) {
             if (e.reason == static_cast<uint8_t>(kcc::StepResult::kAccepted)) ++t.step_successes;
         }
         break;
-    case kcc::TraceKind::kIterationCap: t.at_cap = true; break;
-    case kcc::TraceKind::kPlatformCarry: t.carried = true; break;
-    case kcc::TraceKind::kDepenetrate: t.push = std::max(t.push, length(e.a)); break;
+    case kcc::TraceKind::kIterationCap:
+        t.at_cap = true;
+        break;
+    case kcc::TraceKind::kPlatformCarry:
+        t.carried = true;
+        break;
+    case kcc::TraceKind::kDepenetrate:
+        t.push = std::max(t.push, length(e.a));
+        break;
     case kcc::TraceKind::kSweep:
         if (e.pass == kcc::Pass::kHorizontal || e.pass == kcc::Pass::kVertical) {
             t.max_iteration = std::max(t.max_iteration, static_cast<int>(e.iteration) + 1);
         }
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
 bool Checker::on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
-                      std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
-                      std::string* error) {
+                      std::span<const std::pair<uint32_t, Vec3>> platforms,
+                      std::span<const Vec3> render, std::string* error) {
     ticks_ = tick + 1;
     for (size_t i = 0; i < chars.size(); ++i) {
         const size_t k = index_of(chars[i].id);
@@ -106,7 +114,8 @@ bool Checker::on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
     }
     if (t_overflow_op != nullptr && !overflow_reported_) {
         overflow_reported_ = true;
-        invariant(tick, std::string("arithmetic overflow in ") + t_overflow_op + " during this tick");
+        invariant(tick,
+                  std::string("arithmetic overflow in ") + t_overflow_op + " during this tick");
     }
     expectations(tick, chars);
     same_as(tick, chars);
@@ -124,7 +133,8 @@ void Checker::finish(bool complete) {
         const StateProgress& sp = state_progress_[k];
         if (sp.failed_ticks == 0) continue;
         std::string msg = sp.first;
-        if (sp.failed_ticks > 1) msg += " (and " + std::to_string(sp.failed_ticks - 1) + " more ticks)";
+        if (sp.failed_ticks > 1)
+            msg += " (and " + std::to_string(sp.failed_ticks - 1) + " more ticks)";
         expectation_failures_.push_back({CheckFailure::Kind::kExpectation, first_tick_[k], msg});
     }
     report_->expectations = static_cast<int64_t>(sc_.expect_states.size());
@@ -136,8 +146,9 @@ void Checker::finish(bool complete) {
             if (!same_failed_[k] && static_cast<int64_t>(others_[k].size()) != ticks_) {
                 expectation_failures_.push_back(
                     {CheckFailure::Kind::kExpectation, -1,
-                     where(sc_.expect_same_as[k].at) + ": same_as '" + sc_.expect_same_as[k].path + "' ran " +
-                         std::to_string(others_[k].size()) + " ticks, this scenario " + std::to_string(ticks_)});
+                     where(sc_.expect_same_as[k].at) + ": same_as '" + sc_.expect_same_as[k].path +
+                         "' ran " + std::to_string(others_[k].size()) + " ticks, this scenario " +
+                         std::to_string(ticks_)});
             }
         }
     }
@@ -146,7 +157,8 @@ void Checker::finish(bool complete) {
     std::stable_sort(expectation_failures_.begin(), expectation_failures_.end(),
                      [&](const CheckFailure& a, const CheckFailure& b) { return key(a) < key(b); });
     report_->failures = expectation_failures_;
-    report_->failures.insert(report_->failures.end(), invariant_failures_.begin(), invariant_failures_.end());
+    report_->failures.insert(report_->failures.end(), invariant_failures_.begin(),
+                             invariant_failures_.end());
     report_->ticks = ticks_;
 }
 
@@ -171,8 +183,8 @@ bool run_checked(const Scenario& sc, RunSink* inner, const RunOptions& options, 
     return true;
 }
 
-bool check_ticks(const Scenario& sc, std::span<const CheckedTick> ticks, int64_t overflow_at, CheckReport* report,
-                 std::string* error) {
+bool check_ticks(const Scenario& sc, std::span<const CheckedTick> ticks, int64_t overflow_at,
+                 CheckReport* report, std::string* error) {
     *report = CheckReport{};
     kcc::World world;
     if (!build_world(sc, &world, error)) return false;
@@ -184,7 +196,8 @@ bool check_ticks(const Scenario& sc, std::span<const CheckedTick> ticks, int64_t
     checker.on_start(world);
     int64_t tick = 0;
     for (const CheckedTick& t : ticks) {
-        for (const kcc::TraceEvent& e : t.events) checker.on_event(e);
+        for (const kcc::TraceEvent& e : t.events)
+            checker.on_event(e);
         if (tick == overflow_at) report_overflow("test");
         if (!checker.on_tick(tick, t.states, {}, {}, error)) {
             t_recording = false;
@@ -198,4 +211,3 @@ bool check_ticks(const Scenario& sc, std::span<const CheckedTick> ticks, int64_t
 }
 
 } // namespace fx::harness
-

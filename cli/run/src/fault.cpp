@@ -49,24 +49,28 @@ bool parse_u64(std::string_view t, uint64_t* out) {
 } // namespace
 
 bool parse_fault(std::string_view text, Fault* out, std::string* error) {
-    const std::string what = "expected TICK:CHARACTER:FIELD:BITS (e.g. 57:1:vx:3), found '" + std::string(text) + "'";
+    const std::string what =
+        "expected TICK:CHARACTER:FIELD:BITS (e.g. 57:1:vx:3), found '" + std::string(text) + "'";
     std::vector<std::string_view> parts;
     size_t pos = 0;
     for (;;) {
         const size_t c = text.find(':', pos);
-        parts.push_back(text.substr(pos, c == std::string_view::npos ? std::string_view::npos : c - pos));
+        parts.push_back(
+            text.substr(pos, c == std::string_view::npos ? std::string_view::npos : c - pos));
         if (c == std::string_view::npos) break;
         pos = c + 1;
     }
     uint64_t tick = 0, ch = 0, bits = 0;
-    if (parts.size() != 4 || !parse_u64(parts[0], &tick) || !parse_u64(parts[1], &ch) || !parse_u64(parts[3], &bits)) {
+    if (parts.size() != 4 || !parse_u64(parts[0], &tick) || !parse_u64(parts[1], &ch) ||
+        !parse_u64(parts[3], &bits)) {
         *error = what;
         return false;
     }
     const std::vector<std::string> fields = fault_fields();
     if (std::find(fields.begin(), fields.end(), std::string(parts[2])) == fields.end()) {
         std::string list;
-        for (const std::string& f : fields) list += (list.empty() ? "" : ", ") + f;
+        for (const std::string& f : fields)
+            list += (list.empty() ? "" : ", ") + f;
         *error = "unknown fault field '" + std::string(parts[2]) + "', expected one of: " + list;
         return false;
     }
@@ -99,8 +103,8 @@ bool apply_fault(const Fault& fault, kcc::CharacterState* state, std::string* er
 bool apply_fault(const Fault& fault, kcc::World* world, const char* what, std::string* error) {
     kcc::CharacterState* s = world->find(fault.character);
     if (s == nullptr) {
-        *error = std::string("the ") + what + " names character " + std::to_string(fault.character) +
-                 ", which the scenario does not have";
+        *error = std::string("the ") + what + " names character " +
+                 std::to_string(fault.character) + ", which the scenario does not have";
         return false;
     }
     return apply_fault(fault, s, error);

@@ -15,12 +15,16 @@ namespace fs = std::filesystem;
 
 namespace fx::harness {
 
-bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* paths, std::string* error) {
+bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* paths,
+                        std::string* error) {
     std::vector<std::string> found;
-    auto is_scenario = [](const fs::path& p) { return p.extension() == ".yaml" || p.extension() == ".yml"; };
+    auto is_scenario = [](const fs::path& p) {
+        return p.extension() == ".yaml" || p.extension() == ".yml";
+    };
     auto scan = [&](const fs::path& dir) {
         std::error_code ec;
-        for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
+             it.increment(ec)) {
             // Hidden entries are not scenarios (an editor's lock file .#x.yaml, .git/).
             const std::string name = it->path().filename().string();
             if (!name.empty() && name[0] == '.') {
@@ -78,7 +82,8 @@ std::string golden_csv_path(const SuiteOptions& suite, const std::string& name) 
     return (fs::path(suite.golden_dir) / suite_target(suite) / (name + ".csv")).generic_string();
 }
 
-bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc, std::string* error) {
+bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario* sc,
+                    std::string* error) {
     LoadOptions opts;
     opts.allow_outside = suite.allow_outside;
     // Referenced files must stay inside the scenarios tree, when the scenario is inside it.
@@ -95,18 +100,22 @@ bool load_for_suite(const SuiteOptions& suite, const std::string& path, Scenario
 
 std::vector<EntityRef> entities_of(const Scenario& sc) {
     std::vector<EntityRef> out;
-    for (const kcc::CharacterId id : character_ids(sc)) out.push_back({EntityKind::kCharacter, id});
+    for (const kcc::CharacterId id : character_ids(sc))
+        out.push_back({EntityKind::kCharacter, id});
     std::vector<EntityRef> plats;
-    for (const PlatformDef& p : sc.platforms) plats.push_back({EntityKind::kPlatform, p.id});
+    for (const PlatformDef& p : sc.platforms)
+        plats.push_back({EntityKind::kPlatform, p.id});
     std::sort(plats.begin(), plats.end()); // ids are unique: a total order
     out.insert(out.end(), plats.begin(), plats.end());
     return out;
 }
 
-bool load_single_scenario(const std::string& path, bool allow_outside, Scenario* sc, std::string* error) {
+bool load_single_scenario(const std::string& path, bool allow_outside, Scenario* sc,
+                          std::string* error) {
     SuiteOptions suite;
     suite.allow_outside = allow_outside;
-    suite.scenarios_dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().generic_string();
+    suite.scenarios_dir =
+        fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().generic_string();
     std::error_code te, fe;
     const fs::path tree = resolved_path("scenarios", te), file = resolved_path(path, fe);
     if (!te && !fe && file != tree && path_within(file, tree)) suite.scenarios_dir = "scenarios";
@@ -128,7 +137,8 @@ HashFileHeader header_for(const Scenario& sc) {
 }
 
 bool CollectSink::on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
-                          std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3>, std::string*) {
+                          std::span<const std::pair<uint32_t, Vec3>> platforms,
+                          std::span<const Vec3>, std::string*) {
     if (!recorded_tick(tick, out_->header.ticks, out_->header.every)) return true;
     out_->ticks.push_back(hasher_.hash(tick, chars, platforms));
     return true;
@@ -147,8 +157,9 @@ namespace {
 class StatesAtSink final : public RunSink {
 public:
     StatesAtSink(int64_t tick, std::vector<kcc::CharacterState>* out) : tick_(tick), out_(out) {}
-    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
-                 std::span<const Vec3>, std::string*) override {
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3>,
+                 std::string*) override {
         if (tick == tick_) out_->assign(chars.begin(), chars.end());
         return true;
     }
@@ -167,7 +178,8 @@ public:
                  std::string* error) override {
         if (!recorded_tick(tick, hashes_->header.ticks, hashes_->header.every)) return true;
         for (size_t i = 0; i < chars.size(); ++i) {
-            if (!w_->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
+            if (!w_->write(tick, chars[i], render.empty() ? nullptr : &render[i], error))
+                return false;
         }
         return collect_.on_tick(tick, chars, platforms, render, error);
     }
@@ -180,17 +192,20 @@ private:
 
 } // namespace
 
-bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState>* out, std::string* error) {
+bool states_at(const Scenario& sc, int64_t tick, std::vector<kcc::CharacterState>* out,
+               std::string* error) {
     StatesAtSink sink(tick, out);
     RunOptions opts;
     opts.stop_after = tick;
     return run_scenario(sc, sink, opts, error);
 }
 
-std::string content_digest(std::string_view bytes) { return hex16(XXH3_64bits(bytes.data(), bytes.size())); }
+std::string content_digest(std::string_view bytes) {
+    return hex16(XXH3_64bits(bytes.data(), bytes.size()));
+}
 
-std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header, std::string* bytes_out,
-                           bool* verified) {
+std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& header,
+                           std::string* bytes_out, bool* verified) {
     if (verified != nullptr) *verified = false;
     if (header.csv_digest.empty()) return csv_path;
     std::string bytes, unused;
@@ -199,21 +214,25 @@ std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& he
         if (bytes_out != nullptr) *bytes_out = std::move(bytes);
         return path;
     };
-    if (read_file(csv_path, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return found(csv_path);
+    if (read_file(csv_path, &bytes, &unused) && content_digest(bytes) == header.csv_digest)
+        return found(csv_path);
     // A bless killed between committing the hash file and renaming its CSV into place left the
     // CSV as "<name>.csv.next.tmp.<pid>": the one with the hash file's digest is the golden's.
     const fs::path p(csv_path);
     const std::string prefix = p.filename().generic_string() + ".next";
     std::error_code ec;
     std::vector<std::string> candidates;
-    for (fs::directory_iterator it(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec), end; !ec && it != end;
-         it.increment(ec)) {
+    for (fs::directory_iterator it(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec),
+         end;
+         !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().generic_string();
-        if (name.compare(0, prefix.size(), prefix) == 0) candidates.push_back(it->path().generic_string());
+        if (name.compare(0, prefix.size(), prefix) == 0)
+            candidates.push_back(it->path().generic_string());
     }
     std::sort(candidates.begin(), candidates.end());
     for (const std::string& c : candidates)
-        if (read_file(c, &bytes, &unused) && content_digest(bytes) == header.csv_digest) return found(c);
+        if (read_file(c, &bytes, &unused) && content_digest(bytes) == header.csv_digest)
+            return found(c);
     return csv_path;
 }
 
@@ -228,22 +247,26 @@ std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& he
 // the old hash file's). Killed between 2 and 3: readers find the new CSV by the hash file's
 // digest (golden_csv_for). Two blesses at once each rename their own files, and write the same
 // bytes (the run is deterministic), so neither can tear the other's golden.
-bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes, std::string* error) {
+bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes,
+                   std::string* error) {
     std::error_code ec;
     fs::create_directories(fs::path(golden_hashes_path(suite, sc.name)).parent_path(), ec);
     if (ec) {
-        *error = "cannot create '" + fs::path(golden_hashes_path(suite, sc.name)).parent_path().generic_string() +
+        *error = "cannot create '" +
+                 fs::path(golden_hashes_path(suite, sc.name)).parent_path().generic_string() +
                  "': " + ec.message();
         return false;
     }
-    const std::string csv_path = golden_csv_path(suite, sc.name), next = temp_path_for(csv_path + ".next");
+    const std::string csv_path = golden_csv_path(suite, sc.name),
+                      next = temp_path_for(csv_path + ".next");
     TrajectoryWriter csv;
     if (!csv.open(next, !sc.frames.empty(), error)) return false;
     hashes->header = header_for(sc);
     // The golden's target is its folder's (verify checks that they agree); `bless --target`
     // names it, the build's own target by default.
     hashes->header.provenance.target = suite_target(suite);
-    if (hashes->header.provenance.target != build_info().target) hashes->header.blessed_by = build_info().target;
+    if (hashes->header.provenance.target != build_info().target)
+        hashes->header.blessed_by = build_info().target;
     hashes->ticks.clear();
     GoldenSink sink(&csv, hashes);
     if (!run_scenario(sc, sink, RunOptions{}, error)) return false;
@@ -251,20 +274,23 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
     std::string bytes;
     if (!read_file(next, &bytes, error)) return false;
     hashes->header.csv_digest = content_digest(bytes);
-    if (!write_file_atomic(golden_hashes_path(suite, sc.name), hash_file_text(*hashes), error, kMaxReadBytes)) {
+    if (!write_file_atomic(golden_hashes_path(suite, sc.name), hash_file_text(*hashes), error,
+                           kMaxReadBytes)) {
         fs::remove(next, ec);
         return false;
     }
     return replace_file(next, csv_path, error);
 }
 
-bool install_goldens(const SuiteOptions& suite, const std::string& name, std::string_view hashes_text,
-                     std::string_view csv, std::string* error) {
-    const std::string hashes_path = golden_hashes_path(suite, name), csv_path = golden_csv_path(suite, name);
+bool install_goldens(const SuiteOptions& suite, const std::string& name,
+                     std::string_view hashes_text, std::string_view csv, std::string* error) {
+    const std::string hashes_path = golden_hashes_path(suite, name),
+                      csv_path = golden_csv_path(suite, name);
     std::error_code ec;
     fs::create_directories(fs::path(hashes_path).parent_path(), ec);
     if (ec) {
-        *error = "cannot create '" + fs::path(hashes_path).parent_path().generic_string() + "': " + ec.message();
+        *error = "cannot create '" + fs::path(hashes_path).parent_path().generic_string() +
+                 "': " + ec.message();
         return false;
     }
     const std::string next = temp_path_for(csv_path + ".next");
@@ -279,24 +305,27 @@ bool install_goldens(const SuiteOptions& suite, const std::string& name, std::st
 std::string default_pending_dir(const std::string& golden_dir) {
     fs::path p = fs::path(golden_dir);
     if (!p.has_filename()) p = p.parent_path(); // "golden/" names the folder "golden"
-    if (p.empty() || p.filename() == "." || p.filename() == "..") return (p / "golden.pending").generic_string();
+    if (p.empty() || p.filename() == "." || p.filename() == "..")
+        return (p / "golden.pending").generic_string();
     return (p.parent_path() / (p.filename().string() + ".pending")).generic_string();
 }
 
 std::string golden_outside_reason(const std::string& golden_dir, const std::string& path) {
     std::error_code root_ec, file_ec;
     const fs::path root = resolved_path(golden_dir, root_ec), file = resolved_path(path, file_ec);
-    if (root_ec || root.empty()) return "cannot resolve the golden folder '" + golden_dir + "': " + root_ec.message();
+    if (root_ec || root.empty())
+        return "cannot resolve the golden folder '" + golden_dir + "': " + root_ec.message();
     if (file_ec) return ""; // the read that follows says what is wrong
     if (!path_within(file, root)) {
-        return "golden '" + path + "' resolves outside the golden folder '" + golden_dir + "' (to '" +
-               file.generic_string() + "'); a golden must be a file inside it";
+        return "golden '" + path + "' resolves outside the golden folder '" + golden_dir +
+               "' (to '" + file.generic_string() + "'); a golden must be a file inside it";
     }
     return "";
 }
 
-std::string check_golden_pair(const std::string& golden_dir, const std::string& target, const std::string& name,
-                              const HashFile& hashes, std::string* csv_bytes, bool* csv_missing) {
+std::string check_golden_pair(const std::string& golden_dir, const std::string& target,
+                              const std::string& name, const HashFile& hashes,
+                              std::string* csv_bytes, bool* csv_missing) {
     *csv_missing = false;
     const fs::path folder = fs::path(golden_dir) / target;
     const std::string hashes_path = (folder / (name + ".hashes")).generic_string();
@@ -305,12 +334,14 @@ std::string check_golden_pair(const std::string& golden_dir, const std::string& 
                "', not for the folder it is in ('" + target + "')";
     }
     if (hashes.header.csv_digest.empty()) {
-        return "'" + hashes_path + "' records no trajectory CSV digest (goldens are written by fxkcc bless)";
+        return "'" + hashes_path +
+               "' records no trajectory CSV digest (goldens are written by fxkcc bless)";
     }
     const std::string named_csv = (folder / (name + ".csv")).generic_string();
     std::error_code ec;
     if (fs::exists(fs::symlink_status(named_csv, ec))) {
-        if (std::string why = golden_outside_reason(golden_dir, named_csv); !why.empty()) return why;
+        if (std::string why = golden_outside_reason(golden_dir, named_csv); !why.empty())
+            return why;
     }
     bool verified = false;
     const std::string csv = golden_csv_for(named_csv, hashes.header, csv_bytes, &verified);
@@ -323,8 +354,9 @@ std::string check_golden_pair(const std::string& golden_dir, const std::string& 
     std::string error;
     if (!read_file(csv, csv_bytes, &error)) return error;
     if (const std::string digest = content_digest(*csv_bytes); digest != hashes.header.csv_digest) {
-        return "golden CSV '" + csv + "' is not the one its hash file records (digest " + digest + ", recorded " +
-               hashes.header.csv_digest + "): edited, truncated or replaced since the bless";
+        return "golden CSV '" + csv + "' is not the one its hash file records (digest " + digest +
+               ", recorded " + hashes.header.csv_digest +
+               "): edited, truncated or replaced since the bless";
     }
     return "";
 }
@@ -341,7 +373,8 @@ bool is_temporary_name(std::string_view name, std::string_view* base) {
     if (rest.back() != '.') return false;
     rest.remove_suffix(1);
     size_t digits = 0;
-    while (digits < rest.size() && rest[rest.size() - 1 - digits] >= '0' && rest[rest.size() - 1 - digits] <= '9') {
+    while (digits < rest.size() && rest[rest.size() - 1 - digits] >= '0' &&
+           rest[rest.size() - 1 - digits] <= '9') {
         ++digits;
     }
     if (digits == 0) return false;
@@ -352,7 +385,8 @@ bool is_temporary_name(std::string_view name, std::string_view* base) {
     return true;
 }
 
-bool tidy_golden_folder(const std::string& folder, std::vector<std::string>* done, std::string* error) {
+bool tidy_golden_folder(const std::string& folder, std::vector<std::string>* done,
+                        std::string* error) {
     std::error_code ec;
     std::vector<fs::path> temporaries;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
@@ -373,15 +407,20 @@ bool tidy_golden_folder(const std::string& folder, std::vector<std::string>* don
         if (base.size() > kNext.size() && base.substr(base.size() - kNext.size()) == kNext) {
             // A complete CSV of an interrupted bless: the golden's own when the hash file says so.
             const std::string golden = std::string(base.substr(0, base.size() - kNext.size()));
-            const fs::path hashes = t.parent_path() / (golden + ".hashes"), csv = t.parent_path() / (golden + ".csv");
+            const fs::path hashes = t.parent_path() / (golden + ".hashes"),
+                           csv = t.parent_path() / (golden + ".csv");
             HashFile h;
             std::string bytes, current, unused;
-            const bool wanted = read_hash_file(hashes.string(), &h, &unused) && !h.header.csv_digest.empty() &&
-                                read_file(t.string(), &bytes, &unused) && content_digest(bytes) == h.header.csv_digest &&
-                                !(read_file(csv.string(), &current, &unused) && content_digest(current) == h.header.csv_digest);
+            const bool wanted = read_hash_file(hashes.string(), &h, &unused) &&
+                                !h.header.csv_digest.empty() &&
+                                read_file(t.string(), &bytes, &unused) &&
+                                content_digest(bytes) == h.header.csv_digest &&
+                                !(read_file(csv.string(), &current, &unused) &&
+                                  content_digest(current) == h.header.csv_digest);
             if (wanted) {
                 if (!replace_file(t.string(), csv.string(), error)) return false;
-                done->push_back("completed the interrupted bless of '" + csv.generic_string() + "'");
+                done->push_back("completed the interrupted bless of '" + csv.generic_string() +
+                                "'");
                 continue;
             }
         }
@@ -395,7 +434,8 @@ bool tidy_golden_folder(const std::string& folder, std::vector<std::string>* don
     return true;
 }
 
-std::string explain_divergence(const Scenario& sc, const HashDivergence& d, const std::string& golden_csv) {
+std::string explain_divergence(const Scenario& sc, const HashDivergence& d,
+                               const std::string& golden_csv) {
     std::ostringstream o;
     if (sc.golden_every > 1) {
         o << format_divergent_tick(d.tick, sc.golden_every);
@@ -412,7 +452,8 @@ std::string explain_divergence(const Scenario& sc, const HashDivergence& d, cons
     const bool have_csv = read_trajectory(golden_csv, &rows, &with_render, &csv_error);
     std::vector<kcc::CharacterState> actual;
     std::string run_error;
-    const bool have_actual = d.tick >= 0 && d.tick < sc.ticks && states_at(sc, d.tick, &actual, &run_error);
+    const bool have_actual =
+        d.tick >= 0 && d.tick < sc.ticks && states_at(sc, d.tick, &actual, &run_error);
     for (const EntityRef& e : d.entities) {
         if (e.kind != EntityKind::kCharacter) {
             o << "  " << e.label() << ": platform state hash differs\n";
@@ -428,8 +469,9 @@ std::string explain_divergence(const Scenario& sc, const HashDivergence& d, cons
         }
         if ((a == nullptr) != (x == nullptr) && have_actual && have_csv) {
             // A character present on one side only (a join or a leave at another tick).
-            o << "  " << e.label() << ": " << (a == nullptr ? "absent in this run, present in the golden"
-                                                              : "present in this run, absent in the golden")
+            o << "  " << e.label() << ": "
+              << (a == nullptr ? "absent in this run, present in the golden"
+                               : "present in this run, absent in the golden")
               << "\n";
             continue;
         }
@@ -440,7 +482,8 @@ std::string explain_divergence(const Scenario& sc, const HashDivergence& d, cons
             o << "\n";
             continue;
         }
-        // The CSV does not carry the previous pose, the run speed nor the step hold; compare what it has.
+        // The CSV does not carry the previous pose, the run speed nor the step hold; compare what
+        // it has.
         kcc::CharacterState expected = x->state;
         expected.previous_position = a->previous_position;
         expected.previous_facing = a->previous_facing;
@@ -448,7 +491,8 @@ std::string explain_divergence(const Scenario& sc, const HashDivergence& d, cons
         expected.step_hold = a->step_hold;
         const std::vector<FieldDiff> diffs = diff_states(expected, *a);
         if (diffs.empty()) {
-            o << "  " << e.label() << ": state hash differs in fields the trajectory does not record "
+            o << "  " << e.label()
+              << ": state hash differs in fields the trajectory does not record "
               << "(previous pose, run speed, step hold)\n";
         } else {
             o << format_field_diffs(e, diffs);

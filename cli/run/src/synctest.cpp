@@ -10,7 +10,8 @@
 
 namespace fx::harness {
 
-bool sync_test(const Scenario& sc, const SyncTestOptions& options, SyncTestResult* result, std::string* error) {
+bool sync_test(const Scenario& sc, const SyncTestOptions& options, SyncTestResult* result,
+               std::string* error) {
     *result = SyncTestResult{};
     if (options.rollback < 1) {
         *error = "the rollback must be at least 1 tick";
@@ -64,11 +65,14 @@ bool sync_test(const Scenario& sc, const SyncTestOptions& options, SyncTestResul
             std::string r;
             for (size_t i = 0; i < states[us].size() && i < world.characters().size(); ++i) {
                 const std::vector<FieldDiff> d = diff_states(states[us][i], world.characters()[i]);
-                if (!d.empty()) r += format_field_diffs(EntityRef{EntityKind::kCharacter, states[us][i].id}, d);
+                if (!d.empty())
+                    r += format_field_diffs(EntityRef{EntityKind::kCharacter, states[us][i].id}, d);
             }
             char line[160];
-            std::snprintf(line, sizeof line, "  characters' hash: first run %016llx, after the rollback %016llx\n",
-                          static_cast<unsigned long long>(hashes[us]), static_cast<unsigned long long>(again));
+            std::snprintf(line, sizeof line,
+                          "  characters' hash: first run %016llx, after the rollback %016llx\n",
+                          static_cast<unsigned long long>(hashes[us]),
+                          static_cast<unsigned long long>(again));
             result->report = r + line;
             return true;
         }

@@ -12,20 +12,25 @@ bool step_once(const RunParts& r, bool frame_end, Scalar alpha) {
     if (!r.timeline.apply(t, &r.world, r.error)) return false;
     r.timeline.inputs(t, &r.inputs);
     const RunOptions& options = r.options;
-    const bool traced = options.trace != nullptr && t >= options.trace_from && t <= options.trace_to;
+    const bool traced =
+        options.trace != nullptr && t >= options.trace_from && t <= options.trace_to;
     if (traced) options.trace->begin_tick(t);
     kcc::TraceObserver* observer = options.observer;
     if (traced) {
         r.tee.first = options.trace;
-        observer = options.observer != nullptr ? static_cast<kcc::TraceObserver*>(&r.tee) : options.trace;
+        observer =
+            options.observer != nullptr ? static_cast<kcc::TraceObserver*>(&r.tee) : options.trace;
     }
     r.world.step(r.inputs, observer);
-    if (options.fault != nullptr && options.fault->tick == t && !apply_fault(*options.fault, &r.world, "fault", r.error))
+    if (options.fault != nullptr && options.fault->tick == t &&
+        !apply_fault(*options.fault, &r.world, "fault", r.error))
         return false;
-    for (size_t i = 0; i < r.platforms.size(); ++i) r.poses[i] = {r.platforms[i].id, r.platforms[i].center_at(r.world.tick())};
+    for (size_t i = 0; i < r.platforms.size(); ++i)
+        r.poses[i] = {r.platforms[i].id, r.platforms[i].center_at(r.world.tick())};
     r.render.clear();
     if (frame_end) {
-        for (size_t i = 0; i < r.world.characters().size(); ++i) r.render.push_back(r.world.render_position(i, alpha));
+        for (size_t i = 0; i < r.world.characters().size(); ++i)
+            r.render.push_back(r.world.render_position(i, alpha));
     }
     return r.sink.on_tick(t, r.world.characters(), r.poses, r.render, r.error);
 }
@@ -34,14 +39,17 @@ bool step_once(const RunParts& r, bool frame_end, Scalar alpha) {
 
 bool run_ticks(const RunParts& r) {
     const Scenario& sc = r.sc;
-    const int64_t last = r.options.stop_after >= 0 && r.options.stop_after < sc.ticks ? r.options.stop_after : sc.ticks - 1;
+    const int64_t last = r.options.stop_after >= 0 && r.options.stop_after < sc.ticks
+                             ? r.options.stop_after
+                             : sc.ticks - 1;
     if (sc.frames.empty()) {
         while (r.world.tick() <= last) {
             if (!step_once(r, false, Scalar{})) return false;
         }
         return true;
     }
-    const int max_per_frame = sc.characters.empty() ? 4 : sc.characters.front().settings.max_ticks_per_frame;
+    const int max_per_frame =
+        sc.characters.empty() ? 4 : sc.characters.front().settings.max_ticks_per_frame;
     kcc::FrameClock clock(sc.tick_rate_hz, max_per_frame);
     size_t seg = 0;
     int64_t used = 0;

@@ -30,24 +30,29 @@ public:
                  std::string* error) override {
         hasher_.hash_into(tick, chars, platforms, &current_);
         ++ticks_run_;
-        if (divergence_.diverged) return true; // only the first divergence is reported; the run goes on for the checks
+        if (divergence_.diverged)
+            return true; // only the first divergence is reported; the run goes on for the checks
         if (!recorded_tick(tick, golden_.header.ticks, golden_.header.every)) return true;
         // The CSV holds the recorded ticks, as bless writes it (GoldenSink).
         for (size_t i = 0; i < chars.size(); ++i) {
-            if (!csv_->write(tick, chars[i], render.empty() ? nullptr : &render[i], error)) return false;
+            if (!csv_->write(tick, chars[i], render.empty() ? nullptr : &render[i], error))
+                return false;
         }
         const size_t i = next_++;
         if (i >= golden_.ticks.size()) {
             divergence_.diverged = true;
             divergence_.tick = tick;
-            divergence_.reason = "the golden has only " + std::to_string(golden_.ticks.size()) + " ticks";
+            divergence_.reason =
+                "the golden has only " + std::to_string(golden_.ticks.size()) + " ticks";
             return true;
         }
         const TickHashes& g = golden_.ticks[i];
-        if (g.tick == tick && g.world == current_.world && g.entities == current_.entities) return true;
+        if (g.tick == tick && g.world == current_.world && g.entities == current_.entities)
+            return true;
         divergence_.diverged = true;
         divergence_.tick = tick;
-        for (size_t k = 0; k < current_.entities.size() && k < golden_.header.entities.size(); ++k) {
+        for (size_t k = 0; k < current_.entities.size() && k < golden_.header.entities.size();
+             ++k) {
             if (k >= g.entities.size() || g.entities[k] != current_.entities[k]) {
                 divergence_.entities.push_back(golden_.header.entities[k]);
             }
@@ -70,8 +75,8 @@ private:
 
 // The golden side of verify_one: kPass with *golden and *csv (the golden trajectory CSV) filled
 // when the run can be compared.
-Status golden_status(const SuiteOptions& suite, const Scenario& sc, const std::string& path, HashFile* golden,
-                     std::string* csv, std::string* summary) {
+Status golden_status(const SuiteOptions& suite, const Scenario& sc, const std::string& path,
+                     HashFile* golden, std::string* csv, std::string* summary) {
     const std::string golden_path = golden_hashes_path(suite, sc.name);
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(golden_path, ec))) {
@@ -93,25 +98,28 @@ Status golden_status(const SuiteOptions& suite, const Scenario& sc, const std::s
         return Status::kStale;
     }
     if (golden->header.digest != sc.digest) {
-        *summary = "golden is stale: blessed for scenario '" + golden->header.scenario + "' digest " +
-                   golden->header.digest + ", the scenario now has digest " + sc.digest +
-                   " (it changed since; re-bless if the change is intended)";
+        *summary = "golden is stale: blessed for scenario '" + golden->header.scenario +
+                   "' digest " + golden->header.digest + ", the scenario now has digest " +
+                   sc.digest + " (it changed since; re-bless if the change is intended)";
         return Status::kStale;
     }
     if (golden->header.behaviour != kBehaviourVersion) {
-        *summary = "golden is stale: blessed with behaviour " + std::to_string(golden->header.behaviour) +
-                   ", this build is behaviour " + std::to_string(kBehaviourVersion);
+        *summary = "golden is stale: blessed with behaviour " +
+                   std::to_string(golden->header.behaviour) + ", this build is behaviour " +
+                   std::to_string(kBehaviourVersion);
         return Status::kStale;
     }
     bool csv_missing = false;
-    if (std::string why = check_golden_pair(suite.golden_dir, suite_target(suite), sc.name, *golden, csv, &csv_missing);
+    if (std::string why = check_golden_pair(suite.golden_dir, suite_target(suite), sc.name, *golden,
+                                            csv, &csv_missing);
         !why.empty()) {
         *summary = why;
         return csv_missing ? Status::kMissing : Status::kBadInput;
     }
     const std::vector<EntityRef> entities = entities_of(sc);
     if (golden->header.entities != entities) {
-        *summary = "entities differ: golden " + entity_labels(golden->header.entities) + ", run " + entity_labels(entities);
+        *summary = "entities differ: golden " + entity_labels(golden->header.entities) + ", run " +
+                   entity_labels(entities);
         return Status::kMismatch;
     }
     return Status::kPass;
@@ -120,12 +128,15 @@ Status golden_status(const SuiteOptions& suite, const Scenario& sc, const std::s
 std::string checks_summary(const CheckReport& r) {
     const int e = r.expectation_failures(), i = r.invariant_failures();
     if (e == 0 && i == 0) {
-        return r.expectations == 0 ? "invariants hold (no expectations)"
-                                   : std::to_string(r.expectations) + " expectations and the invariants hold";
+        return r.expectations == 0
+                   ? "invariants hold (no expectations)"
+                   : std::to_string(r.expectations) + " expectations and the invariants hold";
     }
     std::string s;
     if (e > 0) s = std::to_string(e) + " expectation" + (e == 1 ? "" : "s") + " failed";
-    if (i > 0) s += (s.empty() ? "" : ", ") + std::to_string(i) + " invariant" + (i == 1 ? "" : "s") + " violated";
+    if (i > 0)
+        s += (s.empty() ? "" : ", ") + std::to_string(i) + " invariant" + (i == 1 ? "" : "s") +
+             " violated";
     return s;
 }
 
@@ -140,13 +151,20 @@ int64_t load_cost(const std::string& path) {
 
 const char* status_name(Status s) {
     switch (s) {
-    case Status::kPass: return "pass";
-    case Status::kMismatch: return "MISMATCH";
-    case Status::kStale: return "STALE";
-    case Status::kMissing: return "MISSING";
-    case Status::kBadInput: return "ERROR";
-    case Status::kCannotTest: return "CANNOT-TEST";
-    case Status::kFailed: return "FAILED";
+    case Status::kPass:
+        return "pass";
+    case Status::kMismatch:
+        return "MISMATCH";
+    case Status::kStale:
+        return "STALE";
+    case Status::kMissing:
+        return "MISSING";
+    case Status::kBadInput:
+        return "ERROR";
+    case Status::kCannotTest:
+        return "CANNOT-TEST";
+    case Status::kFailed:
+        return "FAILED";
     }
     return "?";
 }
@@ -156,23 +174,36 @@ int exit_code_of(const std::vector<Outcome>& outcomes) {
     for (const Outcome& o : outcomes) {
         int c = kExitOk;
         switch (o.status) {
-        case Status::kPass: c = kExitOk; break;
+        case Status::kPass:
+            c = kExitOk;
+            break;
         case Status::kMismatch:
         case Status::kStale:
         case Status::kMissing:
-        case Status::kFailed: c = kExitMismatch; break;
-        case Status::kBadInput: c = kExitBadInput; break;
-        case Status::kCannotTest: c = kExitCannotTest; break;
+        case Status::kFailed:
+            c = kExitMismatch;
+            break;
+        case Status::kBadInput:
+            c = kExitBadInput;
+            break;
+        case Status::kCannotTest:
+            c = kExitCannotTest;
+            break;
         }
         // Precedence: cannot test > bad input > mismatch > ok.
-        auto rank = [](int x) { return x == kExitCannotTest ? 3 : (x == kExitBadInput ? 2 : (x == kExitMismatch ? 1 : 0)); };
+        auto rank = [](int x) {
+            return x == kExitCannotTest ? 3
+                                        : (x == kExitBadInput ? 2 : (x == kExitMismatch ? 1 : 0));
+        };
         if (rank(c) > rank(code)) code = c;
     }
     return code;
 }
 
 int64_t run_cost(const Scenario& sc) {
-    auto own = [](const Scenario& s) { return s.ticks * std::max<int64_t>(1, static_cast<int64_t>(s.characters.size())); };
+    auto own = [](const Scenario& s) {
+        return s.ticks * std::max<int64_t>(1, static_cast<int64_t>(s.characters.size()));
+    };
     int64_t c = own(sc);
     for (const SameAsExpectation& e : sc.expect_same_as) {
         if (e.other) c += own(*e.other);
@@ -188,11 +219,13 @@ std::vector<int64_t> run_costs(const std::vector<Loaded>& loaded) {
     return costs;
 }
 
-std::vector<size_t> select_scenarios(const SuiteOptions& suite, const std::vector<std::string>& paths,
+std::vector<size_t> select_scenarios(const SuiteOptions& suite,
+                                     const std::vector<std::string>& paths,
                                      const std::vector<Loaded>& loaded, size_t* matched) {
     std::vector<size_t> kept;
     for (size_t i = 0; i < loaded.size(); ++i) {
-        if (!loaded[i].ok || suite.filter.empty() || loaded[i].sc.name.find(suite.filter) != std::string::npos) {
+        if (!loaded[i].ok || suite.filter.empty() ||
+            loaded[i].sc.name.find(suite.filter) != std::string::npos) {
             kept.push_back(i);
         }
     }
@@ -206,7 +239,8 @@ std::vector<size_t> select_scenarios(const SuiteOptions& suite, const std::vecto
     std::vector<int64_t> load(static_cast<size_t>(suite.shard_count), 0);
     std::vector<size_t> mine;
     for (size_t i : order) {
-        const size_t to = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+        const size_t to =
+            static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
         load[to] += std::max<int64_t>(costs[i], 1); // a scenario that costs nothing still counts
         if (static_cast<int>(to) == suite.shard_index - 1) mine.push_back(i);
     }
@@ -214,8 +248,9 @@ std::vector<size_t> select_scenarios(const SuiteOptions& suite, const std::vecto
     return mine;
 }
 
-std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, const std::vector<int64_t>& costs, int jobs,
-                                  bool progress, std::ostream& err, const std::function<Outcome(size_t)>& work) {
+std::vector<Outcome> run_parallel(const std::vector<std::string>& paths,
+                                  const std::vector<int64_t>& costs, int jobs, bool progress,
+                                  std::ostream& err, const std::function<Outcome(size_t)>& work) {
     std::vector<Outcome> out(paths.size());
     std::vector<size_t> order(paths.size());
     std::iota(order.begin(), order.end(), size_t{0});
@@ -232,12 +267,14 @@ std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, const s
             const size_t i = order[k];
             const auto start = std::chrono::steady_clock::now();
             out[i] = work(i);
-            out[i].millis = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+            out[i].millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
             const size_t n = ++done;
             if (progress) {
                 std::lock_guard<std::mutex> lock(print);
-                err << "\r\x1b[2K[" << n << "/" << paths.size() << "] " << (out[i].name.empty() ? out[i].path : out[i].name)
-                    << std::flush;
+                err << "\r\x1b[2K[" << n << "/" << paths.size() << "] "
+                    << (out[i].name.empty() ? out[i].path : out[i].name) << std::flush;
             }
         }
     };
@@ -252,20 +289,24 @@ std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, const s
         }
     }
     worker();
-    for (auto& t : threads) t.join();
+    for (auto& t : threads)
+        t.join();
     if (progress) err << "\r\x1b[2K" << std::flush;
     return out;
 }
 
-std::vector<Loaded> load_all(const SuiteOptions& suite, const std::vector<std::string>& paths, int jobs, std::ostream& err) {
+std::vector<Loaded> load_all(const SuiteOptions& suite, const std::vector<std::string>& paths,
+                             int jobs, std::ostream& err) {
     std::vector<Loaded> loaded(paths.size());
     std::vector<int64_t> costs(paths.size());
-    for (size_t i = 0; i < paths.size(); ++i) costs[i] = load_cost(paths[i]);
+    for (size_t i = 0; i < paths.size(); ++i)
+        costs[i] = load_cost(paths[i]);
     const std::vector<Outcome> times = run_parallel(paths, costs, jobs, false, err, [&](size_t i) {
         loaded[i].ok = load_for_suite(suite, paths[i], &loaded[i].sc, &loaded[i].error);
         return Outcome{};
     });
-    for (size_t i = 0; i < paths.size(); ++i) loaded[i].millis = times[i].millis;
+    for (size_t i = 0; i < paths.size(); ++i)
+        loaded[i].millis = times[i].millis;
     return loaded;
 }
 
@@ -285,7 +326,8 @@ void MemoryBudget::give(uint64_t bytes) {
     freed_.notify_all();
 }
 
-Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded, MemoryBudget* budget) {
+Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded,
+                   MemoryBudget* budget) {
     Outcome o;
     o.path = path;
     if (!loaded.ok) {
@@ -309,8 +351,9 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
         std::error_code ec;
         const uintmax_t h = fs::file_size(golden_hashes_path(suite, sc.name), ec);
         const uintmax_t c = fs::file_size(golden_csv_path(suite, sc.name), ec);
-        held.bytes = budget->take(2 * static_cast<uint64_t>(h == static_cast<uintmax_t>(-1) ? 0 : h) +
-                                  static_cast<uint64_t>(c == static_cast<uintmax_t>(-1) ? 0 : c));
+        held.bytes =
+            budget->take(2 * static_cast<uint64_t>(h == static_cast<uintmax_t>(-1) ? 0 : h) +
+                         static_cast<uint64_t>(c == static_cast<uintmax_t>(-1) ? 0 : c));
     }
     HashFile golden;
     std::string golden_csv, golden_summary;
@@ -330,7 +373,8 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
     }
     VerifySink sink(golden, &csv);
     CheckReport report;
-    if (!run_checked(sc, o.status == Status::kPass ? &sink : nullptr, RunOptions{}, &report, &error)) {
+    if (!run_checked(sc, o.status == Status::kPass ? &sink : nullptr, RunOptions{}, &report,
+                     &error)) {
         o.status = Status::kBadInput;
         o.summary = error;
         return o;
@@ -345,7 +389,8 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
         return o;
     }
     HashDivergence d = sink.divergence();
-    if (!d.diverged && (golden.ticks.size() != sink.lines_compared() || golden.header.ticks != sink.ticks_run())) {
+    if (!d.diverged &&
+        (golden.ticks.size() != sink.lines_compared() || golden.header.ticks != sink.ticks_run())) {
         d.diverged = true;
         d.tick = sink.ticks_run();
         d.reason = "the golden has " + std::to_string(golden.ticks.size()) + " ticks, the run " +
@@ -358,14 +403,17 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
                                   : !d.reason.empty() ? d.reason
                                                       : "the world hash only";
         o.summary = "desync at tick " + std::to_string(d.tick) + " (" + which + "); " + checks;
-        o.detail = explain_divergence(sc, d, golden_csv_for(golden_csv_path(suite, sc.name), golden.header)) + failures;
+        o.detail = explain_divergence(
+                       sc, d, golden_csv_for(golden_csv_path(suite, sc.name), golden.header)) +
+                   failures;
         return o;
     }
     if (!expected_csv.matches()) {
         // The hashes agree but the CSV does not: render poses (not hashed) differ, or the golden
         // CSV was rewritten together with the digest its hash file records.
         o.status = Status::kMismatch;
-        o.summary = "the golden trajectory CSV differs from the run: " + expected_csv.difference() + "; " + checks;
+        o.summary = "the golden trajectory CSV differs from the run: " + expected_csv.difference() +
+                    "; " + checks;
         o.detail = failures;
         return o;
     }

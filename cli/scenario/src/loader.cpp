@@ -14,8 +14,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <system_error>
 #include <sstream>
+#include <system_error>
 #include <utility>
 
 #include <yaml-cpp/eventhandler.h>
@@ -28,11 +28,11 @@
 #include "fx/mat3.h"
 #include "fx/trig.h"
 #include "geo/shapes.h"
-#include "scenario/metric_names.h"
 #include "kcc/settings.h"
-#include "loader_text.h"
 #include "loader_context.h"
+#include "loader_text.h"
 #include "loader_yaml.h"
+#include "scenario/metric_names.h"
 
 namespace fx::harness {
 
@@ -58,22 +58,24 @@ std::shared_ptr<const Ref> read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes
     const fs::path resolved = p.is_absolute() ? p : ctx.base_dir / p;
     const fs::path canon = resolved_path(resolved);
     if (!ctx.allow_outside && !path_within(canon, ctx.root)) {
-        v.fail(detail::shown(rel, 0) + " resolves outside the scenarios tree '" + ctx.root.generic_string() +
-               "' (pass --allow-outside to permit)");
+        v.fail(detail::shown(rel, 0) + " resolves outside the scenarios tree '" +
+               ctx.root.generic_string() + "' (pass --allow-outside to permit)");
     }
     const std::string key = canon.string();
     if (const auto it = ctx.refs.find(key); it != ctx.refs.end()) {
         if (it->second->bytes.size() > max_bytes) { // referenced before under a larger limit
-            v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" + canon.generic_string() +
-                   "'): file too large: " + std::to_string(it->second->bytes.size()) + " bytes, the limit is " +
-                   std::to_string(max_bytes) + " bytes");
+            v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" +
+                   canon.generic_string() +
+                   "'): file too large: " + std::to_string(it->second->bytes.size()) +
+                   " bytes, the limit is " + std::to_string(max_bytes) + " bytes");
         }
         return it->second;
     }
     auto r = std::make_shared<Ref>();
     std::string error;
     if (!read_file(canon, max_bytes, &r->bytes, &error)) {
-        v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" + canon.generic_string() + "'): " + error);
+        v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" + canon.generic_string() +
+               "'): " + error);
     }
     r->display = p.is_absolute() ? rel : (ctx.display_dir / p).lexically_normal().generic_string();
     r->resolved = canon;
@@ -85,8 +87,8 @@ std::shared_ptr<const Ref> read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes
 void use_id(std::map<uint32_t, IdUse>& ids, uint32_t id, const Value& at) {
     const auto it = ids.find(id);
     if (it != ids.end()) {
-        at.fail("duplicate id " + std::to_string(id) + " (first used at " + it->second.path + ", line " +
-                std::to_string(it->second.line) + ")");
+        at.fail("duplicate id " + std::to_string(id) + " (first used at " + it->second.path +
+                ", line " + std::to_string(it->second.line) + ")");
     }
     ids.emplace(id, IdUse{at.path, at.line});
 }
@@ -100,7 +102,8 @@ geo::ShapeId shape_id(Ctx& ctx, const Value& v) {
 void rotation(const Map& m, RotationDef* out) {
     const std::optional<Value> r = m.opt("rotation");
     if (!r) return;
-    const char* what = "a sequence of 3 angles [yaw, pitch, roll] or a matrix of 3 rows [[a, b, c], [d, e, f], [g, h, i]]";
+    const char* what =
+        "a sequence of 3 angles [yaw, pitch, roll] or a matrix of 3 rows [[a, b, c], [d, e, f], [g, h, i]]";
     r->require_sequence(what);
     if (r->size() != 3 || !r->item(0).node.IsSequence()) {
         const Vec3 a = r->vec3(detail::kAngle, what);
@@ -113,12 +116,15 @@ void rotation(const Map& m, RotationDef* out) {
     // angles to each other, right-handed; within 2^-20 (kcc::limits::rotation_error), so that
     // any rotation the fixed-point trigonometry makes is accepted and a shear or a mirror is not.
     Mat3 mat;
-    for (int i = 0; i < 3; ++i) mat.row[i] = r->item(static_cast<size_t>(i)).vec3(detail::kStick, "a row of 3 numbers from -1 to 1");
+    for (int i = 0; i < 3; ++i)
+        mat.row[i] =
+            r->item(static_cast<size_t>(i)).vec3(detail::kStick, "a row of 3 numbers from -1 to 1");
     if (const std::string why = kcc::limits::rotation_error(mat); !why.empty()) {
-        r->fail(why.rfind("a reflection", 0) == 0
-                    ? "expected a rotation matrix, found " + why
-                    : "expected a rotation matrix (rows of unit length at right angles, within 2^-" +
-                          std::to_string(kcc::limits::kRotationToleranceBits) + "), found " + why);
+        r->fail(
+            why.rfind("a reflection", 0) == 0
+                ? "expected a rotation matrix, found " + why
+                : "expected a rotation matrix (rows of unit length at right angles, within 2^-" +
+                      std::to_string(kcc::limits::kRotationToleranceBits) + "), found " + why);
     }
     out->is_matrix = true;
     out->matrix = mat;
@@ -137,7 +143,6 @@ int64_t tick_in_run(const Ctx& ctx, const Value& v) {
 namespace {
 
 using namespace detail;
-
 
 /// YAML is Unicode text: the first byte that is not part of a UTF-8 character, and the first
 /// control character other than tab, line feed and carriage return, are refused with their line
@@ -169,19 +174,20 @@ void check_text(const std::string& file, std::string_view t) {
             cp = (cp << 6) | (d & 0x3Fu);
         }
         // Overlong forms, UTF-16 surrogates and values past U+10FFFF are not UTF-8 either.
-        if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-                   (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)) {
+        if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+                   (len == 4 && cp < 0x10000) || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)) {
             ok = false;
         }
         if (!ok) {
             detail::fail_at(file, line, column, "",
-                            std::string("expected UTF-8 text, found the byte 0x") + kHex[c >> 4] + kHex[c & 15] +
-                                " (not a UTF-8 character)");
+                            std::string("expected UTF-8 text, found the byte 0x") + kHex[c >> 4] +
+                                kHex[c & 15] + " (not a UTF-8 character)");
         }
         if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp <= 0x9F)) {
             detail::fail_at(file, line, column, "",
-                            std::string("expected text, found the control character U+00") + kHex[cp >> 4] +
-                                kHex[cp & 15] + " (only tab, line feed and carriage return are allowed)");
+                            std::string("expected text, found the control character U+00") +
+                                kHex[cp >> 4] + kHex[cp & 15] +
+                                " (only tab, line feed and carriage return are allowed)");
         }
         if (cp == '\n') {
             ++line;
@@ -224,10 +230,13 @@ public:
     void OnDocumentEnd() override {}
     void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
     void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
     void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
     void OnMapEnd() override {}
 
 private:
@@ -249,9 +258,12 @@ std::vector<YAML::Node> parse_yaml(const Ctx& ctx, const std::string& text) {
             message = "end of file inside a quoted string (a closing quote is missing)";
         }
         const std::string_view line = line_of(text, mark.line);
-        const std::string_view indent = line.substr(0, std::min(line.find_first_not_of(" \t"), line.size()));
-        if (indent.find('\t') != std::string_view::npos) message += " (a tab in the indentation: YAML indents with spaces)";
-        detail::fail_at(ctx.file, mark.line + 1, mark.column + 1, "", "YAML syntax error: " + message);
+        const std::string_view indent =
+            line.substr(0, std::min(line.find_first_not_of(" \t"), line.size()));
+        if (indent.find('\t') != std::string_view::npos)
+            message += " (a tab in the indentation: YAML indents with spaces)";
+        detail::fail_at(ctx.file, mark.line + 1, mark.column + 1, "",
+                        "YAML syntax error: " + message);
     };
     try {
         const std::string input = sentinel ? text + "...\n" : text;
@@ -262,10 +274,12 @@ std::vector<YAML::Node> parse_yaml(const Ctx& ctx, const std::string& text) {
             while (!walk.stuck && parser.HandleNextDocument(walk)) {
             }
             if (walk.stuck) {
-                const char c = static_cast<size_t>(walk.stuck_at.pos) < input.size() ? input[walk.stuck_at.pos] : ' ';
-                fail(walk.stuck_at, c == ','
-                                        ? "unexpected ',' outside a flow sequence [...] or flow mapping {...}"
-                                        : "unexpected " + detail::shown(std::string_view(&c, 1), 0));
+                const char c = static_cast<size_t>(walk.stuck_at.pos) < input.size()
+                                   ? input[walk.stuck_at.pos]
+                                   : ' ';
+                fail(walk.stuck_at,
+                     c == ',' ? "unexpected ',' outside a flow sequence [...] or flow mapping {...}"
+                              : "unexpected " + detail::shown(std::string_view(&c, 1), 0));
             }
         }
         return YAML::LoadAll(input);
@@ -285,19 +299,21 @@ std::vector<YAML::Node> parse_yaml(const Ctx& ctx, const std::string& text) {
 
 void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, Scenario* s) {
     check_text(ctx.file, text);
-    ctx.budget.total = ctx.budget.left = std::max<int64_t>(kMinNodeBudget, static_cast<int64_t>(text.size()));
+    ctx.budget.total = ctx.budget.left =
+        std::max<int64_t>(kMinNodeBudget, static_cast<int64_t>(text.size()));
     const std::vector<YAML::Node> docs = parse_yaml(ctx, text);
     Value root;
     root.file = &ctx.file;
     root.budget = &ctx.budget;
     if (!docs.empty()) root.node = docs[0];
     if (docs.size() > 1) {
-        const Value second = Value{&ctx.file, docs[1], "", docs[1].Mark().line + 1, docs[1].Mark().column + 1, nullptr};
+        const Value second = Value{
+            &ctx.file, docs[1], "", docs[1].Mark().line + 1, docs[1].Mark().column + 1, nullptr};
         second.fail("expected one YAML document, found " + std::to_string(docs.size()));
     }
     const Map m(root,
-                {"format", "name", "description", "deviation", "tick_rate", "ticks", "golden_every", "world", "platforms",
-                 "characters", "events", "frames", "expect"},
+                {"format", "name", "description", "deviation", "tick_rate", "ticks", "golden_every",
+                 "world", "platforms", "characters", "events", "frames", "expect"},
                 "a mapping of scenario keys", /*defer_unknown=*/true);
     const Value fv = m.get("format");
     int64_t format = 0;
@@ -313,7 +329,8 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
     const Value nv = m.get("name");
     const char* name_what = "a name of 1 to 64 characters [a-z0-9][a-z0-9._-]*";
     s->name = nv.text(name_what);
-    if (!kcc::limits::valid_scenario_name(s->name)) nv.fail(std::string("expected ") + name_what + ", found " + detail::shown(s->name));
+    if (!kcc::limits::valid_scenario_name(s->name))
+        nv.fail(std::string("expected ") + name_what + ", found " + detail::shown(s->name));
     s->description = m.get("description").text("a description (a string)");
     if (auto tr = m.opt("tick_rate")) s->tick_rate_hz = static_cast<int>(tr->integer(1, 1000));
     ctx.tick_rate = s->tick_rate_hz;
@@ -325,7 +342,8 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
     load_characters(ctx, m.get("characters"), s);
     if (auto ev = m.opt("events")) load_events(ctx, *ev, s);
     if (auto f = m.opt("frames")) load_frames(*f, s);
-    if (auto d = m.opt("deviation")) s->deviation = d->text("a text (why the scenario deviates from KCC-SPEC)");
+    if (auto d = m.opt("deviation"))
+        s->deviation = d->text("a text (why the scenario deviates from KCC-SPEC)");
     if (auto e = m.opt("expect")) load_expect(ctx, opts, *e, s);
 }
 
@@ -352,7 +370,9 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
         return false;
     } catch (const YAML::Exception& e) {
         // Not expected (the walk never converts with as<>), but never let one escape.
-        if (err != nullptr) *err = LoadError{ctx.file, e.mark.line + 1, e.mark.column + 1, "", "YAML error: " + e.msg};
+        if (err != nullptr)
+            *err =
+                LoadError{ctx.file, e.mark.line + 1, e.mark.column + 1, "", "YAML error: " + e.msg};
         return false;
     }
     if (!nested) s.digest = simulated_digest(s); // a same_as scenario's digest is never used
@@ -363,28 +383,32 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
 
 } // namespace detail
 
-bool load_scenario_text(const std::string& text, const std::string& display_path, const std::string& base_dir,
-                        const LoadOptions& opts, Scenario* out, LoadError* err) {
+bool load_scenario_text(const std::string& text, const std::string& display_path,
+                        const std::string& base_dir, const LoadOptions& opts, Scenario* out,
+                        LoadError* err) {
     if (text.size() > kMaxScenarioBytes) {
         if (err != nullptr) {
-            *err = LoadError{display_path, 0, 0, "",
-                             "cannot read the scenario: file too large: " + std::to_string(text.size()) +
-                                 " bytes, the limit is " + std::to_string(kMaxScenarioBytes) + " bytes (" +
-                                 std::to_string(kMaxScenarioBytes >> 20) + " MiB)"};
+            *err = LoadError{
+                display_path, 0, 0, "",
+                "cannot read the scenario: file too large: " + std::to_string(text.size()) +
+                    " bytes, the limit is " + std::to_string(kMaxScenarioBytes) + " bytes (" +
+                    std::to_string(kMaxScenarioBytes >> 20) + " MiB)"};
         }
         return false;
     }
     return detail::load(text, display_path, fs::path(base_dir), opts, false, out, err);
 }
 
-bool load_scenario(const std::string& path, const LoadOptions& opts, Scenario* out, LoadError* err) {
+bool load_scenario(const std::string& path, const LoadOptions& opts, Scenario* out,
+                   LoadError* err) {
     std::string text;
     std::string error;
     if (!detail::read_file(fs::path(path), kMaxScenarioBytes, &text, &error)) {
         if (err != nullptr) *err = LoadError{path, 0, 0, "", "cannot read the scenario: " + error};
         return false;
     }
-    if (!detail::load(text, path, fs::path(path).parent_path(), opts, false, out, err)) return false;
+    if (!detail::load(text, path, fs::path(path).parent_path(), opts, false, out, err))
+        return false;
     out->inputs.insert(out->inputs.begin(), path);
     return true;
 }

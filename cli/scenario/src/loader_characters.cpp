@@ -30,7 +30,8 @@ const std::vector<SettingField>& setting_fields() {
         {"probe_max_hits", nullptr, nullptr, &S::probe_max_hits, 1, kcc::kMaxProbeHits},
         {"snap_distance", &S::snap_distance, &detail::kLength, nullptr, 0, 0},
         {"depenetration_cap", &S::depenetration_cap, &detail::kLength, nullptr, 0, 0},
-        {"max_slide_iterations", nullptr, nullptr, &S::max_slide_iterations, 1, kcc::kMaxSlideIterations},
+        {"max_slide_iterations", nullptr, nullptr, &S::max_slide_iterations, 1,
+         kcc::kMaxSlideIterations},
         {"step_height", &S::step_height, &detail::kLength, nullptr, 0, 0},
         {"step_min_forward", &S::step_min_forward, &detail::kLength, nullptr, 0, 0},
         {"max_speed", &S::max_speed, &detail::kSpeed, nullptr, 0, 0},
@@ -51,7 +52,8 @@ const std::vector<SettingField>& setting_fields() {
 /// at `at`, the `settings` key).
 kcc::Settings overlay_settings(Ctx& ctx, const Value& v, const Value& at, kcc::Settings st) {
     std::vector<std::string> names;
-    for (const SettingField& f : setting_fields()) names.push_back(f.name);
+    for (const SettingField& f : setting_fields())
+        names.push_back(f.name);
     names.push_back("collide_characters");
     const Map m(v, names);
     if (auto c = m.opt("collide_characters")) st.collide_characters = c->boolean();
@@ -65,9 +67,10 @@ kcc::Settings overlay_settings(Ctx& ctx, const Value& v, const Value& at, kcc::S
         }
     }
     if (st.tick_rate_hz != ctx.tick_rate) {
-        m.opt("tick_rate_hz")->fail("tick_rate_hz " + std::to_string(st.tick_rate_hz) +
-                                    " disagrees with the scenario's tick_rate " + std::to_string(ctx.tick_rate) +
-                                    " (set tick_rate only, or the same value in both)");
+        m.opt("tick_rate_hz")
+            ->fail("tick_rate_hz " + std::to_string(st.tick_rate_hz) +
+                   " disagrees with the scenario's tick_rate " + std::to_string(ctx.tick_rate) +
+                   " (set tick_rate only, or the same value in both)");
     }
     std::string error;
     if (!kcc::validate(st, &error)) at.fail(error);
@@ -84,7 +87,9 @@ kcc::Settings load_settings(Ctx& ctx, const Map& character) {
 
 /// The first tick outside [join, leave) where the input is not idle, or -1.
 int64_t input_outside(const InputStream& in, int64_t join, int64_t leave) {
-    auto outside = [&](int64_t t) { return t < join || (leave != CharacterDef::kNever && t >= leave); };
+    auto outside = [&](int64_t t) {
+        return t < join || (leave != CharacterDef::kNever && t >= leave);
+    };
     int64_t first = -1;
     auto note = [&](int64_t t) {
         if (first < 0 || t < first) first = t;
@@ -128,22 +133,23 @@ SharedInput load_input(Ctx& ctx, const Map& character) {
             // Segments play from tick 0 in order and must end within the run, like the CSV's rows,
             // the jumps and the impulses.
             if (t >= ctx.ticks) {
-                sm.fail("expected no more segments (those before fill the run's " + std::to_string(ctx.ticks) +
-                        " ticks), found another");
+                sm.fail("expected no more segments (those before fill the run's " +
+                        std::to_string(ctx.ticks) + " ticks), found another");
             }
             const Value tv = sm.get("ticks");
             const int64_t n = tv.integer(1, kMaxTicks);
             if (n > ctx.ticks - t) {
-                tv.fail("expected at most " + std::to_string(ctx.ticks - t) + " ticks (the segment starts at tick " +
-                        std::to_string(t) + " of a " + std::to_string(ctx.ticks) + "-tick run), found '" +
-                        tv.node.Scalar() + "'");
+                tv.fail("expected at most " + std::to_string(ctx.ticks - t) +
+                        " ticks (the segment starts at tick " + std::to_string(t) + " of a " +
+                        std::to_string(ctx.ticks) + "-tick run), found '" + tv.node.Scalar() + "'");
             }
             seg.to = t + n;
             if (auto stick = sm.opt("stick")) {
                 const char* what = "a sequence of 2 numbers [x, y]";
                 stick->require_sequence(what);
                 if (stick->size() != 2) {
-                    stick->fail(std::string("expected ") + what + ", found " + std::to_string(stick->size()) +
+                    stick->fail(std::string("expected ") + what + ", found " +
+                                std::to_string(stick->size()) +
                                 (stick->size() == 1 ? " item" : " items"));
                 }
                 seg.x = stick->item(0).number(detail::kStick);
@@ -174,12 +180,12 @@ SharedInput load_input(Ctx& ctx, const Map& character) {
             e.velocity = im.get("velocity").vec3(detail::kSpeed);
             in.impulses.push_back(e);
         }
-        std::stable_sort(in.impulses.begin(), in.impulses.end(),
-                         [](const ImpulseEvent& a, const ImpulseEvent& b) { return a.tick < b.tick; });
+        std::stable_sort(
+            in.impulses.begin(), in.impulses.end(),
+            [](const ImpulseEvent& a, const ImpulseEvent& b) { return a.tick < b.tick; });
     }
     return SharedInput(std::move(in));
 }
-
 
 /// round(ms * 10^6) of a positive Q31.32 value, exact (ties away from zero).
 int64_t ms_to_ns(Scalar ms) {
@@ -190,14 +196,14 @@ int64_t ms_to_ns(Scalar ms) {
     return whole * 1000000 + static_cast<int64_t>(frac_ns);
 }
 
-
 } // namespace
 
 void load_characters(Ctx& ctx, const Value& v, Scenario* s) {
     v.require_sequence("a sequence of characters");
     if (v.size() == 0) v.fail("expected at least one character, found none");
     if (static_cast<int64_t>(v.size()) > kMaxCharacters) {
-        v.fail("expected at most " + std::to_string(kMaxCharacters) + " characters, found " + std::to_string(v.size()));
+        v.fail("expected at most " + std::to_string(kMaxCharacters) + " characters, found " +
+               std::to_string(v.size()));
     }
     struct Where {
         Value id, join;
@@ -215,8 +221,9 @@ void load_characters(Ctx& ctx, const Value& v, Scenario* s) {
         if (auto l = m.opt("leave")) {
             c.leave = l->integer(c.join + 1, std::max(c.join + 1, ctx.ticks - 1));
             if (c.leave >= ctx.ticks) {
-                l->fail("expected a tick after the join (" + std::to_string(c.join) + ") and before the run's end (" +
-                        std::to_string(ctx.ticks) + " ticks), found '" + l->node.Scalar() + "'");
+                l->fail("expected a tick after the join (" + std::to_string(c.join) +
+                        ") and before the run's end (" + std::to_string(ctx.ticks) +
+                        " ticks), found '" + l->node.Scalar() + "'");
             }
         }
         c.settings = load_settings(ctx, m);
@@ -224,9 +231,11 @@ void load_characters(Ctx& ctx, const Value& v, Scenario* s) {
         const int64_t out = input_outside(*c.input, c.join, c.leave);
         if (out >= 0) {
             (m.has("input") ? m.key_node("input") : idv)
-                .fail("input at tick " + std::to_string(out) + ", when character " + std::to_string(c.id) +
-                      " is not present (it is from tick " + std::to_string(c.join) +
-                      (c.leave == CharacterDef::kNever ? std::string(" on") : " to " + std::to_string(c.leave)) +
+                .fail("input at tick " + std::to_string(out) + ", when character " +
+                      std::to_string(c.id) + " is not present (it is from tick " +
+                      std::to_string(c.join) +
+                      (c.leave == CharacterDef::kNever ? std::string(" on")
+                                                       : " to " + std::to_string(c.leave)) +
                       "): input outside the presence must be idle");
         }
         where.push_back({idv, m.has("join") ? m.get("join") : idv, i});
@@ -234,7 +243,8 @@ void load_characters(Ctx& ctx, const Value& v, Scenario* s) {
     }
     // Entries in (id, join) order; entries of one id must not overlap (a rejoin follows a leave).
     std::vector<size_t> order(s->characters.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         const CharacterDef &x = s->characters[a], &y = s->characters[b];
         return x.id != y.id ? x.id < y.id : x.join < y.join;
@@ -245,21 +255,26 @@ void load_characters(Ctx& ctx, const Value& v, Scenario* s) {
         if (prev.leave == CharacterDef::kNever || prev.leave > c.join) {
             const Where& w = where[order[k]];
             const Where& pw = where[order[k - 1]];
-            if (c.join == 0 && c.leave == CharacterDef::kNever && prev.join == 0 && prev.leave == CharacterDef::kNever) {
-                w.id.fail("duplicate id " + std::to_string(c.id) + " (first used at " + pw.id.path + ", line " +
-                          std::to_string(pw.id.line) + ")"); // neither joins nor leaves: a plain duplicate
+            if (c.join == 0 && c.leave == CharacterDef::kNever && prev.join == 0 &&
+                prev.leave == CharacterDef::kNever) {
+                w.id.fail("duplicate id " + std::to_string(c.id) + " (first used at " + pw.id.path +
+                          ", line " + std::to_string(pw.id.line) +
+                          ")"); // neither joins nor leaves: a plain duplicate
             }
             (c.join == 0 && prev.join == 0 ? w.id : w.join)
-                .fail("character " + std::to_string(c.id) + " is already present at tick " + std::to_string(c.join) +
-                      " (characters[" + std::to_string(pw.index) + "], line " + std::to_string(pw.id.line) +
-                      ", from tick " + std::to_string(prev.join) +
-                      (prev.leave == CharacterDef::kNever ? std::string(" on") : " to " + std::to_string(prev.leave)) +
+                .fail("character " + std::to_string(c.id) + " is already present at tick " +
+                      std::to_string(c.join) + " (characters[" + std::to_string(pw.index) +
+                      "], line " + std::to_string(pw.id.line) + ", from tick " +
+                      std::to_string(prev.join) +
+                      (prev.leave == CharacterDef::kNever ? std::string(" on")
+                                                          : " to " + std::to_string(prev.leave)) +
                       "): an id may appear again only after it leaves");
         }
     }
     std::vector<CharacterDef> sorted;
     sorted.reserve(order.size());
-    for (size_t i : order) sorted.push_back(std::move(s->characters[i]));
+    for (size_t i : order)
+        sorted.push_back(std::move(s->characters[i]));
     s->characters = std::move(sorted);
 }
 
@@ -268,7 +283,8 @@ void load_events(Ctx& ctx, const Value& v, Scenario* s) {
     v.require_sequence("a sequence of events [{tick, character, teleport | settings}, ...]");
     // Each entry's settings as the events so far leave them.
     std::vector<kcc::Settings> current;
-    for (const CharacterDef& c : s->characters) current.push_back(c.settings);
+    for (const CharacterDef& c : s->characters)
+        current.push_back(c.settings);
     for (size_t i = 0; i < v.size(); ++i) {
         const Map m(v.item(i), {"tick", "character", "teleport", "settings"});
         EventDef e;
@@ -283,17 +299,20 @@ void load_events(Ctx& ctx, const Value& v, Scenario* s) {
         e.character = static_cast<kcc::CharacterId>(cv.integer(0, kMaxId));
         const size_t k = entry_at(*s, e.character, e.tick);
         if (k == s->characters.size()) {
-            cv.fail("character " + std::to_string(e.character) + " is not present at tick " + std::to_string(e.tick) +
-                    " (see its join and leave)");
+            cv.fail("character " + std::to_string(e.character) + " is not present at tick " +
+                    std::to_string(e.tick) + " (see its join and leave)");
         }
         const bool tp = m.has("teleport"), st = m.has("settings");
-        if (tp == st) m.fail("expected exactly one of 'teleport' and 'settings', found " + std::string(tp ? "both" : "neither"));
+        if (tp == st)
+            m.fail("expected exactly one of 'teleport' and 'settings', found " +
+                   std::string(tp ? "both" : "neither"));
         if (tp) {
             e.kind = EventDef::Kind::kTeleport;
             e.feet = m.get("teleport").vec3(detail::kCoordinate);
         } else {
             e.kind = EventDef::Kind::kSettings;
-            e.settings = current[k] = overlay_settings(ctx, m.get("settings"), m.key_node("settings"), current[k]);
+            e.settings = current[k] =
+                overlay_settings(ctx, m.get("settings"), m.key_node("settings"), current[k]);
         }
         s->events.push_back(e);
     }
@@ -308,14 +327,12 @@ void load_frames(const Value& v, Scenario* s) {
         const Value msv = m.get("ms");
         f.ns = ms_to_ns(msv.number(detail::kFrameMs));
         if (f.ns == 0) {
-            msv.fail(std::string("expected ") + detail::kFrameMs.what + ", found '" + msv.node.Scalar() +
-                     "' (rounds to 0 ns)");
+            msv.fail(std::string("expected ") + detail::kFrameMs.what + ", found '" +
+                     msv.node.Scalar() + "' (rounds to 0 ns)");
         }
         f.count = m.get("count").integer(1, kMaxTicks);
         s->frames.push_back(f);
     }
 }
-
-
 
 } // namespace fx::harness::detail

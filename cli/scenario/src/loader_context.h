@@ -35,10 +35,10 @@ struct IdUse {
 };
 
 struct Ctx {
-    std::string file;        ///< display path of the scenario
-    fs::path base_dir;       ///< where relative references resolve
-    fs::path display_dir;    ///< folder of `file`, for displaying referenced files
-    fs::path root;           ///< canonical scenarios tree
+    std::string file; ///< display path of the scenario
+    fs::path base_dir; ///< where relative references resolve
+    fs::path display_dir; ///< folder of `file`, for displaying referenced files
+    fs::path root; ///< canonical scenarios tree
     bool allow_outside = false;
     bool allow_repeated_triangles = false; ///< LoadOptions::allow_repeated_triangles
     std::map<uint32_t, IdUse> shape_ids; ///< shapes and platforms
@@ -47,7 +47,8 @@ struct Ctx {
     int tick_rate = 50;
     bool nested = false; ///< loading the other scenario of a same_as expectation
     detail::NodeBudget budget; ///< nodes the walk may still visit (Value::spend)
-    std::vector<std::string> inputs; ///< referenced files read, resolved, each once (Scenario::inputs)
+    std::vector<std::string>
+        inputs; ///< referenced files read, resolved, each once (Scenario::inputs)
     /// Referenced files by resolved path, each read once however often it is referenced; and
     /// what they parse to (input CSVs, OBJ meshes), parsed once (docs/reliability.md, memory).
     std::map<std::string, std::shared_ptr<const struct Ref>> refs;
@@ -62,11 +63,10 @@ struct Ctx {
     }
 };
 
-
 struct Ref {
     std::string display; ///< for messages about the file's content
     std::string bytes;
-    fs::path resolved;   ///< canonical path
+    fs::path resolved; ///< canonical path
 };
 
 /// A referenced file: resolved against the scenario's folder, kept inside the tree, read (once

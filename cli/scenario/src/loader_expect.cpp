@@ -13,14 +13,15 @@ Check load_check(const Value& v) {
     const char* what = "a number, [min, max] or {min: a, max: b}";
     Check c;
     if (v.node.IsSequence()) {
-        if (v.size() != 2) v.fail(std::string("expected ") + what + ", found " + std::to_string(v.size()) +
-                                  (v.size() == 1 ? " item" : " items"));
+        if (v.size() != 2)
+            v.fail(std::string("expected ") + what + ", found " + std::to_string(v.size()) +
+                   (v.size() == 1 ? " item" : " items"));
         c.min = v.item(0).number();
         c.max = v.item(1).number();
         c.has_min = c.has_max = true;
         if (c.max < c.min) {
-            v.item(1).fail("expected a maximum >= the minimum " + to_string_shortest(c.min) + ", found '" +
-                           v.item(1).node.Scalar() + "'");
+            v.item(1).fail("expected a maximum >= the minimum " + to_string_shortest(c.min) +
+                           ", found '" + v.item(1).node.Scalar() + "'");
         }
         return c;
     }
@@ -34,14 +35,16 @@ Check load_check(const Value& v) {
             c.max = hi->number();
             c.has_max = true;
         }
-        if (!c.has_min && !c.has_max) v.fail(std::string("expected ") + what + ", found an empty mapping");
+        if (!c.has_min && !c.has_max)
+            v.fail(std::string("expected ") + what + ", found an empty mapping");
         if (c.has_min && c.has_max && c.max < c.min) {
-            m.get("max").fail("expected a maximum >= the minimum " + to_string_shortest(c.min) + ", found '" +
-                              m.get("max").node.Scalar() + "'");
+            m.get("max").fail("expected a maximum >= the minimum " + to_string_shortest(c.min) +
+                              ", found '" + m.get("max").node.Scalar() + "'");
         }
         return c;
     }
-    if (v.is_null() || !v.node.IsScalar()) v.fail(std::string("expected ") + what + ", found " + v.found());
+    if (v.is_null() || !v.node.IsScalar())
+        v.fail(std::string("expected ") + what + ", found " + v.found());
     c.min = c.max = v.number();
     c.has_min = c.has_max = true;
     return c;
@@ -53,12 +56,13 @@ uint32_t expect_character(const Ctx& ctx, const Map& m) {
     const auto id = static_cast<uint32_t>(cv->integer(0, kMaxId));
     if (ctx.character_ids.count(id) == 0) {
         std::string known;
-        for (const auto& [k, use] : ctx.character_ids) known += (known.empty() ? "" : ", ") + std::to_string(k);
-        cv->fail("expected the id of a character of this scenario (" + known + "), found '" + cv->node.Scalar() + "'");
+        for (const auto& [k, use] : ctx.character_ids)
+            known += (known.empty() ? "" : ", ") + std::to_string(k);
+        cv->fail("expected the id of a character of this scenario (" + known + "), found '" +
+                 cv->node.Scalar() + "'");
     }
     return id;
 }
-
 
 } // namespace
 
@@ -66,9 +70,11 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
     if (v.is_null()) return;
     v.require_sequence("a sequence of expectations");
     std::vector<std::string> state_keys{"tick", "ticks", "character", "grounded", "platform"};
-    for (const char* f : state_field_names()) state_keys.emplace_back(f);
+    for (const char* f : state_field_names())
+        state_keys.emplace_back(f);
     std::vector<std::string> metric_names;
-    for (const MetricInfo& mi : metric_info()) metric_names.emplace_back(mi.name);
+    for (const MetricInfo& mi : metric_info())
+        metric_names.emplace_back(mi.name);
     for (size_t i = 0; i < v.size(); ++i) {
         const Value item = v.item(i);
         const SourceRef at{static_cast<int>(i), item.line};
@@ -76,7 +82,9 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
         const YAML::Node& node = item.node; // const: operator[] must not insert
         if (is_map && node["same_as"]) {
             const Map m(item, {"same_as", "offset"});
-            if (ctx.nested) m.key_node("same_as").fail("a same_as scenario cannot itself have same_as expectations");
+            if (ctx.nested)
+                m.key_node("same_as").fail(
+                    "a same_as scenario cannot itself have same_as expectations");
             SameAsExpectation e;
             e.at = at;
             const Value pv = m.get("same_as");
@@ -88,14 +96,17 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
             LoadOptions o = opts;
             o.root = ctx.root.string();
             LoadError err;
-            if (!load(r.bytes, r.display, r.resolved.parent_path(), o, /*nested=*/true, other.get(), &err)) {
+            if (!load(r.bytes, r.display, r.resolved.parent_path(), o, /*nested=*/true, other.get(),
+                      &err)) {
                 throw detail::Failure{err};
             }
             if (other->characters.size() != s->characters.size()) {
-                pv.fail("expected a scenario with the same " + std::to_string(s->characters.size()) +
-                        " characters, found " + std::to_string(other->characters.size()));
+                pv.fail("expected a scenario with the same " +
+                        std::to_string(s->characters.size()) + " characters, found " +
+                        std::to_string(other->characters.size()));
             }
-            for (const std::string& input : other->inputs) ctx.add_input(input);
+            for (const std::string& input : other->inputs)
+                ctx.add_input(input);
             e.other = std::move(other);
             s->expect_same_as.push_back(std::move(e));
             continue;
@@ -109,7 +120,8 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
             for (const Map::Entry& entry : mm.entries()) {
                 e.checks.emplace_back(find_metric(entry.key), load_check(mm.get(entry.key)));
             }
-            if (e.checks.empty()) m.get("metrics").fail("expected at least one metric bound, found none");
+            if (e.checks.empty())
+                m.get("metrics").fail("expected at least one metric bound, found none");
             s->expect_metrics.push_back(std::move(e));
             continue;
         }
@@ -118,18 +130,20 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
         e.at = at;
         e.from = 0;
         e.to = ctx.ticks - 1;
-        if (m.has("tick") && m.has("ticks")) m.key_node("ticks").fail("expected either 'tick' or 'ticks', found both");
+        if (m.has("tick") && m.has("ticks"))
+            m.key_node("ticks").fail("expected either 'tick' or 'ticks', found both");
         if (auto t = m.opt("tick")) e.from = e.to = tick_in_run(ctx, *t);
         if (auto r = m.opt("ticks")) {
             const char* what = "a tick range [first, last]";
             r->require_sequence(what);
-            if (r->size() != 2) r->fail(std::string("expected ") + what + ", found " + std::to_string(r->size()) +
-                                        (r->size() == 1 ? " item" : " items"));
+            if (r->size() != 2)
+                r->fail(std::string("expected ") + what + ", found " + std::to_string(r->size()) +
+                        (r->size() == 1 ? " item" : " items"));
             e.from = tick_in_run(ctx, r->item(0));
             e.to = tick_in_run(ctx, r->item(1));
             if (e.to < e.from) {
-                r->item(1).fail("expected a last tick >= the first " + std::to_string(e.from) + ", found '" +
-                                r->item(1).node.Scalar() + "'");
+                r->item(1).fail("expected a last tick >= the first " + std::to_string(e.from) +
+                                ", found '" + r->item(1).node.Scalar() + "'");
             }
         }
         e.character = expect_character(ctx, m);
@@ -140,18 +154,23 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
                 e.platform = kcc::kNoId;
             } else {
                 e.platform = static_cast<uint32_t>(p->integer(0, kMaxId));
-                const bool known = std::any_of(s->platforms.begin(), s->platforms.end(),
-                                               [&](const PlatformDef& d) { return d.id == e.platform; });
-                if (!known) p->fail("expected the id of a platform of this scenario or 'none', found '" + p->node.Scalar() + "'");
+                const bool known =
+                    std::any_of(s->platforms.begin(), s->platforms.end(),
+                                [&](const PlatformDef& d) { return d.id == e.platform; });
+                if (!known)
+                    p->fail("expected the id of a platform of this scenario or 'none', found '" +
+                            p->node.Scalar() + "'");
             }
         }
         const auto names = state_field_names();
         for (int f = 0; f < kStateFieldCount; ++f) {
-            if (auto fv = m.opt(names[static_cast<size_t>(f)])) e.checks.emplace_back(static_cast<StateField>(f), load_check(*fv));
+            if (auto fv = m.opt(names[static_cast<size_t>(f)]))
+                e.checks.emplace_back(static_cast<StateField>(f), load_check(*fv));
         }
         if (e.checks.empty() && e.grounded < 0 && !e.check_platform) {
-            m.fail("expected at least one check (grounded, platform, or one of x, y, z, vx, vy, vz, speed, "
-                   "horizontal_speed, surface_speed, ground_angle, facing), found none");
+            m.fail(
+                "expected at least one check (grounded, platform, or one of x, y, z, vx, vy, vz, speed, "
+                "horizontal_speed, surface_speed, ground_angle, facing), found none");
         }
         s->expect_states.push_back(std::move(e));
     }

@@ -19,6 +19,7 @@ void parse_obj(std::string_view text, const std::string& file, std::vector<Vec3>
 
 /// Header `tick,stick_x,stick_y,jump[,impulse_x,impulse_y,impulse_z]`, then one row per tick,
 /// ticks consecutive from 0 and below `ticks`.
-void parse_input_csv(std::string_view text, const std::string& file, int64_t ticks, InputStream* out);
+void parse_input_csv(std::string_view text, const std::string& file, int64_t ticks,
+                     InputStream* out);
 
 } // namespace fx::harness::detail

@@ -33,22 +33,33 @@ const char* bound_what(Scalar v, const Bound& b) {
     return b.what;
 }
 
-const Bound kCoordinate{Scalar::from_int(-kcc::limits::kMaxCoordinate), Scalar::from_int(kcc::limits::kMaxCoordinate), false, false,
+const Bound kCoordinate{Scalar::from_int(-kcc::limits::kMaxCoordinate),
+                        Scalar::from_int(kcc::limits::kMaxCoordinate), false, false,
                         "a coordinate from -1000000 to 1000000 metres"};
-const Bound kSize{Scalar::ratio(kcc::limits::kMinSizeMillimetres, 1000), Scalar::from_int(kcc::limits::kMaxSize), false, false,
-                  "a size from 0.001 to 100000 metres", "a positive number of metres"};
-const Bound kLength{Scalar::from_int(-kcc::kMaxSettingLengthMetres), Scalar::from_int(kcc::kMaxSettingLengthMetres),
-                    false, false, "a length from -1000 to 1000 metres"};
-const Bound kAngle{Scalar::from_int(-kcc::limits::kMaxAngle), Scalar::from_int(kcc::limits::kMaxAngle), false, false,
+const Bound kSize{Scalar::ratio(kcc::limits::kMinSizeMillimetres, 1000),
+                  Scalar::from_int(kcc::limits::kMaxSize),
+                  false,
+                  false,
+                  "a size from 0.001 to 100000 metres",
+                  "a positive number of metres"};
+const Bound kLength{Scalar::from_int(-kcc::kMaxSettingLengthMetres),
+                    Scalar::from_int(kcc::kMaxSettingLengthMetres), false, false,
+                    "a length from -1000 to 1000 metres"};
+const Bound kAngle{Scalar::from_int(-kcc::limits::kMaxAngle),
+                   Scalar::from_int(kcc::limits::kMaxAngle), false, false,
                    "an angle from -3600 to 3600 degrees"};
-const Bound kSpeed{Scalar::from_int(-kcc::limits::kMaxSpeed), Scalar::from_int(kcc::limits::kMaxSpeed), false, false,
+const Bound kSpeed{Scalar::from_int(-kcc::limits::kMaxSpeed),
+                   Scalar::from_int(kcc::limits::kMaxSpeed), false, false,
                    "a speed from -1000 to 1000 m/s"};
-const Bound kAccel{Scalar::from_int(-kcc::limits::kMaxAccel), Scalar::from_int(kcc::limits::kMaxAccel), false, false,
+const Bound kAccel{Scalar::from_int(-kcc::limits::kMaxAccel),
+                   Scalar::from_int(kcc::limits::kMaxAccel), false, false,
                    "an acceleration from -10000 to 10000 m/s^2"};
-const Bound kTurnRate{Scalar::from_int(-kcc::limits::kMaxTurnRate), Scalar::from_int(kcc::limits::kMaxTurnRate), false, false,
+const Bound kTurnRate{Scalar::from_int(-kcc::limits::kMaxTurnRate),
+                      Scalar::from_int(kcc::limits::kMaxTurnRate), false, false,
                       "a turn rate from -36000 to 36000 deg/s"};
 const Bound kStick{-Scalar::one(), Scalar::one(), false, false, "a number from -1 to 1"};
-const Bound kDeadZone{Scalar{}, Scalar::ratio(kcc::limits::kMaxDeadZonePercent, 100), false, false, "a number from 0 to 0.99"};
+const Bound kDeadZone{Scalar{}, Scalar::ratio(kcc::limits::kMaxDeadZonePercent, 100), false, false,
+                      "a number from 0 to 0.99"};
 const Bound kRampAngle{Scalar{}, Scalar::from_int(90), true, true,
                        "an angle greater than 0 and less than 90 degrees"};
 const Bound kFrameMs{Scalar{}, Scalar::from_int(60000), true, false,
@@ -78,7 +89,8 @@ bool parse_integer(std::string_view text, int64_t* out) {
 std::string shown(std::string_view text, size_t max) {
     auto starts_char = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
     size_t chars = 0;
-    for (const char c : text) chars += starts_char(c) ? 1 : 0;
+    for (const char c : text)
+        chars += starts_char(c) ? 1 : 0;
     // Cut at a character boundary, keeping max - 3 characters and "...".
     const bool cut = max != 0 && chars > max;
     size_t keep = text.size();
@@ -92,7 +104,8 @@ std::string shown(std::string_view text, size_t max) {
         }
     }
     std::string o = "'";
-    for (size_t i = 0; i < keep; ++i) text::append_escaped(o, static_cast<unsigned char>(text[i]), false);
+    for (size_t i = 0; i < keep; ++i)
+        text::append_escaped(o, static_cast<unsigned char>(text[i]), false);
     return o + (cut ? "...'" : "'");
 }
 
@@ -103,7 +116,8 @@ std::string unknown_key_message(std::string_view key, const std::vector<std::str
     const std::string* pick = text::closest_word(key, valid);
     if (pick != nullptr) return head + ", did you mean '" + *pick + "'?";
     std::string list;
-    for (const std::string& k : valid) list += (list.empty() ? "" : ", ") + k;
+    for (const std::string& k : valid)
+        list += (list.empty() ? "" : ", ") + k;
     return head + ", expected one of: " + list;
 }
 
@@ -141,8 +155,9 @@ void Value::fail(std::string message) const {
 
 void Value::spend() const {
     if (budget == nullptr || --budget->left >= 0) return;
-    fail("expected at most " + std::to_string(budget->total) + " nodes once aliases are expanded (one per byte of " +
-         "the file, at least " + std::to_string(kMinNodeBudget) + "), found more: an alias may repeat content, " +
+    fail("expected at most " + std::to_string(budget->total) +
+         " nodes once aliases are expanded (one per byte of " + "the file, at least " +
+         std::to_string(kMinNodeBudget) + "), found more: an alias may repeat content, " +
          "not multiply it");
 }
 
@@ -155,7 +170,8 @@ std::string Value::found() const {
 }
 
 const std::string& Value::plain(const std::string& what) const {
-    if (is_null() || !node.IsScalar() || is_quoted(node)) fail("expected " + what + ", found " + found());
+    if (is_null() || !node.IsScalar() || is_quoted(node))
+        fail("expected " + what + ", found " + found());
     return node.Scalar();
 }
 
@@ -177,16 +193,22 @@ int64_t forbidden_character(std::string_view t, bool* invalid) {
     *invalid = false;
     for (size_t i = 0; i < t.size();) {
         const auto c = static_cast<unsigned char>(t[i]);
-        size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        size_t len = c < 0x80             ? 1
+                     : (c & 0xE0) == 0xC0 ? 2
+                     : (c & 0xF0) == 0xE0 ? 3
+                     : (c & 0xF8) == 0xF0 ? 4
+                                          : 0;
         if (len == 0 || i + len > t.size()) {
             *invalid = true;
             return c;
         }
         uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
-        for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3Fu);
-        const bool control = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp <= 0x9F);
-        const bool bidi = cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
-                          (cp >= 0x2066 && cp <= 0x2069);
+        for (size_t k = 1; k < len; ++k)
+            cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3Fu);
+        const bool control =
+            (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp <= 0x9F);
+        const bool bidi = cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+                          (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
         if (control || bidi) return cp;
         i += len;
     }
@@ -203,13 +225,17 @@ const std::string& Value::text(const std::string& what) const {
         // Such a character would reach terminals and reports raw (list, verify, JUnit).
         static const char kHex[] = "0123456789ABCDEF";
         if (invalid) {
-            fail("expected " + what + " as UTF-8 text, found the byte 0x" + kHex[cp >> 4] + kHex[cp & 15]);
+            fail("expected " + what + " as UTF-8 text, found the byte 0x" + kHex[cp >> 4] +
+                 kHex[cp & 15]);
         }
         std::string u = "U+";
-        for (int shift = cp > 0xFFFF ? 20 : 12; shift >= 0; shift -= 4) u += kHex[(cp >> shift) & 15];
+        for (int shift = cp > 0xFFFF ? 20 : 12; shift >= 0; shift -= 4)
+            u += kHex[(cp >> shift) & 15];
         const bool bidi = cp >= 0x0600;
-        fail("expected " + what + " without " + (bidi ? "bidirectional" : "control") + " characters, found " + u +
-             (bidi ? " (it reorders how text is shown)" : " (it could rewrite a terminal's output)"));
+        fail("expected " + what + " without " + (bidi ? "bidirectional" : "control") +
+             " characters, found " + u +
+             (bidi ? " (it reorders how text is shown)"
+                   : " (it could rewrite a terminal's output)"));
     }
     return t;
 }
@@ -223,7 +249,8 @@ Scalar Value::number(const Bound& b) const {
         const std::string ours = "expected a number, found " + shown(t);
         fail(r.error.rfind(ours, 0) == 0 ? r.error : ours + " (" + r.error + ")");
     }
-    if (!in_bound(r.value, b)) fail(std::string("expected ") + bound_what(r.value, b) + ", found " + shown(t));
+    if (!in_bound(r.value, b))
+        fail(std::string("expected ") + bound_what(r.value, b) + ", found " + shown(t));
     return r.value;
 }
 
@@ -257,7 +284,8 @@ Vec3 Value::vec3(const Bound& b, const char* what) const {
 Map::Map(const Value& v, std::vector<std::string> keys, const std::string& what, bool defer_unknown)
     : v_(v), keys_(std::move(keys)) {
     if (v.is_null() || !v.node.IsMap()) v.fail("expected " + what + ", found " + v.found());
-    std::map<std::string, size_t> seen; // key -> index in entries_: linear in the keys, not quadratic
+    std::map<std::string, size_t>
+        seen; // key -> index in entries_: linear in the keys, not quadratic
     for (auto it = v.node.begin(); it != v.node.end(); ++it) {
         const Value k = at_node(v, it->first, v.path);
         k.spend();
@@ -286,7 +314,8 @@ Value Map::make(const Entry& e) const {
 }
 
 bool Map::has(const std::string& key) const {
-    return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
+    return std::any_of(entries_.begin(), entries_.end(),
+                       [&](const Entry& e) { return e.key == key; });
 }
 
 std::optional<Value> Map::opt(const std::string& key) const {

@@ -36,7 +36,7 @@ struct Bound {
     Scalar lo, hi;
     bool lo_open = false; ///< lo itself excluded
     bool hi_open = false; ///< hi itself excluded
-    const char* what;     ///< "a coordinate from -1000000 to 1000000 metres"
+    const char* what; ///< "a coordinate from -1000000 to 1000000 metres"
     /// When set, values <= 0 are described by this instead ("a positive number of metres").
     const char* nonpositive_what = nullptr;
 };
@@ -47,17 +47,18 @@ const char* bound_what(Scalar v, const Bound& b);
 
 // The bounds of docs/numeric.md (and docs/scenarios.md).
 extern const Bound kCoordinate; ///< |x| <= 1e6 m
-extern const Bound kSize;       ///< [0.001, 1e5] m
-extern const Bound kLength;     ///< |x| <= kcc::kMaxSettingLengthMetres (settings lengths; validate() checks signs)
-extern const Bound kAngle;      ///< |a| <= 3600 deg
-extern const Bound kSpeed;      ///< |v| <= 1000 m/s
-extern const Bound kAccel;      ///< |a| <= 10000 m/s^2
-extern const Bound kTurnRate;   ///< |w| <= 36000 deg/s
-extern const Bound kStick;      ///< [-1, 1]
-extern const Bound kDeadZone;   ///< [0, 0.99]
-extern const Bound kRampAngle;  ///< (0, 90) deg
-extern const Bound kFrameMs;    ///< (0, 60000] ms
-extern const Bound kAny;        ///< any Scalar
+extern const Bound kSize; ///< [0.001, 1e5] m
+extern const Bound
+    kLength; ///< |x| <= kcc::kMaxSettingLengthMetres (settings lengths; validate() checks signs)
+extern const Bound kAngle; ///< |a| <= 3600 deg
+extern const Bound kSpeed; ///< |v| <= 1000 m/s
+extern const Bound kAccel; ///< |a| <= 10000 m/s^2
+extern const Bound kTurnRate; ///< |w| <= 36000 deg/s
+extern const Bound kStick; ///< [-1, 1]
+extern const Bound kDeadZone; ///< [0, 0.99]
+extern const Bound kRampAngle; ///< (0, 90) deg
+extern const Bound kFrameMs; ///< (0, 60000] ms
+extern const Bound kAny; ///< any Scalar
 
 /// Exact integer text: optional sign then decimal digits, no other character. False when the
 /// text is not an integer or its magnitude exceeds 10^18.

@@ -10,9 +10,12 @@ constexpr MetricInfo kMetrics[kMetricCount] = {
      "longest time from releasing the stick while grounded and moving to zero horizontal velocity"},
     {"slope_speed_ratio_min", "",
      "smallest distance moved / (horizontal speed x tick time) while walking on a walkable slope"},
-    {"slope_speed_ratio_max", "", "largest such ratio (1: speed along the surface equals the flat speed)"},
-    {"flicker_count", "", "airborne spells of at most 0.1 s that did not start with a jump or an impulse"},
-    {"jitter", "m", "largest back-and-forth movement on consecutive ticks while pressed into a wall or corner"},
+    {"slope_speed_ratio_max", "",
+     "largest such ratio (1: speed along the surface equals the flat speed)"},
+    {"flicker_count", "",
+     "airborne spells of at most 0.1 s that did not start with a jump or an impulse"},
+    {"jitter", "m",
+     "largest back-and-forth movement on consecutive ticks while pressed into a wall or corner"},
     {"step_attempts", "", "step-up attempts with motion"},
     {"step_successes", "", "accepted step-ups"},
     {"max_depenetration", "m", "largest depenetration push in one tick"},
@@ -25,13 +28,27 @@ constexpr MetricInfo kMetrics[kMetricCount] = {
 };
 
 constexpr const char* kFieldNames[kStateFieldCount] = {
-    "x", "y", "z", "vx", "vy", "vz", "speed", "horizontal_speed", "surface_speed", "ground_angle", "facing",
+    "x",
+    "y",
+    "z",
+    "vx",
+    "vy",
+    "vz",
+    "speed",
+    "horizontal_speed",
+    "surface_speed",
+    "ground_angle",
+    "facing",
 };
 
 } // namespace
 
-std::span<const MetricInfo> metric_info() { return kMetrics; }
-std::span<const char* const> state_field_names() { return kFieldNames; }
+std::span<const MetricInfo> metric_info() {
+    return kMetrics;
+}
+std::span<const char* const> state_field_names() {
+    return kFieldNames;
+}
 
 int find_metric(std::string_view name) {
     for (int i = 0; i < kMetricCount; ++i) {

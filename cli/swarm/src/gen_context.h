@@ -14,9 +14,15 @@
 
 namespace fx::harness::swarm {
 
-inline Scalar mm(int64_t n) { return Scalar::ratio(n, 1000); }
-inline Scalar metres(int64_t n) { return Scalar::from_int(n); }
-inline Vec3 vec(Scalar x, Scalar y, Scalar z) { return Vec3{x, y, z}; }
+inline Scalar mm(int64_t n) {
+    return Scalar::ratio(n, 1000);
+}
+inline Scalar metres(int64_t n) {
+    return Scalar::from_int(n);
+}
+inline Vec3 vec(Scalar x, Scalar y, Scalar z) {
+    return Vec3{x, y, z};
+}
 
 /// A unit direction in the horizontal plane at `deg` degrees from +x toward +z (computed with
 /// the fixed-point trigonometry, so the same bits everywhere).
@@ -33,7 +39,7 @@ public:
     int rate;
     int64_t ticks;
     bool random_settings;
-    Vec3 lot;          ///< the current family's lot origin (on the floor)
+    Vec3 lot; ///< the current family's lot origin (on the floor)
     Feature feature{}; ///< the current family (ids)
 
     /// Next shape id of the current feature (1000 * code + n, n from 1).
@@ -44,7 +50,8 @@ public:
     geo::ShapeId box(const Vec3& center, const Vec3& half, Scalar yaw_deg = Scalar{});
     /// A box resting on the floor (y from 0 to height) of the lot: centre at lot + local (x, z)
     /// turned by yaw about the lot's origin.
-    geo::ShapeId standing_box(Scalar x, Scalar z, const Vec3& half, Scalar yaw_deg, const Mat3& turn);
+    geo::ShapeId standing_box(Scalar x, Scalar z, const Vec3& half, Scalar yaw_deg,
+                              const Mat3& turn);
 
     /// Spec defaults, or (kSettings) random ones that kcc::validate accepts.
     kcc::Settings settings();
@@ -56,12 +63,12 @@ public:
     Scalar seconds(int64_t t) const { return Scalar::ratio(t, rate); }
 
     /// State expectation over ticks [from, to] of one character (kNoId: every character).
-    void expect_state(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, StateField f,
-                      std::optional<Scalar> min, std::optional<Scalar> max);
-    void expect_grounded(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, bool grounded,
-                         std::optional<uint32_t> platform = std::nullopt);
-    void expect_metric(const std::string& rule, kcc::CharacterId id, Metric m, std::optional<Scalar> min,
-                       std::optional<Scalar> max);
+    void expect_state(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to,
+                      StateField f, std::optional<Scalar> min, std::optional<Scalar> max);
+    void expect_grounded(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to,
+                         bool grounded, std::optional<uint32_t> platform = std::nullopt);
+    void expect_metric(const std::string& rule, kcc::CharacterId id, Metric m,
+                       std::optional<Scalar> min, std::optional<Scalar> max);
     /// The horizontal speed a full stick of magnitude `mag` asks for (dead zone remapped).
     static Scalar target_speed(const kcc::Settings& s, Scalar mag);
 
@@ -70,12 +77,12 @@ public:
 
 private:
     /// A state item of the next index, its rule recorded.
-    StateExpectation state_item(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to);
+    StateExpectation state_item(const std::string& rule, kcc::CharacterId id, int64_t from,
+                                int64_t to);
     int next_expect_ = 0;
     int next_shape_[kFeatureCount + 1] = {};
     int next_character_[kFeatureCount + 1] = {};
 };
-
 
 // The families (one lot each). gen_walls.cpp, gen_ground.cpp, gen_bodies.cpp.
 void gen_wall_joint(Gen& g);

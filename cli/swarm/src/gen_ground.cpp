@@ -11,7 +11,9 @@ namespace fx::harness::swarm {
 namespace {
 
 /// Thousandths of a Scalar (for ranges of Rng::milli).
-int64_t milli_of(Scalar v) { return v.raw() * 1000 / Scalar::kOneRaw; }
+int64_t milli_of(Scalar v) {
+    return v.raw() * 1000 / Scalar::kOneRaw;
+}
 
 /// A stick magnitude in [lo, 1] thousandths above the dead zone, or a full stick.
 Scalar pick_magnitude(Gen& g, const kcc::Settings& s, int64_t lo_milli) {
@@ -54,15 +56,17 @@ Scalar progress_bound(const Gen& g, const AxisYaw& a, Scalar x_min, Scalar z_lo,
     return a.increasing ? base + min(lo, hi) : base + max(lo, hi);
 }
 
-void expect_progress(Gen& g, const std::string& rule, kcc::CharacterId id, int64_t tick, const AxisYaw& a,
-                     Scalar bound) {
+void expect_progress(Gen& g, const std::string& rule, kcc::CharacterId id, int64_t tick,
+                     const AxisYaw& a, Scalar bound) {
     const StateField f = a.axis == 0 ? StateField::kX : StateField::kZ;
-    g.expect_state(rule, id, tick, tick, f, a.increasing ? std::optional<Scalar>(bound) : std::nullopt,
+    g.expect_state(rule, id, tick, tick, f,
+                   a.increasing ? std::optional<Scalar>(bound) : std::nullopt,
                    a.increasing ? std::nullopt : std::optional<Scalar>(bound));
 }
 
 /// A body at local (0, y, z0) running along local +x with the stick's magnitude `mag`.
-CharacterDef& runner(Gen& g, const AxisYaw& a, const kcc::Settings& s, Scalar y, Scalar z0, Scalar mag, int64_t until) {
+CharacterDef& runner(Gen& g, const AxisYaw& a, const kcc::Settings& s, Scalar y, Scalar z0,
+                     Scalar mag, int64_t until) {
     CharacterDef& c = g.character(g.lot + a.turn * Vec3{Scalar{}, y, z0}, s);
     const Vec3 dir = a.turn * Vec3{mag, Scalar{}, Scalar{}};
     Gen::hold(c, 0, until, dir.x, dir.z);
@@ -84,7 +88,8 @@ void gen_seams(Gen& g) {
     // The floor runs past anything the body can reach: full speed until the stick is released,
     // then its braking distance, and 2 m more.
     const int64_t held = t_end < 0 ? g.ticks : t_end + 1;
-    const Scalar reach = v * g.seconds(held) + v * v / (s.ground_brake + s.ground_brake) + metres(2);
+    const Scalar reach =
+        v * g.seconds(held) + v * v / (s.ground_brake + s.ground_brake) + metres(2);
     const Scalar x_from = -metres(2), x_to = max(metres(16), reach), z_half = metres(4);
     const Scalar cell = max(cell0, (x_to - x_from).div_int(40));
     const Scalar split = kind == 0 ? x_to : kind == 1 ? x_from : (x_from + x_to).div_int(2);
@@ -93,12 +98,16 @@ void gen_seams(Gen& g) {
         mesh.id = g.shape_id();
         // Columns and rows of equal width (a last sliver of a column made a triangle of zero
         // area after rotation and rounding: seed 20261205, run 101).
-        const int nx = static_cast<int>(std::max<int64_t>(1, ceil((split - x_from) / cell).raw() / Scalar::kOneRaw));
-        const int nz = static_cast<int>(std::min<int64_t>(16, ceil(z_half.mul_int(2) / cell).raw() / Scalar::kOneRaw));
+        const int nx = static_cast<int>(
+            std::max<int64_t>(1, ceil((split - x_from) / cell).raw() / Scalar::kOneRaw));
+        const int nz = static_cast<int>(
+            std::min<int64_t>(16, ceil(z_half.mul_int(2) / cell).raw() / Scalar::kOneRaw));
         for (int i = 0; i <= nx; ++i) {
             for (int j = 0; j <= nz; ++j) {
-                const Scalar x = x_from + mul_div(split - x_from, Scalar::from_int(i), Scalar::from_int(nx));
-                const Scalar z = -z_half + mul_div(z_half.mul_int(2), Scalar::from_int(j), Scalar::from_int(nz));
+                const Scalar x =
+                    x_from + mul_div(split - x_from, Scalar::from_int(i), Scalar::from_int(nx));
+                const Scalar z =
+                    -z_half + mul_div(z_half.mul_int(2), Scalar::from_int(j), Scalar::from_int(nz));
                 mesh.vertices.push_back(g.lot + a.turn * Vec3{x, top, z});
             }
         }
@@ -106,8 +115,10 @@ void gen_seams(Gen& g) {
         for (int i = 0; i < nx; ++i) {
             for (int j = 0; j < nz; ++j) {
                 // Wound so that the normal points up: (a, c, b) and (b, c, d) of the quad.
-                mesh.indices.insert(mesh.indices.end(), {v_at(i, j), v_at(i, j + 1), v_at(i + 1, j)});
-                mesh.indices.insert(mesh.indices.end(), {v_at(i + 1, j), v_at(i, j + 1), v_at(i + 1, j + 1)});
+                mesh.indices.insert(mesh.indices.end(),
+                                    {v_at(i, j), v_at(i, j + 1), v_at(i + 1, j)});
+                mesh.indices.insert(mesh.indices.end(),
+                                    {v_at(i + 1, j), v_at(i, j + 1), v_at(i + 1, j + 1)});
             }
         }
         g.sc.meshes.push_back(std::move(mesh));
@@ -127,20 +138,23 @@ void gen_seams(Gen& g) {
     // mesh, or between boxes whose tops are coplanar, are no steps: never a hop, never a stop.
     g.expect_metric("seam-no-hop", c.id, kAirborneTicks, std::nullopt, Scalar{});
     g.expect_state("seam-no-hop", c.id, 0, g.ticks - 1, StateField::kY, top - mm(1), top + mm(50));
-    expect_progress(g, "seam-run", c.id, t_end, a, progress_bound(g, a, metres(14), z0 - mm(10), z0 + mm(10)));
+    expect_progress(g, "seam-run", c.id, t_end, a,
+                    progress_bound(g, a, metres(14), z0 - mm(10), z0 + mm(10)));
 }
 
 void gen_step(Gen& g) {
     const AxisYaw a = pick_axis_yaw(g);
     const kcc::Settings s = g.settings();
-    const int kind = static_cast<int>(g.rng.range(0, 2)); // 0 climbable step, 1 blocking ledge, 2 stairs
+    const int kind =
+        static_cast<int>(g.rng.range(0, 2)); // 0 climbable step, 1 blocking ledge, 2 stairs
     const Scalar d0 = s.radius + g.rng.milli(50, 1500);
     const Scalar mag = pick_magnitude(g, s, 400);
     const Scalar v = Gen::target_speed(s, mag);
     const Scalar z_half = metres(3);
     if (kind == 1) {
         const Scalar h = s.step_height + g.rng.milli(5, 150);
-        g.standing_box(d0 + metres(2), Scalar{}, Vec3{metres(2), h.div_int(2), z_half}, a.yaw, a.turn);
+        g.standing_box(d0 + metres(2), Scalar{}, Vec3{metres(2), h.div_int(2), z_half}, a.yaw,
+                       a.turn);
         CharacterDef& c = runner(g, a, s, Scalar{}, Scalar{}, mag, g.ticks);
         // KCC-SPEC: a ledge higher than step_height blocks the body (0.40 m for 0.35).
         g.expect_state("step-block", c.id, 0, g.ticks - 1, StateField::kY, std::nullopt, h - mm(2));
@@ -157,28 +171,31 @@ void gen_step(Gen& g) {
         const Scalar h = rise * Scalar::from_int(k + 1);
         const Scalar x0 = d0 + run * Scalar::from_int(k);
         const Scalar depth = k == steps - 1 ? top_depth : run;
-        g.standing_box(x0 + depth.div_int(2), Scalar{}, Vec3{depth.div_int(2), h.div_int(2), z_half}, a.yaw, a.turn);
+        g.standing_box(x0 + depth.div_int(2), Scalar{},
+                       Vec3{depth.div_int(2), h.div_int(2), z_half}, a.yaw, a.turn);
     }
     CharacterDef& c = runner(g, a, s, Scalar{}, Scalar{}, mag, t_end < 0 ? g.ticks : t_end + 1);
     if (t_end < 0) return;
     // KCC-SPEC: a step lower than step_height "must not stop the character at all": at 80 % of
     // the flat-ground pace the body is on the top step, and stays there after release.
-    g.expect_state(kind == 0 ? "step-climb" : "stairs-climb", c.id, t_end, g.ticks - 1, StateField::kY,
-                   rise * Scalar::from_int(steps) - mm(1), std::nullopt);
+    g.expect_state(kind == 0 ? "step-climb" : "stairs-climb", c.id, t_end, g.ticks - 1,
+                   StateField::kY, rise * Scalar::from_int(steps) - mm(1), std::nullopt);
 }
 
 void gen_ledge(Gen& g) {
     const AxisYaw a = pick_axis_yaw(g);
     const kcc::Settings s = g.settings();
     const bool fall = g.rng.chance(1, 2);
-    const Scalar h = fall ? s.snap_distance + g.rng.milli(5, 150) : max(mm(30), s.snap_distance - g.rng.milli(20, 150));
+    const Scalar h = fall ? s.snap_distance + g.rng.milli(5, 150)
+                          : max(mm(30), s.snap_distance - g.rng.milli(20, 150));
     const Scalar d0 = g.rng.milli(50, 1500);
     const Scalar mag = pick_magnitude(g, s, 400);
     const Scalar v = Gen::target_speed(s, mag);
     // The upper floor: local x from -6 m to the edge at 0.
     g.standing_box(-metres(3), Scalar{}, Vec3{metres(3), h.div_int(2), metres(3)}, a.yaw, a.turn);
     CharacterDef& c = g.character(g.lot + a.turn * Vec3{-d0, h, Scalar{}}, s);
-    const int64_t t_end = tick_reaching(g, v, s.ground_accel, d0 + s.radius + metres(1), g.ticks - g.ticks_of_ms(800));
+    const int64_t t_end = tick_reaching(g, v, s.ground_accel, d0 + s.radius + metres(1),
+                                        g.ticks - g.ticks_of_ms(800));
     const Vec3 dir = a.turn * Vec3{mag, Scalar{}, Scalar{}};
     Gen::hold(c, 0, t_end < 0 ? g.ticks : t_end + 1, dir.x, dir.z);
     if (t_end < 0) return;
@@ -194,7 +211,8 @@ void gen_ledge(Gen& g) {
 
 void gen_slope(Gen& g) {
     const kcc::Settings s = g.settings();
-    const int kind = static_cast<int>(g.rng.range(0, 2)); // 0 walkable, 1 too steep, 2 between enter and stay
+    const int kind =
+        static_cast<int>(g.rng.range(0, 2)); // 0 walkable, 1 too steep, 2 between enter and stay
     Scalar angle;
     if (kind == 0) {
         angle = g.rng.milli(5000, milli_of(s.max_slope_enter_deg) - 1000);
@@ -215,14 +233,16 @@ void gen_slope(Gen& g) {
     const Scalar half_len = length.div_int(2);
     BoxDef b;
     b.id = g.shape_id();
-    b.center = foot + dir * (half_len * as.cos) + Vec3{Scalar{}, half_len * as.sin, Scalar{}} - n * thick.div_int(2);
+    b.center = foot + dir * (half_len * as.cos) + Vec3{Scalar{}, half_len * as.sin, Scalar{}} -
+               n * thick.div_int(2);
     b.half_extents = Vec3{width.div_int(2), thick.div_int(2), half_len};
     b.rotation.yaw = yaw;
     b.rotation.pitch = -angle;
     g.sc.boxes.push_back(b);
     // A landing at the top, as deep as the body can run, so that a climber never runs off the
     // ramp's far edge: a box whose top is the ramp's top edge.
-    const Vec3 top_edge = foot + dir * (length * as.cos) + Vec3{Scalar{}, length * as.sin, Scalar{}};
+    const Vec3 top_edge =
+        foot + dir * (length * as.cos) + Vec3{Scalar{}, length * as.sin, Scalar{}};
     const Scalar landing = metres(12);
     BoxDef land;
     land.id = g.shape_id();
@@ -233,16 +253,19 @@ void gen_slope(Gen& g) {
     const Scalar mag = pick_magnitude(g, s, 500);
     const Scalar v = Gen::target_speed(s, mag);
     CharacterDef& c = g.character(g.lot, s);
-    const int64_t t_end = kind == 0 ? tick_reaching(g, v, s.ground_accel, d0 + length - metres(1), g.ticks) : -1;
+    const int64_t t_end =
+        kind == 0 ? tick_reaching(g, v, s.ground_accel, d0 + length - metres(1), g.ticks) : -1;
     Gen::hold(c, 0, t_end < 0 ? g.ticks : t_end + 1, dir.x * mag, dir.z * mag);
     if (kind == 1) {
         // KCC-SPEC: steeper than the stay angle is a wall for the horizontal pass, and no step
         // lands on it (the landing must be walkable).
-        g.expect_state("slope-wall", c.id, 0, g.ticks - 1, StateField::kY, std::nullopt, s.step_height + s.skin + mm(10));
+        g.expect_state("slope-wall", c.id, 0, g.ticks - 1, StateField::kY, std::nullopt,
+                       s.step_height + s.skin + mm(10));
     } else if (kind == 0 && t_end >= 0) {
         // KCC-SPEC: walkable slopes are walked at full speed along the surface.
         const Scalar climbed = (length - metres(1)) * as.sin;
-        g.expect_state("slope-climb", c.id, t_end, t_end, StateField::kY, climbed.mul_int(3).div_int(4), std::nullopt);
+        g.expect_state("slope-climb", c.id, t_end, t_end, StateField::kY,
+                       climbed.mul_int(3).div_int(4), std::nullopt);
     }
 }
 
@@ -261,18 +284,24 @@ void gen_ceiling(Gen& g) {
     }
     const Scalar d0 = s.radius + g.rng.milli(100, 1000);
     const Scalar depth = metres(6);
-    g.standing_box(d0 + depth.div_int(2), Scalar{}, Vec3{depth.div_int(2), h.div_int(2), metres(3)}, a.yaw, a.turn);
+    g.standing_box(d0 + depth.div_int(2), Scalar{}, Vec3{depth.div_int(2), h.div_int(2), metres(3)},
+                   a.yaw, a.turn);
     const Vec3 slab{metres(5) + depth.div_int(2), mm(150), metres(3)};
-    g.box(g.lot + a.turn * Vec3{d0 + depth.div_int(2) - metres(3), c_y + slab.y, Scalar{}}, slab, a.yaw);
+    g.box(g.lot + a.turn * Vec3{d0 + depth.div_int(2) - metres(3), c_y + slab.y, Scalar{}}, slab,
+          a.yaw);
     const Scalar v = s.max_speed;
-    const int64_t t_end = tick_reaching(g, v, s.ground_accel, d0 + s.radius.mul_int(2) + mm(200), g.ticks);
-    CharacterDef& c = runner(g, a, s, Scalar{}, Scalar{}, Scalar::one(), t_end < 0 ? g.ticks : t_end + 1);
+    const int64_t t_end =
+        tick_reaching(g, v, s.ground_accel, d0 + s.radius.mul_int(2) + mm(200), g.ticks);
+    CharacterDef& c =
+        runner(g, a, s, Scalar{}, Scalar{}, Scalar::one(), t_end < 0 ? g.ticks : t_end + 1);
     if (cancel) {
         // KCC-SPEC: if the upward sweep (by step_height) hits a ceiling, the whole attempt is
         // cancelled: the body stays below the step.
-        g.expect_state("ceiling-cancel", c.id, 0, g.ticks - 1, StateField::kY, std::nullopt, h - mm(2));
+        g.expect_state("ceiling-cancel", c.id, 0, g.ticks - 1, StateField::kY, std::nullopt,
+                       h - mm(2));
     } else if (t_end >= 0) {
-        g.expect_state("ceiling-climb", c.id, t_end, g.ticks - 1, StateField::kY, h - mm(1), std::nullopt);
+        g.expect_state("ceiling-climb", c.id, t_end, g.ticks - 1, StateField::kY, h - mm(1),
+                       std::nullopt);
     }
 }
 

@@ -12,7 +12,8 @@ namespace {
 /// A lower (sign > 0) or upper (sign < 0) bound of the world coordinate on axis a (0: x, 2: z)
 /// of origin + turn * (xl, 0, zl) for xl >= x_min (sign of turn's a-row x entry) and zl in
 /// [z_lo, z_hi].
-Scalar axis_bound(const Vec3& origin, const Mat3& turn, int a, Scalar x_min, Scalar z_lo, Scalar z_hi) {
+Scalar axis_bound(const Vec3& origin, const Mat3& turn, int a, Scalar x_min, Scalar z_lo,
+                  Scalar z_hi) {
     const Vec3& row = turn.row[static_cast<size_t>(a)];
     const Scalar base = (a == 0 ? origin.x : origin.z) + row.x * x_min;
     const Scalar lo = row.z * z_lo, hi = row.z * z_hi;
@@ -20,16 +21,21 @@ Scalar axis_bound(const Vec3& origin, const Mat3& turn, int a, Scalar x_min, Sca
 }
 
 /// The axis (0: x, 2: z) along which local +x moves the most.
-int main_axis(const Mat3& turn) { return abs(turn.row[0].x) >= abs(turn.row[2].x) ? 0 : 2; }
+int main_axis(const Mat3& turn) {
+    return abs(turn.row[0].x) >= abs(turn.row[2].x) ? 0 : 2;
+}
 
-StateField axis_field(int a) { return a == 0 ? StateField::kX : StateField::kZ; }
+StateField axis_field(int a) {
+    return a == 0 ? StateField::kX : StateField::kZ;
+}
 
 /// Bounds the world coordinate along `a` at ticks [from, to]: at least `bound` when local +x
 /// increases it, at most otherwise.
-void expect_along(Gen& g, const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, const Mat3& turn,
-                  int a, Scalar bound) {
+void expect_along(Gen& g, const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to,
+                  const Mat3& turn, int a, Scalar bound) {
     const bool increasing = turn.row[static_cast<size_t>(a)].x > Scalar{};
-    g.expect_state(rule, id, from, to, axis_field(a), increasing ? std::optional<Scalar>(bound) : std::nullopt,
+    g.expect_state(rule, id, from, to, axis_field(a),
+                   increasing ? std::optional<Scalar>(bound) : std::nullopt,
                    increasing ? std::nullopt : std::optional<Scalar>(bound));
 }
 
@@ -53,33 +59,49 @@ void gen_wall_joint(Gen& g) {
         // Higher than a jump takes the body's head (a body that jumps over the wall leaves it).
         const Scalar apex = s.jump_speed * s.jump_speed / (s.gravity + s.gravity);
         const Scalar high = max(g.rng.milli(1000, 3000), apex + s.height + mm(200));
-        const int joint = static_cast<int>(g.rng.range(0, 4)); // exact, overlap, gap, tilt, offset face
+        const int joint =
+            static_cast<int>(g.rng.range(0, 4)); // exact, overlap, gap, tilt, offset face
         const Scalar gap0 = g.rng.milli(20, 300);
         const Scalar x0 = s.radius + g.rng.milli(200, 600);
-        const Scalar mag = g.rng.chance(1, 2) ? Scalar::one() : g.rng.milli(std::max<int64_t>(300, s.dead_zone.raw() * 1000 / Scalar::kOneRaw + 100), 1000);
+        const Scalar mag =
+            g.rng.chance(1, 2)
+                ? Scalar::one()
+                : g.rng.milli(
+                      std::max<int64_t>(300, s.dead_zone.raw() * 1000 / Scalar::kOneRaw + 100),
+                      1000);
         const Scalar v = Gen::target_speed(s, mag);
         const Scalar theta = g.rng.milli(3000, 80000); // deg into the wall
         const SinCos cs = sincos_deg(theta);
         // Time the body stays along the wall: at most 24 m of wall ahead of it.
         const Scalar wall_len = metres(24) + x0;
         // Overlaps take up to 50 mm a joint off the wall's length: 3 m more of boxes covers them.
-        const int boxes = static_cast<int>(std::min<int64_t>(60, floor_to_int((wall_len + metres(3)) / len) + 2));
+        const int boxes =
+            static_cast<int>(std::min<int64_t>(60, floor_to_int((wall_len + metres(3)) / len) + 2));
         Scalar shift; // the joints' overlaps (-) or gaps (+) so far, each joint its own
         for (int i = 0; i < boxes; ++i) {
             Scalar cz = thick.div_int(2);
             Scalar box_yaw = yaw;
             if (i > 0) {
                 switch (joint) {
-                case 1: shift = shift - g.rng.milli(1, 50); break;
-                case 2: shift = shift + g.rng.milli(1, 5); break;
-                case 3: box_yaw = yaw + g.rng.milli(-300, 300); break;
-                case 4: cz = cz + g.rng.milli(-3, 3); break;
-                default: break;
+                case 1:
+                    shift = shift - g.rng.milli(1, 50);
+                    break;
+                case 2:
+                    shift = shift + g.rng.milli(1, 5);
+                    break;
+                case 3:
+                    box_yaw = yaw + g.rng.milli(-300, 300);
+                    break;
+                case 4:
+                    cz = cz + g.rng.milli(-3, 3);
+                    break;
+                default:
+                    break;
                 }
             }
             const Scalar cx = len * Scalar::from_int(i) + len.div_int(2) + shift;
-            g.box(origin + turn * Vec3{cx, high.div_int(2), cz}, Vec3{len.div_int(2), high.div_int(2), thick.div_int(2)},
-                  box_yaw);
+            g.box(origin + turn * Vec3{cx, high.div_int(2), cz},
+                  Vec3{len.div_int(2), high.div_int(2), thick.div_int(2)}, box_yaw);
         }
         const Scalar zs = -(s.radius + gap0);
         const Vec3 spawn = origin + turn * Vec3{x0, Scalar{}, zs};
@@ -89,12 +111,15 @@ void gen_wall_joint(Gen& g) {
         const Scalar t_acc = (v + v) / s.ground_accel;
         const Scalar v_along = v * cs.cos;
         int64_t t_end = g.ticks - 1;
-        if (v.raw() > 0) t_end = std::min<int64_t>(t_end, floor_to_int(metres(22) / v * Scalar::from_int(g.rate)));
+        if (v.raw() > 0)
+            t_end =
+                std::min<int64_t>(t_end, floor_to_int(metres(22) / v * Scalar::from_int(g.rate)));
         Gen::hold(c, 0, t_end + 1, dir.x * mag, dir.z * mag);
         const bool air = g.rng.chance(1, 3);
         if (air) {
             const int64_t every = g.ticks_of_ms(g.rng.range(500, 1000));
-            for (int64_t t = floor_to_int(t_acc * Scalar::from_int(g.rate)) + g.ticks_of_ms(200); t < t_end; t += every) {
+            for (int64_t t = floor_to_int(t_acc * Scalar::from_int(g.rate)) + g.ticks_of_ms(200);
+                 t < t_end; t += every) {
                 c.input.edit().jumps.push_back(t);
             }
         }
@@ -119,12 +144,16 @@ void gen_corner(Gen& g) {
     const kcc::Settings s = g.settings();
     const Scalar high = g.rng.milli(1000, 3000), thick = g.rng.milli(200, 800);
     // Wall A along local +x (face z = 0), wall B along local -z (face x = 0), tilted a little.
-    g.standing_box(metres(3), thick.div_int(2), Vec3{metres(3), high.div_int(2), thick.div_int(2)}, yaw, turn);
-    g.standing_box(-thick.div_int(2), -metres(3), Vec3{thick.div_int(2), high.div_int(2), metres(3)},
+    g.standing_box(metres(3), thick.div_int(2), Vec3{metres(3), high.div_int(2), thick.div_int(2)},
+                   yaw, turn);
+    g.standing_box(-thick.div_int(2), -metres(3),
+                   Vec3{thick.div_int(2), high.div_int(2), metres(3)},
                    yaw + g.rng.milli(-10000, 10000), turn);
-    const Vec3 spawn = g.lot + turn * Vec3{s.radius + g.rng.milli(300, 2000), Scalar{}, -(s.radius + g.rng.milli(300, 2000))};
+    const Vec3 spawn = g.lot + turn * Vec3{s.radius + g.rng.milli(300, 2000), Scalar{},
+                                           -(s.radius + g.rng.milli(300, 2000))};
     CharacterDef& c = g.character(spawn, s);
-    const Vec3 dir = turn * horizontal_dir(g.rng.milli(-85000, -5000)); // toward -x, +z: into the corner
+    const Vec3 dir =
+        turn * horizontal_dir(g.rng.milli(-85000, -5000)); // toward -x, +z: into the corner
     const Vec3 into = Vec3{-dir.x, Scalar{}, -dir.z};
     Gen::hold(c, 0, g.ticks, into.x, into.z);
     // Collide-and-slide never touches (it stops a skin short): from the second half of the run
@@ -148,13 +177,14 @@ void gen_union(Gen& g) {
             overlap_from = start;
             overlap_to = x;
         }
-        g.standing_box(start + len.div_int(2), depth.div_int(2), Vec3{len.div_int(2), high.div_int(2), depth.div_int(2)},
-                       yaw, turn);
+        g.standing_box(start + len.div_int(2), depth.div_int(2),
+                       Vec3{len.div_int(2), high.div_int(2), depth.div_int(2)}, yaw, turn);
         x = start + len;
     }
     // The body's capsule in the union's front face (z = 0) by p, where the first two boxes
     // overlap: its smallest way out is straight back out of the face.
-    const Scalar p = g.rng.milli(20, std::min<int64_t>(350, s.radius.raw() * 800 / Scalar::kOneRaw));
+    const Scalar p =
+        g.rng.milli(20, std::min<int64_t>(350, s.radius.raw() * 800 / Scalar::kOneRaw));
     const Scalar xs = overlap_from + (overlap_to - overlap_from).div_int(2);
     const Scalar zs = -(s.radius - p);
     const Vec3 spawn = g.lot + turn * Vec3{xs, Scalar{}, zs};
@@ -167,10 +197,10 @@ void gen_union(Gen& g) {
     if (aligned) {
         const Vec3 out_lo = g.lot + turn * Vec3{xs - mm(2), Scalar{}, -(s.radius + s.skin + mm(2))};
         const Vec3 out_hi = g.lot + turn * Vec3{xs + mm(2), Scalar{}, -(s.radius + s.skin - mm(1))};
-        g.expect_state("depenetration", c.id, settle, g.ticks - 1, StateField::kX, min(out_lo.x, out_hi.x),
-                       max(out_lo.x, out_hi.x));
-        g.expect_state("depenetration", c.id, settle, g.ticks - 1, StateField::kZ, min(out_lo.z, out_hi.z),
-                       max(out_lo.z, out_hi.z));
+        g.expect_state("depenetration", c.id, settle, g.ticks - 1, StateField::kX,
+                       min(out_lo.x, out_hi.x), max(out_lo.x, out_hi.x));
+        g.expect_state("depenetration", c.id, settle, g.ticks - 1, StateField::kZ,
+                       min(out_lo.z, out_hi.z), max(out_lo.z, out_hi.z));
     }
 }
 
@@ -185,7 +215,9 @@ void gen_slot(Gen& g) {
         g.standing_box(metres(3), Scalar::from_int(side) * (half_gap + thick.div_int(2)),
                        Vec3{metres(3), high.div_int(2), thick.div_int(2)}, yaw, turn);
     }
-    const Scalar off = g.rng.chance(1, 2) ? Scalar{} : g.rng.milli(-narrower.raw() * 400 / Scalar::kOneRaw, narrower.raw() * 400 / Scalar::kOneRaw);
+    const Scalar off = g.rng.chance(1, 2) ? Scalar{}
+                                          : g.rng.milli(-narrower.raw() * 400 / Scalar::kOneRaw,
+                                                        narrower.raw() * 400 / Scalar::kOneRaw);
     const Vec3 spawn = g.lot + turn * Vec3{metres(3), Scalar{}, off};
     CharacterDef& c = g.character(spawn, s);
     // No way out within the cap (the slot is 6 m long and 3 m high): the reading of issue 50 is

@@ -15,20 +15,32 @@ namespace fx::harness::swarm {
 namespace {
 
 constexpr FeatureInfo kFeatures[] = {
-    {"wall-joint", "walls of boxes laid end to end (rotated; joints exact, overlapping, gapped, tilted), slid along", true},
+    {"wall-joint",
+     "walls of boxes laid end to end (rotated; joints exact, overlapping, gapped, tilted), slid along",
+     true},
     {"corner", "two walls meeting at an angle, a body pushed into the corner", true},
     {"union", "overlapping solids, a body spawned inside their union", true},
     {"slot", "a slot narrower than the body, the body idle in it", true},
-    {"seams", "raised floors of meshes with shared edges, of box tiles, and both side by side, run across", true},
-    {"step", "steps and stairs on both sides of step_height, walked into at swept angles and speeds", true},
-    {"ledge", "drops on both sides of snap_distance, walked off at swept angles, speeds and tick phases", true},
+    {"seams",
+     "raised floors of meshes with shared edges, of box tiles, and both side by side, run across",
+     true},
+    {"step",
+     "steps and stairs on both sides of step_height, walked into at swept angles and speeds", true},
+    {"ledge",
+     "drops on both sides of snap_distance, walked off at swept angles, speeds and tick phases",
+     true},
     {"slope", "ramps on both sides of the slope enter and stay angles", true},
     {"ceiling", "a ceiling over a step, on both sides of height + step_height", true},
-    {"platform", "moving platforms (horizontal, vertical, diagonal, fast), riders idle or jumping", true},
+    {"platform", "moving platforms (horizontal, vertical, diagonal, fast), riders idle or jumping",
+     true},
     {"crush", "a platform lifting its rider into a ceiling", true},
     {"crowd", "crowds spread, clustered, coincident, against a wall, in a corner", true},
-    {"roam", "characters among obstacles: held sticks, random walks, dead-zone edges, jump spam, impulses", true},
-    {"lifecycle", "joins, leaves, teleports and settings changes, a teleport and a settings change at one tick", true},
+    {"roam",
+     "characters among obstacles: held sticks, random walks, dead-zone edges, jump spam, impulses",
+     true},
+    {"lifecycle",
+     "joins, leaves, teleports and settings changes, a teleport and a settings change at one tick",
+     true},
     {"frames", "tick rates other than 50 Hz and display frame schedules", false},
     {"offset", "the whole run translated far from the origin", false},
     {"settings", "random settings per character: sizes, speeds, accelerations, thresholds", false},
@@ -36,16 +48,18 @@ constexpr FeatureInfo kFeatures[] = {
 static_assert(std::size(kFeatures) == static_cast<size_t>(kFeatureCount));
 
 using Family = void (*)(Gen&);
-constexpr Family kFamilies[] = {gen_wall_joint, gen_corner, gen_union,   gen_slot,     gen_seams,
-                                gen_step,       gen_ledge,  gen_slope,   gen_ceiling,  gen_platform,
-                                gen_crush,      gen_crowd,  gen_roam,    gen_lifecycle};
+constexpr Family kFamilies[] = {gen_wall_joint, gen_corner, gen_union, gen_slot,     gen_seams,
+                                gen_step,       gen_ledge,  gen_slope, gen_ceiling,  gen_platform,
+                                gen_crush,      gen_crowd,  gen_roam,  gen_lifecycle};
 
 constexpr int kLotSpacing = 80; ///< m between lots along x
 constexpr int kFloorId = 1;
 
 } // namespace
 
-std::span<const FeatureInfo> feature_info() { return kFeatures; }
+std::span<const FeatureInfo> feature_info() {
+    return kFeatures;
+}
 
 bool parse_features(const std::string& list, FeatureMask* out, std::string* error) {
     FeatureMask m = 0;
@@ -62,8 +76,10 @@ bool parse_features(const std::string& list, FeatureMask* out, std::string* erro
             }
             if (found < 0) {
                 std::string names;
-                for (const FeatureInfo& f : kFeatures) names += (names.empty() ? "" : ", ") + std::string(f.name);
-                *error = "unknown feature '" + word + "', expected 'all' or a comma-separated list of: " + names;
+                for (const FeatureInfo& f : kFeatures)
+                    names += (names.empty() ? "" : ", ") + std::string(f.name);
+                *error = "unknown feature '" + word +
+                         "', expected 'all' or a comma-separated list of: " + names;
                 return false;
             }
             m |= FeatureMask{1} << found;
@@ -81,7 +97,8 @@ bool parse_features(const std::string& list, FeatureMask* out, std::string* erro
 std::string feature_names(FeatureMask mask) {
     std::string s;
     for (int i = 0; i < kFeatureCount; ++i) {
-        if (mask & (FeatureMask{1} << i)) s += (s.empty() ? "" : ",") + std::string(kFeatures[i].name);
+        if (mask & (FeatureMask{1} << i))
+            s += (s.empty() ? "" : ",") + std::string(kFeatures[i].name);
     }
     return s;
 }
@@ -90,21 +107,29 @@ FeatureMask features_of(const Scenario& sc) {
     FeatureMask m = 0;
     auto tag = [&m](uint32_t id) {
         const uint32_t code = id / 1000;
-        if (code >= 1 && code <= static_cast<uint32_t>(kFeatureCount)) m |= FeatureMask{1} << (code - 1);
+        if (code >= 1 && code <= static_cast<uint32_t>(kFeatureCount))
+            m |= FeatureMask{1} << (code - 1);
     };
-    for (const BoxDef& b : sc.boxes) tag(b.id);
-    for (const SphereDef& s : sc.spheres) tag(s.id);
-    for (const CapsuleDef& c : sc.capsules) tag(c.id);
-    for (const MeshDef& me : sc.meshes) tag(me.id);
-    for (const PlatformDef& p : sc.platforms) tag(p.id);
-    for (const CharacterDef& c : sc.characters) tag(c.id);
+    for (const BoxDef& b : sc.boxes)
+        tag(b.id);
+    for (const SphereDef& s : sc.spheres)
+        tag(s.id);
+    for (const CapsuleDef& c : sc.capsules)
+        tag(c.id);
+    for (const MeshDef& me : sc.meshes)
+        tag(me.id);
+    for (const PlatformDef& p : sc.platforms)
+        tag(p.id);
+    for (const CharacterDef& c : sc.characters)
+        tag(c.id);
     if (!sc.frames.empty() || sc.tick_rate_hz != 50) m |= bit(Feature::kFrames);
     for (const PlaneDef& p : sc.planes) {
         if (p.id == kFloorId && p.offset.raw() != 0) m |= bit(Feature::kOffset);
     }
     const kcc::Settings def;
     for (const CharacterDef& c : sc.characters) {
-        if (c.settings.radius != def.radius || c.settings.max_speed != def.max_speed) m |= bit(Feature::kSettings);
+        if (c.settings.radius != def.radius || c.settings.max_speed != def.max_speed)
+            m |= bit(Feature::kSettings);
     }
     return m;
 }
@@ -133,7 +158,8 @@ geo::ShapeId Gen::box(const Vec3& center, const Vec3& half, Scalar yaw_deg) {
     return b.id;
 }
 
-geo::ShapeId Gen::standing_box(Scalar x, Scalar z, const Vec3& half, Scalar yaw_deg, const Mat3& turn) {
+geo::ShapeId Gen::standing_box(Scalar x, Scalar z, const Vec3& half, Scalar yaw_deg,
+                               const Mat3& turn) {
     return box(lot + turn * Vec3{x, half.y, z}, half, yaw_deg);
 }
 
@@ -185,7 +211,8 @@ Check bound(std::optional<Scalar> min, std::optional<Scalar> max) {
 
 } // namespace
 
-StateExpectation Gen::state_item(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to) {
+StateExpectation Gen::state_item(const std::string& rule, kcc::CharacterId id, int64_t from,
+                                 int64_t to) {
     StateExpectation e;
     e.at.index = next_expect_++;
     e.from = std::max<int64_t>(0, from);
@@ -195,15 +222,15 @@ StateExpectation Gen::state_item(const std::string& rule, kcc::CharacterId id, i
     return e;
 }
 
-void Gen::expect_state(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, StateField f,
-                       std::optional<Scalar> min, std::optional<Scalar> max) {
+void Gen::expect_state(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to,
+                       StateField f, std::optional<Scalar> min, std::optional<Scalar> max) {
     StateExpectation e = state_item(rule, id, from, to);
     e.checks.push_back({f, bound(min, max)});
     sc.expect_states.push_back(e);
 }
 
-void Gen::expect_grounded(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to, bool grounded,
-                          std::optional<uint32_t> platform) {
+void Gen::expect_grounded(const std::string& rule, kcc::CharacterId id, int64_t from, int64_t to,
+                          bool grounded, std::optional<uint32_t> platform) {
     StateExpectation e = state_item(rule, id, from, to);
     e.grounded = grounded ? 1 : 0;
     if (platform) {
@@ -213,8 +240,8 @@ void Gen::expect_grounded(const std::string& rule, kcc::CharacterId id, int64_t 
     sc.expect_states.push_back(e);
 }
 
-void Gen::expect_metric(const std::string& rule, kcc::CharacterId id, Metric m, std::optional<Scalar> min,
-                        std::optional<Scalar> max) {
+void Gen::expect_metric(const std::string& rule, kcc::CharacterId id, Metric m,
+                        std::optional<Scalar> min, std::optional<Scalar> max) {
     MetricExpectation e;
     e.at.index = next_expect_++;
     e.character = id;
@@ -241,7 +268,8 @@ void add_frames(Gen& g) {
     const int segments = static_cast<int>(g.rng.range(1, 3));
     for (int i = 0; i < segments; ++i) {
         FrameSegment f;
-        f.ns = g.rng.chance(1, 8) ? g.rng.range(100, 250) * 1000000 : g.rng.range(4000, 60000) * 1000;
+        f.ns =
+            g.rng.chance(1, 8) ? g.rng.range(100, 250) * 1000000 : g.rng.range(4000, 60000) * 1000;
         f.count = g.rng.range(1, 200);
         g.sc.frames.push_back(f);
     }
@@ -249,8 +277,8 @@ void add_frames(Gen& g) {
 
 } // namespace
 
-bool generate_run(uint64_t seed, int64_t index, FeatureMask allowed, bool all_of_them, GeneratedRun* out,
-                  std::string* error) {
+bool generate_run(uint64_t seed, int64_t index, FeatureMask allowed, bool all_of_them,
+                  GeneratedRun* out, std::string* error) {
     GeneratedRun run;
     run.seed = seed;
     run.index = index;
@@ -296,19 +324,23 @@ bool generate_run(uint64_t seed, int64_t index, FeatureMask allowed, bool all_of
     }
     if (frames) add_frames(g);
     // (id, join): a rejoin shares its id, and sorting equal keys is not portable.
-    std::sort(sc.characters.begin(), sc.characters.end(), [](const CharacterDef& a, const CharacterDef& b) {
-        return a.id != b.id ? a.id < b.id : a.join < b.join;
-    });
-    std::stable_sort(sc.events.begin(), sc.events.end(), [](const EventDef& a, const EventDef& b) { return a.tick < b.tick; });
+    std::sort(sc.characters.begin(), sc.characters.end(),
+              [](const CharacterDef& a, const CharacterDef& b) {
+                  return a.id != b.id ? a.id < b.id : a.join < b.join;
+              });
+    std::stable_sort(sc.events.begin(), sc.events.end(),
+                     [](const EventDef& a, const EventDef& b) { return a.tick < b.tick; });
     if (on & bit(Feature::kOffset)) {
         const int64_t dx = rng.range(-100000, 100000), dy = rng.range(1, 1000);
         const int64_t sign = rng.chance(1, 2) ? 1 : -1;
         const Vec3 d{metres(dx), metres(dy * sign), metres(rng.range(-100000, 100000))};
         sc = translated(sc, d);
-        for (RestRule& r : run.rests) r.spawn = r.spawn + d;
+        for (RestRule& r : run.rests)
+            r.spawn = r.spawn + d;
     }
-    sc.description = "Generated by fxkcc swarm (seed " + std::to_string(seed) + ", run " + std::to_string(index) +
-                     "; features " + feature_names(on) + "). Expectations are the generator's, derived from " +
+    sc.description = "Generated by fxkcc swarm (seed " + std::to_string(seed) + ", run " +
+                     std::to_string(index) + "; features " + feature_names(on) +
+                     "). Expectations are the generator's, derived from " +
                      "KCC-SPEC (docs/swarm.md).";
     run.yaml = scenario_to_yaml(sc);
     Scenario loaded;

@@ -18,15 +18,17 @@ namespace fx::harness::swarm::detail {
 std::string at_text(int64_t tick, uint32_t id) {
     return "tick " + std::to_string(tick) + ", character " + std::to_string(id);
 }
-std::string m6(Scalar v) { return metric_text(MetricValue{true, v}); }
+std::string m6(Scalar v) {
+    return metric_text(MetricValue{true, v});
+}
 
 namespace {
 
 /// Compares a transformed run with the original's states, tick by tick (first difference).
 class CompareSink final : public RunSink {
 public:
-    using Map = std::function<bool(const kcc::CharacterState& original, const kcc::CharacterState& other,
-                                   std::string* field)>;
+    using Map = std::function<bool(const kcc::CharacterState& original,
+                                   const kcc::CharacterState& other, std::string* field)>;
     CompareSink(const std::vector<States>& original, std::map<uint32_t, uint32_t> ids, Map same)
         : original_(original), ids_(std::move(ids)), same_(std::move(same)) {}
 
@@ -39,13 +41,15 @@ public:
         if (a.size() != chars.size()) {
             differs = true;
             tick = t;
-            message = "tick " + std::to_string(t) + ": " + std::to_string(chars.size()) + " characters, not " +
-                      std::to_string(a.size());
+            message = "tick " + std::to_string(t) + ": " + std::to_string(chars.size()) +
+                      " characters, not " + std::to_string(a.size());
             return true;
         }
         for (const kcc::CharacterState& s : a) {
             const uint32_t want = ids_.empty() ? s.id : ids_.at(s.id);
-            const auto it = std::find_if(chars.begin(), chars.end(), [&](const kcc::CharacterState& o) { return o.id == want; });
+            const auto it =
+                std::find_if(chars.begin(), chars.end(),
+                             [&](const kcc::CharacterState& o) { return o.id == want; });
             std::string field;
             if (it == chars.end()) {
                 field = "presence";
@@ -73,7 +77,8 @@ private:
 };
 
 /// Field by field, with the position mapped: "" when equal, else the first differing field.
-std::string first_difference(const kcc::CharacterState& a, const kcc::CharacterState& b, const Vec3& shift) {
+std::string first_difference(const kcc::CharacterState& a, const kcc::CharacterState& b,
+                             const Vec3& shift) {
     if (a.position + shift != b.position) return "position";
     if (a.previous_position + shift != b.previous_position) return "previous_position";
     if (a.velocity != b.velocity) return "velocity";
@@ -105,12 +110,12 @@ std::string turned_difference(const kcc::CharacterState& a, const kcc::Character
     return "";
 }
 
-
 /// Every tick's states of a run.
 class StatesSink final : public RunSink {
 public:
-    bool on_tick(int64_t, std::span<const kcc::CharacterState> chars, std::span<const std::pair<uint32_t, Vec3>>,
-                 std::span<const Vec3>, std::string*) override {
+    bool on_tick(int64_t, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3>,
+                 std::string*) override {
         ticks.emplace_back(chars.begin(), chars.end());
         return true;
     }
@@ -122,8 +127,10 @@ public:
 /// by position (x, then y, then z: independent of ids and listing, but not of a turn).
 Scenario ghosts(const Scenario& sc) {
     Scenario g = sc;
-    for (CharacterDef& c : g.characters) c.settings.collide_characters = false;
-    for (EventDef& e : g.events) e.settings.collide_characters = false;
+    for (CharacterDef& c : g.characters)
+        c.settings.collide_characters = false;
+    for (EventDef& e : g.events)
+        e.settings.collide_characters = false;
     return g;
 }
 
@@ -136,7 +143,8 @@ void plant_in(Scenario* other) {
 
 } // namespace
 
-std::vector<Metamorphic> transforms(const GeneratedRun& run, const Scenario& sc, const std::string& plant) {
+std::vector<Metamorphic> transforms(const GeneratedRun& run, const Scenario& sc,
+                                    const std::string& plant) {
     std::vector<Metamorphic> out;
     Rng rng(run_seed(run.seed ^ 0x5157A3D1u, static_cast<uint64_t>(run.index)));
     const Vec3 d{Scalar::from_int(rng.range(-50000, 50000)), Scalar::from_int(rng.range(-500, 500)),
@@ -159,17 +167,19 @@ std::vector<Metamorphic> transforms(const GeneratedRun& run, const Scenario& sc,
     return out;
 }
 
-
 /// The first metamorphic difference of `which` (a transform's oracle name), or "" .
-bool metamorphic_fails(const GeneratedRun& run, const Scenario& sc, const std::vector<States>& states,
-                       const Metamorphic& m, Finding* f, int64_t* character_ticks) {
+bool metamorphic_fails(const GeneratedRun& run, const Scenario& sc,
+                       const std::vector<States>& states, const Metamorphic& m, Finding* f,
+                       int64_t* character_ticks) {
     (void)run;
     const Vec3 shift = m.shift;
     const bool turn = m.turn;
-    CompareSink cmp(states, m.ids, [shift, turn](const kcc::CharacterState& a, const kcc::CharacterState& b, std::string* field) {
-        *field = turn ? turned_difference(a, b) : first_difference(a, b, shift);
-        return field->empty();
-    });
+    CompareSink cmp(states, m.ids,
+                    [shift, turn](const kcc::CharacterState& a, const kcc::CharacterState& b,
+                                  std::string* field) {
+                        *field = turn ? turned_difference(a, b) : first_difference(a, b, shift);
+                        return field->empty();
+                    });
     std::string error;
     if (m.base) {
         StatesSink base;
@@ -178,16 +188,20 @@ bool metamorphic_fails(const GeneratedRun& run, const Scenario& sc, const std::v
             f->message = "the scenario with ghosts does not run: " + error;
             return true;
         }
-        *character_ticks += static_cast<int64_t>(base.ticks.size()) * static_cast<int64_t>(sc.characters.size());
-        CompareSink again(base.ticks, m.ids, [](const kcc::CharacterState& a, const kcc::CharacterState& b, std::string* field) {
-            *field = turned_difference(a, b);
-            return field->empty();
-        });
+        *character_ticks +=
+            static_cast<int64_t>(base.ticks.size()) * static_cast<int64_t>(sc.characters.size());
+        CompareSink again(
+            base.ticks, m.ids,
+            [](const kcc::CharacterState& a, const kcc::CharacterState& b, std::string* field) {
+                *field = turned_difference(a, b);
+                return field->empty();
+            });
         if (!run_scenario(m.other, again, RunOptions{}, &error)) {
             again.differs = true;
             again.message = "the turned scenario does not run: " + error;
         }
-        *character_ticks += static_cast<int64_t>(base.ticks.size()) * static_cast<int64_t>(sc.characters.size());
+        *character_ticks +=
+            static_cast<int64_t>(base.ticks.size()) * static_cast<int64_t>(sc.characters.size());
         if (!again.differs) return false;
         f->oracle = m.oracle;
         f->tick = again.tick;
@@ -199,7 +213,8 @@ bool metamorphic_fails(const GeneratedRun& run, const Scenario& sc, const std::v
         cmp.differs = true;
         cmp.message = "the " + m.oracle + "d scenario does not run: " + error;
     }
-    *character_ticks += static_cast<int64_t>(states.size()) * static_cast<int64_t>(sc.characters.size());
+    *character_ticks +=
+        static_cast<int64_t>(states.size()) * static_cast<int64_t>(sc.characters.size());
     if (!cmp.differs) return false;
     f->oracle = m.oracle;
     f->has_character = cmp.character != 0 || !sc.characters.empty();
@@ -212,12 +227,14 @@ bool metamorphic_fails(const GeneratedRun& run, const Scenario& sc, const std::v
 namespace {
 
 int rollback_of(const GeneratedRun& run) {
-    return static_cast<int>(Rng(run_seed(run.seed ^ 0x5EC7u, static_cast<uint64_t>(run.index))).range(1, 12));
+    return static_cast<int>(
+        Rng(run_seed(run.seed ^ 0x5EC7u, static_cast<uint64_t>(run.index))).range(1, 12));
 }
 
 } // namespace
 
-bool synctest_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Finding* f, int64_t* character_ticks) {
+bool synctest_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Finding* f,
+                    int64_t* character_ticks) {
     SyncTestOptions o;
     o.rollback = rollback_of(run);
     Fault fault;
@@ -240,14 +257,17 @@ bool synctest_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Fin
     f->oracle = "synctest";
     f->tick = r.tick;
     f->message = "tick " + std::to_string(r.tick) + " simulated again after restoring tick " +
-                 std::to_string(r.restored_tick) + " (rollback " + std::to_string(o.rollback) + ") differs";
+                 std::to_string(r.restored_tick) + " (rollback " + std::to_string(o.rollback) +
+                 ") differs";
     return true;
 }
 
 /// A snapshot taken at a tick of the seed's choosing, restored into a world built afresh, must
 /// continue as the first world does: every later tick's characters' hash the same.
-bool roundtrip_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Finding* f, int64_t* character_ticks) {
-    const int64_t at = Rng(run_seed(run.seed ^ 0x7A11u, static_cast<uint64_t>(run.index))).range(0, sc.ticks - 1);
+bool roundtrip_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Finding* f,
+                     int64_t* character_ticks) {
+    const int64_t at =
+        Rng(run_seed(run.seed ^ 0x7A11u, static_cast<uint64_t>(run.index))).range(0, sc.ticks - 1);
     std::string error;
     auto fail = [&](int64_t tick, const std::string& why) {
         f->oracle = "roundtrip";
@@ -276,7 +296,8 @@ bool roundtrip_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Fi
     kcc::World b;
     if (!build_world(sc, &b, &error)) return fail(-1, "the scenario does not build: " + error);
     if (!b.restore(snap, &error)) {
-        return fail(at, "the snapshot of tick " + std::to_string(at) + " does not restore into a new world: " + error);
+        return fail(at, "the snapshot of tick " + std::to_string(at) +
+                            " does not restore into a new world: " + error);
     }
     if (plant && !b.characters().empty()) {
         Fault fault;
@@ -294,7 +315,8 @@ bool roundtrip_fails(const GeneratedRun& run, const Scenario& sc, bool plant, Fi
         hasher.hash_into(t, b.characters(), no_platforms, &h);
         *character_ticks += static_cast<int64_t>(b.characters().size());
         if (h.world != hashes[static_cast<size_t>(t)]) {
-            return fail(t, "tick " + std::to_string(t) + ": a new world restored from the snapshot of tick " +
+            return fail(t, "tick " + std::to_string(t) +
+                               ": a new world restored from the snapshot of tick " +
                                std::to_string(at) + " differs from the world it was taken from");
         }
     }

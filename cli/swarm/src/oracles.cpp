@@ -6,12 +6,12 @@
 #include <optional>
 
 #include "kcc/motion.h"
+#include "oracle_runs.h"
 #include "run/checks.h"
 #include "run/runner.h"
 #include "scenario/loader.h"
 #include "scenario/writer.h"
 #include "swarm/metamorphic.h"
-#include "oracle_runs.h"
 
 namespace fx::harness::swarm {
 
@@ -22,7 +22,8 @@ using namespace detail;
 /// Every tick's states, and the rules that look at the world (floor, crowd-apart, rest-*).
 class RuleSink final : public RunSink {
 public:
-    RuleSink(const GeneratedRun& run, const Scenario& sc, bool keep_states) : run_(run), sc_(sc), keep_(keep_states) {}
+    RuleSink(const GeneratedRun& run, const Scenario& sc, bool keep_states)
+        : run_(run), sc_(sc), keep_(keep_states) {}
 
     void on_start(const kcc::World& world) override { world_ = &world; }
 
@@ -32,9 +33,12 @@ public:
         (void)platforms, (void)render, (void)error;
         character_ticks += static_cast<int64_t>(chars.size());
         if (keep_) ticks.emplace_back(chars.begin(), chars.end());
-        for (size_t i = 0; i < chars.size(); ++i) floor_rule(tick, i, chars);
-        for (const CrowdRule& r : run_.crowds) crowd_rule(tick, r, chars);
-        for (const RestRule& r : run_.rests) rest_rule(tick, r, chars);
+        for (size_t i = 0; i < chars.size(); ++i)
+            floor_rule(tick, i, chars);
+        for (const CrowdRule& r : run_.crowds)
+            crowd_rule(tick, r, chars);
+        for (const RestRule& r : run_.rests)
+            rest_rule(tick, r, chars);
         return true;
     }
 
@@ -44,8 +48,9 @@ public:
 
 private:
     bool reported(const std::string& oracle, uint32_t id) const {
-        return std::any_of(findings.begin(), findings.end(),
-                           [&](const Finding& f) { return f.oracle == oracle && f.character == id; });
+        return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+            return f.oracle == oracle && f.character == id;
+        });
     }
     void report(const std::string& oracle, int64_t tick, uint32_t id, const std::string& message) {
         if (reported(oracle, id)) return;
@@ -58,7 +63,8 @@ private:
         findings.push_back(f);
     }
     bool is_platform(geo::ShapeId id) const {
-        return std::any_of(sc_.platforms.begin(), sc_.platforms.end(), [&](const PlatformDef& p) { return p.id == id; });
+        return std::any_of(sc_.platforms.begin(), sc_.platforms.end(),
+                           [&](const PlatformDef& p) { return p.id == id; });
     }
 
     // Airborne, not rising, with walkable static ground within the probe band, 3 ticks running.
@@ -73,17 +79,20 @@ private:
         const geo::Capsule cap = kcc::capsule_at(s.position, p);
         std::array<geo::Hit, 16> hits;
         const Scalar reach = p.ground_band + kGroundTolerance;
-        const size_t n = std::min(world_->scene().cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits),
-                                  hits.size());
+        const size_t n = std::min(
+            world_->scene().cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits),
+            hits.size());
         bool floor = false;
         for (size_t k = 0; k < n && !floor; ++k) {
-            floor = !hits[k].start_overlap && hits[k].normal.y >= p.cos_enter && !is_platform(hits[k].shape);
+            floor = !hits[k].start_overlap && hits[k].normal.y >= p.cos_enter &&
+                    !is_platform(hits[k].shape);
         }
         run = floor ? run + 1 : 0;
         if (run >= 3) {
             report("floor", tick, s.id,
-                   at_text(tick, s.id) + ": airborne for " + std::to_string(run) + " ticks (vy " + m6(s.velocity.y) +
-                       " m/s) with walkable ground within " + m6(reach) + " m below its feet");
+                   at_text(tick, s.id) + ": airborne for " + std::to_string(run) + " ticks (vy " +
+                       m6(s.velocity.y) + " m/s) with walkable ground within " + m6(reach) +
+                       " m below its feet");
         }
     }
 
@@ -98,7 +107,8 @@ private:
                 if (!std::binary_search(r.ids.begin(), r.ids.end(), chars[j].id)) continue;
                 const kcc::Params& pj = world_->params(j);
                 if (!pj.s.collide_characters) continue;
-                const geo::Capsule a = kcc::capsule_at(chars[i].position, pi), b = kcc::capsule_at(chars[j].position, pj);
+                const geo::Capsule a = kcc::capsule_at(chars[i].position, pi),
+                                   b = kcc::capsule_at(chars[j].position, pj);
                 const Scalar reach = a.radius + b.radius;
                 const Vec3 d{a.a.x - b.a.x, Scalar{}, a.a.z - b.a.z};
                 if (abs(d.x) >= reach || abs(d.z) >= reach) continue;
@@ -106,8 +116,9 @@ private:
                 const Scalar overlap = reach - length(Vec3{d.x, gy, d.z});
                 if (overlap > limit) {
                     report("crowd-apart", tick, chars[i].id,
-                           at_text(tick, chars[i].id) + ": overlaps character " + std::to_string(chars[j].id) + " by " +
-                               m6(overlap) + " m, " + std::to_string(tick - r.from) +
+                           at_text(tick, chars[i].id) + ": overlaps character " +
+                               std::to_string(chars[j].id) + " by " + m6(overlap) + " m, " +
+                               std::to_string(tick - r.from) +
                                " ticks after the crowd should be apart (at most 0.01 m)");
                 }
             }
@@ -122,21 +133,24 @@ private:
             const kcc::Params& p = world_->params(i);
             const Scalar want = p.s.skin - Scalar::ratio(1, 1000);
             std::array<geo::Contact, 16> contacts;
-            const size_t n = std::min(world_->scene().overlap(kcc::capsule_at(s.position, p), want, contacts),
-                                      contacts.size());
+            const size_t n =
+                std::min(world_->scene().overlap(kcc::capsule_at(s.position, p), want, contacts),
+                         contacts.size());
             for (size_t k = 0; k < n; ++k) {
                 const geo::Contact& c = contacts[k];
                 if (is_platform(c.shape) || (s.grounded && c.shape == s.ground_shape)) continue;
                 report("rest-skin", tick, s.id,
-                       at_text(tick, s.id) + ": " + m6(-c.depth) + " m from shape " + std::to_string(c.shape) +
-                           " (it rests a skin, " + m6(p.s.skin) + " m, from what it touches; 1 mm tolerance)");
+                       at_text(tick, s.id) + ": " + m6(-c.depth) + " m from shape " +
+                           std::to_string(c.shape) + " (it rests a skin, " + m6(p.s.skin) +
+                           " m, from what it touches; 1 mm tolerance)");
                 break;
             }
             if (r.max_travel.raw() > 0) {
                 const Scalar went = length(s.position - r.spawn);
                 if (went > r.max_travel) {
                     report("rest-path", tick, s.id,
-                           at_text(tick, s.id) + ": " + m6(went) + " m from its spawn, farther than the smallest way out (" +
+                           at_text(tick, s.id) + ": " + m6(went) +
+                               " m from its spawn, farther than the smallest way out (" +
                                m6(r.max_travel) + " m with its skin)");
                 }
             }
@@ -152,7 +166,8 @@ private:
 
 bool reload(const Scenario& cand, Scenario* out) {
     LoadError e;
-    return load_scenario_text(scenario_to_yaml(cand), cand.path.empty() ? cand.name + ".yaml" : cand.path, "",
+    return load_scenario_text(scenario_to_yaml(cand),
+                              cand.path.empty() ? cand.name + ".yaml" : cand.path, "",
                               LoadOptions{}, out, &e);
 }
 
@@ -170,7 +185,8 @@ GeneratedRun rules_for(const GeneratedRun& run, const Scenario& sc) {
     r.seed = run.seed;
     r.index = run.index;
     auto has = [&sc](uint32_t id) {
-        return std::any_of(sc.characters.begin(), sc.characters.end(), [&](const CharacterDef& c) { return c.id == id; });
+        return std::any_of(sc.characters.begin(), sc.characters.end(),
+                           [&](const CharacterDef& c) { return c.id == id; });
     };
     for (CrowdRule c : run.crowds) {
         std::erase_if(c.ids, [&](uint32_t id) { return !has(id); });
@@ -189,11 +205,16 @@ std::vector<uint32_t> family_shapes(const Scenario& sc, uint32_t id) {
     auto add = [&](uint32_t shape) {
         if (shape / 1000 == id / 1000) ids.push_back(shape);
     };
-    for (const BoxDef& b : sc.boxes) add(b.id);
-    for (const SphereDef& x : sc.spheres) add(x.id);
-    for (const CapsuleDef& x : sc.capsules) add(x.id);
-    for (const MeshDef& x : sc.meshes) add(x.id);
-    for (const PlatformDef& x : sc.platforms) add(x.id);
+    for (const BoxDef& b : sc.boxes)
+        add(b.id);
+    for (const SphereDef& x : sc.spheres)
+        add(x.id);
+    for (const CapsuleDef& x : sc.capsules)
+        add(x.id);
+    for (const MeshDef& x : sc.meshes)
+        add(x.id);
+    for (const PlatformDef& x : sc.platforms)
+        add(x.id);
     std::sort(ids.begin(), ids.end());
     return ids;
 }
@@ -209,8 +230,8 @@ bool keeps_setup(const Scenario& original, const Scenario& cand, uint32_t id) {
     };
     const InputStream* a = input_of(original);
     const InputStream* b = input_of(cand);
-    return a != nullptr && b != nullptr && a->sticks.size() == b->sticks.size() && a->jumps.size() == b->jumps.size() &&
-           a->impulses.size() == b->impulses.size();
+    return a != nullptr && b != nullptr && a->sticks.size() == b->sticks.size() &&
+           a->jumps.size() == b->jumps.size() && a->impulses.size() == b->impulses.size();
 }
 
 class StepObserver final : public kcc::TraceObserver {
@@ -221,15 +242,26 @@ public:
         if (seen_ - 1 != tick_ || e.character != id_) return;
         std::string step;
         switch (e.kind) {
-        case kcc::TraceKind::kPlatformCarry: step = "platform-carry"; break;
-        case kcc::TraceKind::kDepenetrate: step = "depenetrate"; break;
-        case kcc::TraceKind::kIterationCap: step = "iteration-cap"; break;
+        case kcc::TraceKind::kPlatformCarry:
+            step = "platform-carry";
+            break;
+        case kcc::TraceKind::kDepenetrate:
+            step = "depenetrate";
+            break;
+        case kcc::TraceKind::kIterationCap:
+            step = "iteration-cap";
+            break;
         case kcc::TraceKind::kStepAttempt:
             step = std::string("step:") + kcc::to_string(static_cast<kcc::StepResult>(e.reason));
             break;
-        case kcc::TraceKind::kSnap: step = e.flag ? "snap" : "snap-missed"; break;
-        case kcc::TraceKind::kLanded: step = "landed"; break;
-        default: return;
+        case kcc::TraceKind::kSnap:
+            step = e.flag ? "snap" : "snap-missed";
+            break;
+        case kcc::TraceKind::kLanded:
+            step = "landed";
+            break;
+        default:
+            return;
         }
         if (steps.empty() || steps.back() != step) steps.push_back(step);
     }
@@ -243,8 +275,9 @@ private:
 
 class NullSink final : public RunSink {
 public:
-    bool on_tick(int64_t, std::span<const kcc::CharacterState>, std::span<const std::pair<uint32_t, Vec3>>,
-                 std::span<const Vec3>, std::string*) override {
+    bool on_tick(int64_t, std::span<const kcc::CharacterState>,
+                 std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3>,
+                 std::string*) override {
         return true;
     }
 };
@@ -252,12 +285,14 @@ public:
 } // namespace
 
 const std::vector<std::string>& plantable_oracles() {
-    static const std::vector<std::string> names = {"translate", "permute", "frames", "turn", "roundtrip", "synctest"};
+    static const std::vector<std::string> names = {"translate", "permute",   "frames",
+                                                   "turn",      "roundtrip", "synctest"};
     return names;
 }
 
 bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Finding>* out,
-               std::map<std::string, int64_t>* checked, int64_t* character_ticks, std::string* error) {
+               std::map<std::string, int64_t>* checked, int64_t* character_ticks,
+               std::string* error) {
     const Scenario& sc = run.scenario;
     RuleSink sink(run, sc, set.metamorphic);
     CheckReport report;
@@ -280,7 +315,8 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
     };
     auto add = [&found](Finding f) {
         const bool dup = std::any_of(found.begin(), found.end(), [&](const Finding& g) {
-            return g.oracle == f.oracle && g.has_character == f.has_character && g.character == f.character;
+            return g.oracle == f.oracle && g.has_character == f.has_character &&
+                   g.character == f.character;
         });
         if (!dup) found.push_back(std::move(f));
     };
@@ -357,17 +393,19 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
     return true;
 }
 
-bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set, const Scenario& candidate,
-                 int64_t* tick) {
+bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set,
+                 const Scenario& candidate, int64_t* tick) {
     // The floor stays: without it a body falls for ever, and the failure is another one.
     auto floor = [](const Scenario& s) {
-        return std::any_of(s.planes.begin(), s.planes.end(), [](const PlaneDef& p) { return p.id == 1; });
+        return std::any_of(s.planes.begin(), s.planes.end(),
+                           [](const PlaneDef& p) { return p.id == 1; });
     };
     if (floor(run.scenario) && !floor(candidate)) return false;
     // A rule the generator derived for a character holds only with the geometry and the input it
     // was derived for: the character's input and its family's shapes stay (the rest may go).
     const bool pinned = f.oracle.rfind("rule:", 0) == 0 || f.oracle.rfind("rest-", 0) == 0;
-    if (pinned && f.has_character && !keeps_setup(run.scenario, candidate, f.character)) return false;
+    if (pinned && f.has_character && !keeps_setup(run.scenario, candidate, f.character))
+        return false;
     if (f.oracle.rfind("invariant:", 0) == 0 || f.oracle.rfind("rule:", 0) == 0) {
         return check_oracle(f.sig, "")(candidate, tick);
     }
@@ -393,7 +431,8 @@ bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set
         return true;
     }
     const GeneratedRun rules = rules_for(run, sc);
-    const bool meta = f.oracle == "translate" || f.oracle == "permute" || f.oracle == "frames" || f.oracle == "turn";
+    const bool meta = f.oracle == "translate" || f.oracle == "permute" || f.oracle == "frames" ||
+                      f.oracle == "turn";
     RuleSink sink(rules, sc, meta);
     std::string error;
     if (!run_scenario(sc, sink, RunOptions{}, &error)) return false;
@@ -426,7 +465,8 @@ std::string solver_steps(const Scenario& sc, uint32_t id, int64_t tick) {
     std::string error;
     if (!run_scenario(sc, sink, o, &error)) return "";
     std::string s;
-    for (const std::string& step : obs.steps) s += (s.empty() ? "" : ",") + step;
+    for (const std::string& step : obs.steps)
+        s += (s.empty() ? "" : ",") + step;
     return s;
 }
 

@@ -30,7 +30,8 @@ struct RunResult {
 };
 
 /// Calls work(i) for i in [0, n) on `jobs` threads; stop() is asked before each new item.
-void parallel_for(int64_t n, int jobs, const std::function<bool()>& stop, const std::function<void(int64_t)>& work) {
+void parallel_for(int64_t n, int jobs, const std::function<bool()>& stop,
+                  const std::function<void(int64_t)>& work) {
     std::atomic<int64_t> next{0};
     auto worker = [&] {
         for (;;) {
@@ -41,9 +42,11 @@ void parallel_for(int64_t n, int jobs, const std::function<bool()>& stop, const 
         }
     };
     std::vector<std::thread> threads;
-    for (int k = 1; k < std::max(1, jobs); ++k) threads.emplace_back(worker);
+    for (int k = 1; k < std::max(1, jobs); ++k)
+        threads.emplace_back(worker);
     worker();
-    for (std::thread& t : threads) t.join();
+    for (std::thread& t : threads)
+        t.join();
 }
 
 /// The family (feature) a character or shape id belongs to, by its id range.
@@ -53,7 +56,8 @@ std::string family_of(const Finding& f) {
     if (code < 1 || code > static_cast<uint32_t>(kFeatureCount)) return "-";
     std::string name = feature_info()[code - 1].name;
     if (code - 1 == static_cast<uint32_t>(Feature::kCrowd)) {
-        static const char* const kArrangements[] = {"spread", "cluster", "coincident", "wall", "corner"};
+        static const char* const kArrangements[] = {"spread", "cluster", "coincident", "wall",
+                                                    "corner"};
         const uint32_t k = f.character % 1000 / 100;
         if (k >= 1 && k <= 5) name += std::string("/") + kArrangements[k - 1];
     }
@@ -70,7 +74,8 @@ std::string slug(const std::string& text) {
             s += '-';
         }
     }
-    while (!s.empty() && s.back() == '-') s.pop_back();
+    while (!s.empty() && s.back() == '-')
+        s.pop_back();
     return s;
 }
 
@@ -86,7 +91,7 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     std::mutex done_lock;
     std::string emit_error;
     std::map<std::string, int64_t> first_run; // key -> lowest run index found with it so far
-    std::map<int64_t, int> holds;              // run index -> keys it is the first run of
+    std::map<int64_t, int> holds; // run index -> keys it is the first run of
     auto drop = [](RunResult* r) {
         r->run.scenario = Scenario{};
         r->run.yaml.clear();
@@ -118,7 +123,8 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
             std::error_code ec;
             fs::create_directories(o.emit_dir, ec);
             std::string why;
-            if (!write_file_atomic(o.emit_dir + "/" + r.run.scenario.name + ".yaml", r.run.yaml, &why)) {
+            if (!write_file_atomic(o.emit_dir + "/" + r.run.scenario.name + ".yaml", r.run.yaml,
+                                   &why)) {
                 std::lock_guard<std::mutex> lock(done_lock);
                 if (emit_error.empty()) emit_error = why;
             }
@@ -149,7 +155,8 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     });
 
     std::vector<const RunResult*> results;
-    for (const auto& [index, r] : done_runs) results.push_back(&r);
+    for (const auto& [index, r] : done_runs)
+        results.push_back(&r);
 
     if (!emit_error.empty()) {
         *error = emit_error;
@@ -168,7 +175,8 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
         const RunResult& r = *rp;
         ++report->runs;
         report->character_ticks += r.character_ticks;
-        for (const auto& [name, n] : r.checked) report->oracles[name] += n;
+        for (const auto& [name, n] : r.checked)
+            report->oracles[name] += n;
         if (!r.generated || !r.error.empty()) {
             // The generator made a scenario that does not load or run: a finding of its own.
             Finding f;
@@ -202,53 +210,61 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
             return 125;
         }
     }
-    parallel_for(static_cast<int64_t>(pending.size()), o.jobs, [] { return false; }, [&](int64_t k) {
-        const Pending& p = pending[static_cast<size_t>(k)];
-        SwarmFinding& s = shrunk[static_cast<size_t>(k)];
-        s.finding = p.f;
-        s.key = p.key;
-        s.known = std::find(o.known.begin(), o.known.end(), p.key) != o.known.end();
-        s.run = p.from->run.index;
-        s.run_features = p.from->run.features;
-        std::string repro = "fxkcc swarm --seed " + std::to_string(o.seed) + " --run " + std::to_string(s.run);
-        if (!o.features_text.empty()) repro += " --features " + o.features_text;
-        if (!o.side_args.empty()) repro += " " + o.side_args;
-        s.repro = repro + "   # at commit " + build_info().commit;
-        if (!p.from->generated) {
-            s.signature = p.f.oracle;
-            return;
-        }
-        const Scenario& sc = p.from->run.scenario;
-        s.before = shrink_sizes(sc);
-        ShrinkOptions so;
-        so.max_runs = o.shrink_runs;
-        const GeneratedRun& run = p.from->run;
-        const Finding f = p.f;
-        const ShrinkOracle oracle = [&run, f, &o](const Scenario& cand, int64_t* tick) {
-            return fails_again(run, f, o.oracles, cand, tick);
-        };
-        ShrinkResult r = shrink_scenario(sc, f.sig, oracle, so);
-        Scenario& small = r.scenario;
-        s.after = shrink_sizes(small);
-        s.kept_features = features_of(small);
-        const int64_t tick = r.tick >= 0 ? r.tick : f.tick;
-        s.steps = f.has_character && tick >= 0 ? solver_steps(small, f.character, tick) : "";
-        // The key (oracle and the failing character's family) leads, so that one signature never
-        // holds two keys: a known key never hides an unknown one.
-        s.signature = p.key + "|" + feature_names(s.kept_features) + "|" + (s.steps.empty() ? "-" : s.steps);
-        small.name = slug("swarm-" + f.oracle + "-" + family_of(f)).substr(0, 40) + "-" + std::to_string(o.seed) + "-" +
-                     std::to_string(s.run);
-        small.name = small.name.substr(0, 64);
-        small.description = "Found by fxkcc swarm (oracle " + f.oracle + ", seed " + std::to_string(o.seed) + ", run " +
-                            std::to_string(s.run) + ", features " + feature_names(s.run_features) + "), shrunk from " +
-                            format_sizes(s.before) + ". " + f.message + ". Reproduce: " + repro + ".";
-        if (!o.out_dir.empty()) {
-            s.scenario = o.out_dir + "/" + small.name + ".yaml";
-            std::string why;
-            if (!write_file_atomic(s.scenario, scenario_to_yaml(small), &why)) s.scenario = "(not written: " + why + ")";
-        }
-    });
-    // One finding per signature; the rest (and the runs merged before shrinking) count as its duplicates.
+    parallel_for(
+        static_cast<int64_t>(pending.size()), o.jobs, [] { return false; },
+        [&](int64_t k) {
+            const Pending& p = pending[static_cast<size_t>(k)];
+            SwarmFinding& s = shrunk[static_cast<size_t>(k)];
+            s.finding = p.f;
+            s.key = p.key;
+            s.known = std::find(o.known.begin(), o.known.end(), p.key) != o.known.end();
+            s.run = p.from->run.index;
+            s.run_features = p.from->run.features;
+            std::string repro =
+                "fxkcc swarm --seed " + std::to_string(o.seed) + " --run " + std::to_string(s.run);
+            if (!o.features_text.empty()) repro += " --features " + o.features_text;
+            if (!o.side_args.empty()) repro += " " + o.side_args;
+            s.repro = repro + "   # at commit " + build_info().commit;
+            if (!p.from->generated) {
+                s.signature = p.f.oracle;
+                return;
+            }
+            const Scenario& sc = p.from->run.scenario;
+            s.before = shrink_sizes(sc);
+            ShrinkOptions so;
+            so.max_runs = o.shrink_runs;
+            const GeneratedRun& run = p.from->run;
+            const Finding f = p.f;
+            const ShrinkOracle oracle = [&run, f, &o](const Scenario& cand, int64_t* tick) {
+                return fails_again(run, f, o.oracles, cand, tick);
+            };
+            ShrinkResult r = shrink_scenario(sc, f.sig, oracle, so);
+            Scenario& small = r.scenario;
+            s.after = shrink_sizes(small);
+            s.kept_features = features_of(small);
+            const int64_t tick = r.tick >= 0 ? r.tick : f.tick;
+            s.steps = f.has_character && tick >= 0 ? solver_steps(small, f.character, tick) : "";
+            // The key (oracle and the failing character's family) leads, so that one signature
+            // never holds two keys: a known key never hides an unknown one.
+            s.signature = p.key + "|" + feature_names(s.kept_features) + "|" +
+                          (s.steps.empty() ? "-" : s.steps);
+            small.name = slug("swarm-" + f.oracle + "-" + family_of(f)).substr(0, 40) + "-" +
+                         std::to_string(o.seed) + "-" + std::to_string(s.run);
+            small.name = small.name.substr(0, 64);
+            small.description = "Found by fxkcc swarm (oracle " + f.oracle + ", seed " +
+                                std::to_string(o.seed) + ", run " + std::to_string(s.run) +
+                                ", features " + feature_names(s.run_features) + "), shrunk from " +
+                                format_sizes(s.before) + ". " + f.message +
+                                ". Reproduce: " + repro + ".";
+            if (!o.out_dir.empty()) {
+                s.scenario = o.out_dir + "/" + small.name + ".yaml";
+                std::string why;
+                if (!write_file_atomic(s.scenario, scenario_to_yaml(small), &why))
+                    s.scenario = "(not written: " + why + ")";
+            }
+        });
+    // One finding per signature; the rest (and the runs merged before shrinking) count as its
+    // duplicates.
     std::map<std::string, size_t> by_sig;
     std::map<std::string, size_t> by_key;
     for (size_t k = 0; k < shrunk.size(); ++k) {
@@ -270,7 +286,8 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
         if (it == by_key.end()) continue;
         SwarmFinding& keep = report->findings[it->second];
         ++keep.duplicates;
-        keep.duplicate_runs.insert(keep.duplicate_runs.end(), d.duplicate_runs.begin(), d.duplicate_runs.end());
+        keep.duplicate_runs.insert(keep.duplicate_runs.end(), d.duplicate_runs.begin(),
+                                   d.duplicate_runs.end());
     }
     const bool unknown = std::any_of(report->findings.begin(), report->findings.end(),
                                      [](const SwarmFinding& f) { return !f.known; });
@@ -294,13 +311,18 @@ bool read_known(const std::string& path, std::vector<std::string>* out, std::str
         if (!l.empty() && l.back() == '\r') l.pop_back();
         const size_t hash = l.find('#');
         if (hash != std::string::npos) l.erase(hash);
-        while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.pop_back();
+        while (!l.empty() && (l.back() == ' ' || l.back() == '\t'))
+            l.pop_back();
         size_t lead = 0;
-        while (lead < l.size() && (l[lead] == ' ' || l[lead] == '\t')) ++lead;
+        while (lead < l.size() && (l[lead] == ' ' || l[lead] == '\t'))
+            ++lead;
         l.erase(0, lead);
         if (l.empty()) continue;
         if (l.find('|') == std::string::npos || l.find(' ') != std::string::npos) {
-            *error = path + ":" + std::to_string(line) + ":1: expected an oracle|family key such as rule:wall-slide|wall-joint, found '" + l + "'";
+            *error =
+                path + ":" + std::to_string(line) +
+                ":1: expected an oracle|family key such as rule:wall-slide|wall-joint, found '" +
+                l + "'";
             return false;
         }
         out->push_back(l);
@@ -312,46 +334,61 @@ std::string report_text(const SwarmReport& r) {
     std::string s;
     for (const SwarmFinding& f : r.findings) {
         s += std::string(f.known ? "known    " : "FINDING  ") + f.signature + "\n";
-        s += "  run " + std::to_string(f.run) + " (features " + feature_names(f.run_features) + "): " + f.finding.message + "\n";
-        if (f.after.ticks > 0) s += "  shrunk: " + format_sizes(f.before) + " -> " + format_sizes(f.after) + "\n";
+        s += "  run " + std::to_string(f.run) + " (features " + feature_names(f.run_features) +
+             "): " + f.finding.message + "\n";
+        if (f.after.ticks > 0)
+            s += "  shrunk: " + format_sizes(f.before) + " -> " + format_sizes(f.after) + "\n";
         if (!f.scenario.empty()) s += "  scenario: " + f.scenario + "\n";
         if (f.duplicates > 0) {
             s += "  also in " + std::to_string(f.duplicates) + " other run(s):";
-            for (size_t k = 0; k < f.duplicate_runs.size() && k < 10; ++k) s += " " + std::to_string(f.duplicate_runs[k]);
+            for (size_t k = 0; k < f.duplicate_runs.size() && k < 10; ++k)
+                s += " " + std::to_string(f.duplicate_runs[k]);
             if (f.duplicate_runs.size() > 10) s += " ...";
             s += "\n";
         }
         s += "  repro: " + f.repro + "\n";
     }
     std::string oracles;
-    for (const auto& [name, n] : r.oracles) oracles += (oracles.empty() ? "" : ", ") + name + " " + std::to_string(n);
+    for (const auto& [name, n] : r.oracles)
+        oracles += (oracles.empty() ? "" : ", ") + name + " " + std::to_string(n);
     s += "swarm seed " + std::to_string(r.seed) + ": " + std::to_string(r.runs) + " runs, " +
-         std::to_string(r.character_ticks) + " character-ticks, " + std::to_string(r.findings.size()) +
-         " finding(s), " + std::to_string(std::count_if(r.findings.begin(), r.findings.end(), [](const SwarmFinding& f) { return f.known; })) +
+         std::to_string(r.character_ticks) + " character-ticks, " +
+         std::to_string(r.findings.size()) + " finding(s), " +
+         std::to_string(std::count_if(r.findings.begin(), r.findings.end(),
+                                      [](const SwarmFinding& f) { return f.known; })) +
          " of them known; oracles (runs checked): " + oracles + "\n";
     return s;
 }
 
 std::string report_json(const SwarmReport& r) {
-    std::string s = "{\n  \"seed\": " + std::to_string(r.seed) + ",\n  \"commit\": " + text::json_quote(r.commit) +
-                    ",\n  \"runs\": " + std::to_string(r.runs) + ",\n  \"character_ticks\": " +
-                    std::to_string(r.character_ticks) + ",\n  \"oracles\": {";
+    std::string s = "{\n  \"seed\": " + std::to_string(r.seed) +
+                    ",\n  \"commit\": " + text::json_quote(r.commit) +
+                    ",\n  \"runs\": " + std::to_string(r.runs) +
+                    ",\n  \"character_ticks\": " + std::to_string(r.character_ticks) +
+                    ",\n  \"oracles\": {";
     bool first = true;
     for (const auto& [name, n] : r.oracles) {
-        s += std::string(first ? "" : ",") + "\n    " + text::json_quote(name) + ": " + std::to_string(n);
+        s += std::string(first ? "" : ",") + "\n    " + text::json_quote(name) + ": " +
+             std::to_string(n);
         first = false;
     }
     s += "\n  },\n  \"findings\": [";
     first = true;
     for (const SwarmFinding& f : r.findings) {
-        s += std::string(first ? "" : ",") + "\n    {\"signature\": " + text::json_quote(f.signature) +
-             ", \"oracle\": " + text::json_quote(f.finding.oracle) + ", \"seed\": " + std::to_string(r.seed) +
-             ", \"run\": " + std::to_string(f.run) + ", \"features\": " + text::json_quote(feature_names(f.run_features)) +
-             ", \"character\": " + (f.finding.has_character ? std::to_string(f.finding.character) : "null") +
-             ", \"tick\": " + std::to_string(f.finding.tick) + ", \"steps\": " + text::json_quote(f.steps) +
-             ", \"message\": " + text::json_quote(f.finding.message) + ", \"scenario\": " +
-             (f.scenario.empty() ? "null" : text::json_quote(f.scenario)) + ", \"repro\": " + text::json_quote(f.repro) +
-             ", \"duplicates\": " + std::to_string(f.duplicates) + ", \"key\": " + text::json_quote(f.key) +
+        s += std::string(first ? "" : ",") +
+             "\n    {\"signature\": " + text::json_quote(f.signature) +
+             ", \"oracle\": " + text::json_quote(f.finding.oracle) +
+             ", \"seed\": " + std::to_string(r.seed) + ", \"run\": " + std::to_string(f.run) +
+             ", \"features\": " + text::json_quote(feature_names(f.run_features)) +
+             ", \"character\": " +
+             (f.finding.has_character ? std::to_string(f.finding.character) : "null") +
+             ", \"tick\": " + std::to_string(f.finding.tick) +
+             ", \"steps\": " + text::json_quote(f.steps) +
+             ", \"message\": " + text::json_quote(f.finding.message) +
+             ", \"scenario\": " + (f.scenario.empty() ? "null" : text::json_quote(f.scenario)) +
+             ", \"repro\": " + text::json_quote(f.repro) +
+             ", \"duplicates\": " + std::to_string(f.duplicates) +
+             ", \"key\": " + text::json_quote(f.key) +
              ", \"known\": " + (f.known ? "true" : "false") + "}";
         first = false;
     }
@@ -374,8 +411,8 @@ std::string group_of(const std::string& oracle) {
 std::string report_junit(const SwarmReport& r) {
     std::map<std::string, std::string> failures; // group -> text
     for (const SwarmFinding& f : r.findings) {
-        failures[group_of(f.finding.oracle)] += f.signature + (f.known ? " (known)" : "") + ": " + f.finding.message +
-                                                "\n  " + f.repro + "\n";
+        failures[group_of(f.finding.oracle)] += f.signature + (f.known ? " (known)" : "") + ": " +
+                                                f.finding.message + "\n  " + f.repro + "\n";
     }
     int failing = 0;
     std::string cases;
@@ -384,14 +421,15 @@ std::string report_junit(const SwarmReport& r) {
         const auto it = failures.find(name);
         if (it != failures.end()) {
             ++failing;
-            cases += "<failure message=\"" + text::xml_escape(name) + ": " + std::to_string(n) + " runs checked, findings\">" +
-                     text::xml_escape(it->second) + "</failure>";
+            cases += "<failure message=\"" + text::xml_escape(name) + ": " + std::to_string(n) +
+                     " runs checked, findings\">" + text::xml_escape(it->second) + "</failure>";
         }
         cases += "</testcase>\n";
     }
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"fxkcc swarm seed " +
-           std::to_string(r.seed) + "\" tests=\"" + std::to_string(r.oracles.size()) + "\" failures=\"" +
-           std::to_string(failing) + "\">\n" + cases + "  </testsuite>\n</testsuites>\n";
+           std::to_string(r.seed) + "\" tests=\"" + std::to_string(r.oracles.size()) +
+           "\" failures=\"" + std::to_string(failing) + "\">\n" + cases +
+           "  </testsuite>\n</testsuites>\n";
 }
 
 } // namespace fx::harness::swarm

@@ -10,7 +10,8 @@ using namespace detail;
 
 geo::Capsule grown_capsule_at(const Vec3& feet, const Params& p) {
     // The ends' heights above the feet and the radius from make_params (grown_low, grown_high).
-    return {Vec3{feet.x, feet.y + p.grown_low, feet.z}, Vec3{feet.x, feet.y + p.grown_high, feet.z}, p.grown_radius};
+    return {Vec3{feet.x, feet.y + p.grown_low, feet.z}, Vec3{feet.x, feet.y + p.grown_high, feet.z},
+            p.grown_radius};
 }
 
 namespace {
@@ -41,7 +42,8 @@ Vec3 body_separation(const geo::Capsule& a, const geo::Capsule& b, Scalar gap) {
     return scaled(d, (need - dh).div_int(2), dh);
 }
 
-Vec3 clear_of_statics(const geo::LocalScene& scene, const Vec3& feet, const Vec3& push, const Params& p) {
+Vec3 clear_of_statics(const geo::LocalScene& scene, const Vec3& feet, const Vec3& push,
+                      const Params& p) {
     const Scalar len = length(push);
     if (len < kMinMove) return Vec3::zero();
     // The grown capsule (as collide-and-slide): a push at a shallow angle to a wall the body
@@ -49,12 +51,15 @@ Vec3 clear_of_statics(const geo::LocalScene& scene, const Vec3& feet, const Vec3
     geo::Hit h;
     if (!sweep(scene, grown_capsule_at(feet, p), push, len, kNoId, &h)) return push;
     const Scalar c = h.start_overlap ? Scalar{} : -(dot(push, h.normal) / len);
-    const Scalar move =
-        h.start_overlap ? Scalar{} : min(approach_distance(h.distance, c, grown_keep(h.normal, p)), len);
+    const Scalar move = h.start_overlap
+                            ? Scalar{}
+                            : min(approach_distance(h.distance, c, grown_keep(h.normal, p)), len);
     return scaled(push, move, len);
 }
 
-Scalar grown_base_lift(const Params& p) { return p.s.skin.div_int(16); }
+Scalar grown_base_lift(const Params& p) {
+    return p.s.skin.div_int(16);
+}
 
 Scalar grown_keep(const Vec3& n, const Params& p) {
     return n.y.raw() > 0 ? grown_base_lift(p) * n.y : p.s.skin * -n.y;

@@ -16,8 +16,9 @@ constexpr Scalar kMaxCarryPiece = Scalar::from_int(1024);
 } // namespace
 
 const PlatformShift* find_platform(std::span<const PlatformShift> platforms, geo::ShapeId id) {
-    const auto it = std::lower_bound(platforms.begin(), platforms.end(), id,
-                                     [](const PlatformShift& pl, geo::ShapeId v) { return pl.id < v; });
+    const auto it =
+        std::lower_bound(platforms.begin(), platforms.end(), id,
+                         [](const PlatformShift& pl, geo::ShapeId v) { return pl.id < v; });
     return it != platforms.end() && it->id == id ? &*it : nullptr;
 }
 
@@ -29,7 +30,8 @@ Vec3 platform_velocity(const Vec3& shift, int tick_rate_hz) {
 
 bool Movers::separating(geo::ShapeId id, const Vec3& n) const {
     const PlatformShift* pl = find_platform(platforms, id);
-    return pl != nullptr && dot(body_velocity - platform_velocity(pl->shift, tick_rate_hz), n).raw() > 0;
+    return pl != nullptr &&
+           dot(body_velocity - platform_velocity(pl->shift, tick_rate_hz), n).raw() > 0;
 }
 
 Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, geo::ShapeId platform,
@@ -58,7 +60,8 @@ Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, ge
             continue;
         }
         const Scalar c = h.start_overlap ? Scalar{} : -(dot(piece, h.normal) / piece_len);
-        const Scalar move = h.start_overlap ? Scalar{} : min(approach_distance(h.distance, c, s.skin), piece_len);
+        const Scalar move =
+            h.start_overlap ? Scalar{} : min(approach_distance(h.distance, c, s.skin), piece_len);
         const Vec3 advance = scaled(piece, move, piece_len);
         pos += advance;
         add_plane(planes.items, &plane_count, h.normal);

@@ -12,14 +12,16 @@ namespace {
 
 /// Faster than kMaxBodySpeedMetresPerSecond: |v|^2 exactly, against 2^88 (4096 m/s squared, in
 /// units of 2^-64 m^2/s^2). Every component below 2048 m/s (|v| < 3548 m/s) needs no square.
-static_assert(kWorkingVolumeMetres == int64_t{1} << 20, "outside_working_volume (state.h) tests bit 52 of the raw value");
+static_assert(kWorkingVolumeMetres == int64_t{1} << 20,
+              "outside_working_volume (state.h) tests bit 52 of the raw value");
 
 bool beyond_speed_bound(const Vec3& v) {
     using B = wide::Default;
     static_assert(kMaxBodySpeedMetresPerSecond == 4096, "the square below is 4096^2 * 2^64 = 2^88");
     const uint64_t x = wide::uabs(v.x.raw()), y = wide::uabs(v.y.raw()), z = wide::uabs(v.z.raw());
     if (((x | y | z) >> 43) == 0) return false; // 2^43 raw = 2048 m/s
-    return B::ucmp(B::add(B::add(B::umul(x, x), B::umul(y, y)), B::umul(z, z)), B::make(uint64_t{1} << 24, 0)) > 0;
+    return B::ucmp(B::add(B::add(B::umul(x, x), B::umul(y, y)), B::umul(z, z)),
+                   B::make(uint64_t{1} << 24, 0)) > 0;
 }
 
 /// Stops the body for good where it is: airborne, on no platform, flagged.
@@ -39,7 +41,8 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
     // largest (a correctly rounded root of at most m^2 is at most m).
     const Scalar floor_speed = p.region_speed;
     const uint64_t m = wide::uabs(floor_speed.raw());
-    const bool within = wide::Default::ucmp(length_sq_q64(velocity), wide::Default::umul(m, m)) <= 0;
+    const bool within =
+        wide::Default::ucmp(length_sq_q64(velocity), wide::Default::umul(m, m)) <= 0;
     // Within: the origin's region moved to the feet (the same sums, exactly: make_params).
     if (within && !p.region_hi.is_zero()) return {feet + p.region_lo, feet + p.region_hi};
     const Scalar speed = within ? floor_speed : max(length(velocity), floor_speed);
@@ -55,9 +58,10 @@ namespace {
 /// its speed on every stair): over a descending edge the body rolls down it at its full
 /// horizontal speed, no lower than `lowest`; toward a rising one it moves level and the pass
 /// takes the edge as a step.
-Vec3 horizontal_motion(const Vec3& horizontal, const Ground& g, bool on_ground, const Vec3& pos, Scalar lowest,
-                       const Params& p) {
-    Vec3 motion{horizontal.x * p.dt, Scalar{}, horizontal.z * p.dt}; // (horizontal * dt: y is 0 * dt)
+Vec3 horizontal_motion(const Vec3& horizontal, const Ground& g, bool on_ground, const Vec3& pos,
+                       Scalar lowest, const Params& p) {
+    Vec3 motion{horizontal.x * p.dt, Scalar{},
+                horizontal.z * p.dt}; // (horizontal * dt: y is 0 * dt)
     if (!on_ground) return motion;
     if (!g.edge) return ground_plane_motion(motion, g.normal);
     motion = edge_motion(motion, g.normal);
@@ -70,8 +74,8 @@ Vec3 horizontal_motion(const Vec3& horizontal, const Ground& g, bool on_ground, 
 /// to drop onto (or a steep edge in the way); an airborne one that landed stands on its landing,
 /// unless the leftover of the fall slid it on along the surface (off a round surface the tangent
 /// plane leads into the air): then where it ends decides. *pos: moved by the snap.
-Ground end_ground(TickScene& scene, Vec3* pos, bool on_ground, Scalar max_drop, const SlideResult& vertical,
-                  const Params& p, const Tracer& t) {
+Ground end_ground(TickScene& scene, Vec3* pos, bool on_ground, Scalar max_drop,
+                  const SlideResult& vertical, const Params& p, const Tracer& t) {
     if (on_ground) {
         const Snap sn = scene.snap(*pos, max_drop, p, t);
         if (!sn.landed) return scene.probe_end(*pos, p, true, t);
@@ -92,9 +96,9 @@ Ground end_ground(TickScene& scene, Vec3* pos, bool on_ground, Scalar max_drop, 
 } // namespace
 
 void step_character(const geo::StaticScene& world_scene, const Params& p, CharacterState& state,
-                    const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Body> bodies, TraceObserver* observer, TickCache* cache,
-                    const geo::Aabb* known_region) {
+                    const Input& input, const Vec3& platform_shift,
+                    std::span<const PlatformShift> platforms, std::span<const geo::Body> bodies,
+                    TraceObserver* observer, TickCache* cache, const geo::Aabb* known_region) {
     const Tracer t{observer, state.id};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
@@ -114,9 +118,11 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // The shapes near the body, gathered once for the tick's queries (tick_region; a query that
     // reaches further walks the whole scene: same results). An airborne body is not held by a
     // platform it is leaving faster than the platform follows (one it jumped off: Movers).
-    const geo::Aabb region = known_region != nullptr && !carried ? *known_region : tick_region(pos, state.velocity, p);
+    const geo::Aabb region =
+        known_region != nullptr && !carried ? *known_region : tick_region(pos, state.velocity, p);
     const Movers movers{platforms, state.velocity, p.s.tick_rate_hz};
-    TickScene scene(world_scene, region, cache, carried, !state.grounded && !platforms.empty() ? &movers : nullptr);
+    TickScene scene(world_scene, region, cache, carried,
+                    !state.grounded && !platforms.empty() ? &movers : nullptr);
 
     // 0. Depenetrate, so every sweep of the tick starts clean. Characters are not pushed out of
     //    one another here: the world resolves their overlaps symmetrically after every step.
@@ -127,8 +133,8 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     const Ground g = scene.probe(pos, p, state.grounded, t);
 
     // 2. Velocity from input.
-    const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded, input, p,
-                                         scene.stick());
+    const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded,
+                                          input, p, scene.stick());
     state.facing = vu.facing;
     if (beyond_speed_bound(vu.velocity)) {
         halt(state, pos, vu.velocity);
@@ -190,8 +196,10 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // tick), from the next tick on (this tick's share was the carry): in the platform's frame it
     // is the same jump as off still ground, so a platform rising faster than the jump speed does
     // not swallow it, and one moving sideways does not slide away under the body.
-    const bool leaves_platform = vu.jumped && g.grounded && state.platform != kNoId && g.shape == state.platform && carried;
-    if (leaves_platform && !end.grounded) state.velocity += platform_velocity(platform_shift, p.s.tick_rate_hz);
+    const bool leaves_platform =
+        vu.jumped && g.grounded && state.platform != kNoId && g.shape == state.platform && carried;
+    if (leaves_platform && !end.grounded)
+        state.velocity += platform_velocity(platform_shift, p.s.tick_rate_hz);
     // Landing on a moving platform from the air: from now on the platform carries the body, so
     // its velocity becomes relative to the platform's (a body that jumped off it lands with the
     // platform's velocity it took along, and stands still on it again).

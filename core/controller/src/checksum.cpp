@@ -8,8 +8,9 @@ namespace fx::kcc {
 namespace {
 
 constexpr uint64_t kP32_1 = 0x9E3779B1u, kP32_2 = 0x85EBCA77u, kP32_3 = 0xC2B2AE3Du;
-constexpr uint64_t kP64_1 = 0x9E3779B185EBCA87ull, kP64_2 = 0xC2B2AE3D27D4EB4Full, kP64_3 = 0x165667B19E3779F9ull,
-                   kP64_4 = 0x85EBCA77C2B2AE63ull, kP64_5 = 0x27D4EB2F165667C5ull;
+constexpr uint64_t kP64_1 = 0x9E3779B185EBCA87ull, kP64_2 = 0xC2B2AE3D27D4EB4Full,
+                   kP64_3 = 0x165667B19E3779F9ull, kP64_4 = 0x85EBCA77C2B2AE63ull,
+                   kP64_5 = 0x27D4EB2F165667C5ull;
 
 // The default secret, 192 bytes.
 constexpr uint8_t kSecret[192] = {
@@ -29,17 +30,21 @@ constexpr uint8_t kSecret[192] = {
 
 uint64_t le64(const uint8_t* p) {
     uint64_t v = 0;
-    for (int k = 7; k >= 0; --k) v = (v << 8) | p[k];
+    for (int k = 7; k >= 0; --k)
+        v = (v << 8) | p[k];
     return v;
 }
 uint32_t le32(const uint8_t* p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 | static_cast<uint32_t>(p[2]) << 16 |
-           static_cast<uint32_t>(p[3]) << 24;
+    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+           static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
 }
-uint64_t rotl(uint64_t v, int r) { return (v << r) | (v >> (64 - r)); }
+uint64_t rotl(uint64_t v, int r) {
+    return (v << r) | (v >> (64 - r));
+}
 uint64_t swap64(uint64_t v) {
     uint64_t r = 0;
-    for (int k = 0; k < 8; ++k) r |= ((v >> (8 * k)) & 0xFF) << (8 * (7 - k));
+    for (int k = 0; k < 8; ++k)
+        r |= ((v >> (8 * k)) & 0xFF) << (8 * (7 - k));
     return r;
 }
 
@@ -47,7 +52,8 @@ uint64_t swap64(uint64_t v) {
 /// that no target needs a 128-bit type.
 uint64_t mul_fold(uint64_t a, uint64_t b) {
     const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
-    const uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi, hi_hi = a_hi * b_hi;
+    const uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi,
+                   hi_hi = a_hi * b_hi;
     const uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
     const uint64_t upper = (hi_lo >> 32) + (cross >> 32) + hi_hi;
     const uint64_t lower = (cross << 32) | (lo_lo & 0xFFFFFFFFu);
@@ -90,8 +96,9 @@ uint64_t upto16(const uint8_t* in, size_t len) {
         return rrmxmx(in64 ^ (le64(kSecret + 8) ^ le64(kSecret + 16)), len);
     }
     if (len > 0) {
-        const uint32_t combined = static_cast<uint32_t>(in[0]) << 16 | static_cast<uint32_t>(in[len >> 1]) << 24 |
-                                  static_cast<uint32_t>(in[len - 1]) | static_cast<uint32_t>(len) << 8;
+        const uint32_t combined =
+            static_cast<uint32_t>(in[0]) << 16 | static_cast<uint32_t>(in[len >> 1]) << 24 |
+            static_cast<uint32_t>(in[len - 1]) | static_cast<uint32_t>(len) << 8;
         return avalanche_xxh64(combined ^ static_cast<uint64_t>(le32(kSecret) ^ le32(kSecret + 4)));
     }
     return avalanche_xxh64(le64(kSecret + 56) ^ le64(kSecret + 64));
@@ -119,9 +126,11 @@ uint64_t upto128(const uint8_t* in, size_t len) {
 uint64_t upto240(const uint8_t* in, size_t len) {
     uint64_t acc = len * kP64_1;
     const size_t rounds = len / 16;
-    for (size_t i = 0; i < 8; ++i) acc += mix16(in + 16 * i, kSecret + 16 * i);
+    for (size_t i = 0; i < 8; ++i)
+        acc += mix16(in + 16 * i, kSecret + 16 * i);
     acc = avalanche(acc);
-    for (size_t i = 8; i < rounds; ++i) acc += mix16(in + 16 * i, kSecret + 16 * (i - 8) + 3);
+    for (size_t i = 8; i < rounds; ++i)
+        acc += mix16(in + 16 * i, kSecret + 16 * (i - 8) + 3);
     acc += mix16(in + len - 16, kSecret + 136 - 17);
     return avalanche(acc);
 }
@@ -151,15 +160,18 @@ uint64_t long_input(const uint8_t* in, size_t len) {
     const size_t block = kStripe * kStripesPerBlock;
     const size_t blocks = (len - 1) / block;
     for (size_t b = 0; b < blocks; ++b) {
-        for (size_t s = 0; s < kStripesPerBlock; ++s) accumulate_stripe(acc, in + b * block + s * kStripe, kSecret + s * 8);
+        for (size_t s = 0; s < kStripesPerBlock; ++s)
+            accumulate_stripe(acc, in + b * block + s * kStripe, kSecret + s * 8);
         scramble(acc, kSecret + sizeof kSecret - kStripe);
     }
     const size_t stripes = ((len - 1) - block * blocks) / kStripe;
-    for (size_t s = 0; s < stripes; ++s) accumulate_stripe(acc, in + blocks * block + s * kStripe, kSecret + s * 8);
+    for (size_t s = 0; s < stripes; ++s)
+        accumulate_stripe(acc, in + blocks * block + s * kStripe, kSecret + s * 8);
     accumulate_stripe(acc, in + len - kStripe, kSecret + sizeof kSecret - kStripe - 7);
     uint64_t result = len * kP64_1;
     for (size_t i = 0; i < 4; ++i)
-        result += mul_fold(acc[2 * i] ^ le64(kSecret + 11 + 16 * i), acc[2 * i + 1] ^ le64(kSecret + 11 + 16 * i + 8));
+        result += mul_fold(acc[2 * i] ^ le64(kSecret + 11 + 16 * i),
+                           acc[2 * i + 1] ^ le64(kSecret + 11 + 16 * i + 8));
     return avalanche(result);
 }
 
@@ -177,11 +189,13 @@ uint64_t xxh3_64(std::span<const uint8_t> bytes) {
 std::array<uint8_t, kPlatformBytes> serialize_platform(uint32_t id, const Vec3& center) {
     std::array<uint8_t, kPlatformBytes> b{};
     b[0] = kPlatformBytesVersion;
-    for (int k = 0; k < 4; ++k) b[1 + static_cast<size_t>(k)] = static_cast<uint8_t>(id >> (8 * k));
+    for (int k = 0; k < 4; ++k)
+        b[1 + static_cast<size_t>(k)] = static_cast<uint8_t>(id >> (8 * k));
     const int64_t v[3] = {center.x.raw(), center.y.raw(), center.z.raw()};
     for (size_t c = 0; c < 3; ++c) {
         const uint64_t u = static_cast<uint64_t>(v[c]);
-        for (int k = 0; k < 8; ++k) b[5 + 8 * c + static_cast<size_t>(k)] = static_cast<uint8_t>(u >> (8 * k));
+        for (int k = 0; k < 8; ++k)
+            b[5 + 8 * c + static_cast<size_t>(k)] = static_cast<uint8_t>(u >> (8 * k));
     }
     return b;
 }

@@ -23,7 +23,6 @@ constexpr int kPushRounds = 8;
 /// one (a body deep inside a kilometre-sized solid, depenetration_cap raised) is shortened to it.
 constexpr Scalar kMaxPushReach = Scalar::from_int(1024);
 
-
 /// The push of depenetrate() kept from going into anything else: contacts are resolved one by
 /// one, so the push out of one shape could carry the body into another (a platform pushing it
 /// down into the floor, a capsule pushing it into the floor it is half sunk in, a thin slab
@@ -54,9 +53,12 @@ Vec3 constrain_push(const geo::LocalScene& scene, const Vec3& feet, Vec3 push, c
     std::array<bool, kMaxPushConstraints> free{}; // shapes in `leaving`: no constraint
     for (size_t k = 0; k < n; ++k) {
         bound[k] = min(near[k].depth, Scalar{});
-        for (const geo::Contact& c : leaving) free[k] = free[k] || c.shape == near[k].shape;
+        for (const geo::Contact& c : leaving)
+            free[k] = free[k] || c.shape == near[k].shape;
     }
-    auto violated = [&](size_t k) { return !free[k] && dot(push, near[k].normal) < bound[k] - kPlaneTolerance; };
+    auto violated = [&](size_t k) {
+        return !free[k] && dot(push, near[k].normal) < bound[k] - kPlaneTolerance;
+    };
     for (int round = 0; round < kPushRounds; ++round) {
         bool changed = false;
         for (size_t k = 0; k < n; ++k) {
@@ -98,7 +100,8 @@ constexpr size_t kMaxEscapeShapes = 32;
 /// where it has left every shape it overlaps, and the overlaps are found again there (it may
 /// have entered another). A shape the cast does not meet on its way in (longer than
 /// kMaxEscape along d, or beyond the hits' buffer) has no exit within reach.
-Scalar escape_along(const geo::LocalScene& scene, const Vec3& feet, const Vec3& d, const Params& p) {
+Scalar escape_along(const geo::LocalScene& scene, const Vec3& feet, const Vec3& d,
+                    const Params& p) {
     Results<geo::Contact, kMaxEscapeShapes> contact_room;
     Results<geo::Hit, kMaxEscapeShapes> hit_room;
     const std::span<geo::Contact> cs = contact_room.span();
@@ -117,7 +120,8 @@ Scalar escape_along(const geo::LocalScene& scene, const Vec3& feet, const Vec3& 
             bool met = false;
             for (size_t j = 0; j < nh; ++j) {
                 const geo::Hit& h = hs[j];
-                if (h.shape != c.shape || h.feature.triangle != c.feature.triangle) continue; // a mesh: each triangle
+                if (h.shape != c.shape || h.feature.triangle != c.feature.triangle)
+                    continue; // a mesh: each triangle
                 if (h.start_overlap) return kMaxEscape; // the shape reaches past kMaxEscape
                 exit = max(exit, kMaxEscape - h.distance);
                 met = true;
@@ -135,14 +139,16 @@ Scalar escape_along(const geo::LocalScene& scene, const Vec3& feet, const Vec3& 
 /// (two boxes pushing opposite ways add up to nothing, or to a push back into the other): the
 /// candidate with the shortest escape_along, among the contacts' normals, then up, +-x and +-z
 /// (a fixed order; ties to the earlier). Zero when none gets out within kMaxEscape.
-Vec3 escape_direction(const geo::LocalScene& scene, const Vec3& feet, std::span<const geo::Contact> contacts,
-                      const Params& p, Scalar* distance) {
+Vec3 escape_direction(const geo::LocalScene& scene, const Vec3& feet,
+                      std::span<const geo::Contact> contacts, const Params& p, Scalar* distance) {
     std::array<Vec3, kMaxContacts + 5> candidates;
     size_t count = 0;
-    for (const geo::Contact& c : contacts) candidates[count++] = c.normal;
+    for (const geo::Contact& c : contacts)
+        candidates[count++] = c.normal;
     const Scalar one = Scalar::one();
-    for (const Vec3& a : {Vec3{Scalar{}, one, Scalar{}}, Vec3{one, Scalar{}, Scalar{}}, Vec3{-one, Scalar{}, Scalar{}},
-                          Vec3{Scalar{}, Scalar{}, one}, Vec3{Scalar{}, Scalar{}, -one}}) {
+    for (const Vec3& a : {Vec3{Scalar{}, one, Scalar{}}, Vec3{one, Scalar{}, Scalar{}},
+                          Vec3{-one, Scalar{}, Scalar{}}, Vec3{Scalar{}, Scalar{}, one},
+                          Vec3{Scalar{}, Scalar{}, -one}}) {
         candidates[count++] = a;
     }
     Vec3 best;
@@ -167,7 +173,8 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     Depenetration out;
     const size_t found = scene.overlap(capsule_at(feet, p), Scalar{}, contacts);
     // Platforms it leaves faster than they follow are no contacts.
-    const size_t n = drop_separating(contacts, found < contacts.size() ? found : contacts.size(), movers);
+    const size_t n =
+        drop_separating(contacts, found < contacts.size() ? found : contacts.size(), movers);
     out.contacts = static_cast<uint32_t>(found);
     Vec3 push;
     for (size_t i = 0; i < n; ++i) {
@@ -186,7 +193,8 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     for (size_t i = 0; i < n && !opposed; ++i) {
         if (contacts[i].depth <= kStuckDepth) continue;
         for (size_t j = 0; j < n && !opposed; ++j) {
-            opposed = j != i && contacts[j].depth > kStuckDepth && dot(contacts[i].normal, contacts[j].normal).raw() < 0;
+            opposed = j != i && contacts[j].depth > kStuckDepth &&
+                      dot(contacts[i].normal, contacts[j].normal).raw() < 0;
         }
     }
     const Scalar due = min(out.wanted, p.s.depenetration_cap);
@@ -203,7 +211,8 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
             // sideways, 4 cm into the ramp (docs/fuzzing.md, escape-into-steep-ramp). A body
             // inside static solids keeps its free escape (it may have to cross one to get out).
             bool platforms_only = n > 0;
-            for (size_t i = 0; i < n; ++i) platforms_only = platforms_only && scene.scene().is_kinematic(contacts[i].shape);
+            for (size_t i = 0; i < n; ++i)
+                platforms_only = platforms_only && scene.scene().is_kinematic(contacts[i].shape);
             if (platforms_only) push = constrain_push(scene, feet, push, p, contacts.first(n));
         }
     }

@@ -17,7 +17,8 @@ namespace {
 /// looks at: a prefix (start overlaps have distance 0).
 size_t within_band(std::span<const geo::Hit> hits, const Params& p) {
     size_t n = 0;
-    while (n < hits.size() && (hits[n].start_overlap || hits[n].distance <= p.ground_band)) ++n;
+    while (n < hits.size() && (hits[n].start_overlap || hits[n].distance <= p.ground_band))
+        ++n;
     return n;
 }
 
@@ -26,7 +27,8 @@ size_t within_band(std::span<const geo::Hit> hits, const Params& p) {
 /// shapes, in order (the other characters' hits, shape kBodyShape, are left out: they move).
 void remember(GroundMemo* memo, const geo::LocalScene& scene, const geo::Capsule& c, Scalar reach,
               std::span<const geo::Hit> kept, size_t found) {
-    if (memo == nullptr || found > kept.size() || found > memo->hits.size() || !scene.static_below(c, reach))
+    if (memo == nullptr || found > kept.size() || found > memo->hits.size() ||
+        !scene.static_below(c, reach))
         return;
     memo->valid = true;
     memo->capsule = c;
@@ -57,14 +59,16 @@ Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
     return g;
 }
 
-bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body, const Params& p) {
-    return memo.valid && memo.capsule.a == body.a && memo.capsule.b == body.b && memo.capsule.radius == body.radius &&
-           memo.reach >= p.ground_band + kMemoMargin && p.s.probe_distance >= p.ground_band + kMemoMargin &&
+bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body,
+               const Params& p) {
+    return memo.valid && memo.capsule.a == body.a && memo.capsule.b == body.b &&
+           memo.capsule.radius == body.radius && memo.reach >= p.ground_band + kMemoMargin &&
+           p.s.probe_distance >= p.ground_band + kMemoMargin &&
            scene.static_below(body, p.s.probe_distance);
 }
 
-Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                       bool was_grounded, const Tracer& t) {
+Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec3& feet,
+                       const Params& p, bool was_grounded, const Tracer& t) {
     // The probe keeps its first probe_max_hits hits; those within the band come first.
     const std::span<const geo::Hit> all{memo.hits.data(), memo.count};
     const size_t max_hits = static_cast<size_t>(p.s.probe_max_hits);
@@ -87,8 +91,8 @@ Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec
     return g;
 }
 
-Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop, const Params& p,
-                    const Tracer& t, GroundMemo* memo) {
+Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop,
+                    const Params& p, const Tracer& t, GroundMemo* memo) {
     Snap out;
     out.position = feet;
     Results<geo::Hit, kMaxProbeHits> hits;

@@ -71,7 +71,8 @@ Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_g
             g.normal = h.normal;
             g.shape = h.shape;
             g.distance = d;
-            g.edge = h.feature.kind == geo::FeatureKind::kEdge || h.feature.kind == geo::FeatureKind::kVertex;
+            g.edge = h.feature.kind == geo::FeatureKind::kEdge ||
+                     h.feature.kind == geo::FeatureKind::kVertex;
             g.support_y = h.point.y;
         }
     }
@@ -123,7 +124,8 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
         out.ground.normal = h.normal;
         out.ground.shape = h.shape;
         out.ground.distance = h.start_overlap ? Scalar{} : h.distance;
-        out.ground.edge = h.feature.kind == geo::FeatureKind::kEdge || h.feature.kind == geo::FeatureKind::kVertex;
+        out.ground.edge = h.feature.kind == geo::FeatureKind::kEdge ||
+                          h.feature.kind == geo::FeatureKind::kVertex;
         out.ground.support_y = h.point.y;
         return out;
     }

@@ -50,11 +50,13 @@ bool validate(const Settings& s, std::string* error) {
         return fail(error, "max_slide_iterations: must be in [1, 8]");
     if (s.step_height < zero) return fail(error, "step_height: must be >= 0");
     if (s.step_min_forward < zero) return fail(error, "step_min_forward: must be >= 0");
-    if (s.max_speed < zero || s.ground_accel < zero || s.ground_brake < zero || s.air_accel < zero ||
-        s.jump_speed < zero || s.gravity < zero || s.turn_rate_deg < zero)
+    if (s.max_speed < zero || s.ground_accel < zero || s.ground_brake < zero ||
+        s.air_accel < zero || s.jump_speed < zero || s.gravity < zero || s.turn_rate_deg < zero)
         return fail(error, "speeds, accelerations, gravity and turn rate must be >= 0");
-    if (s.dead_zone < zero || s.dead_zone >= Scalar::one()) return fail(error, "dead_zone: must be in [0, 1)");
-    if (s.tick_rate_hz < 1 || s.tick_rate_hz > 1000) return fail(error, "tick_rate_hz: must be in [1, 1000]");
+    if (s.dead_zone < zero || s.dead_zone >= Scalar::one())
+        return fail(error, "dead_zone: must be in [0, 1)");
+    if (s.tick_rate_hz < 1 || s.tick_rate_hz > 1000)
+        return fail(error, "tick_rate_hz: must be in [1, 1000]");
     if (s.max_ticks_per_frame < 1) return fail(error, "max_ticks_per_frame: must be >= 1");
     return true;
 }
@@ -72,18 +74,21 @@ Params make_params(const Settings& s) {
     p.air_accel_step = s.air_accel * p.dt;
     p.gravity_step = s.gravity * p.dt;
     p.region_speed = max(s.max_speed, s.jump_speed);
-    p.region_margin = max(max(s.step_height, s.snap_distance), s.probe_distance) + s.step_min_forward + s.skin.mul_int(2);
+    p.region_margin = max(max(s.step_height, s.snap_distance), s.probe_distance) +
+                      s.step_min_forward + s.skin.mul_int(2);
     const geo::Aabb origin = tick_region(Vec3{}, Vec3{}, p);
     p.region_lo = origin.lo;
     p.region_hi = origin.hi;
     p.grown_radius = s.radius + s.skin;
     p.grown_low = s.radius + grown_base_lift(p);
     p.grown_high = s.height - p.grown_radius;
-    if (p.grown_high < p.grown_low) p.grown_low = p.grown_high = s.height.div_int(2); // shorter than 2 * radius + skin + lift
+    if (p.grown_high < p.grown_low)
+        p.grown_low = p.grown_high = s.height.div_int(2); // shorter than 2 * radius + skin + lift
     return p;
 }
 
-std::vector<std::pair<std::string, std::string>> settings_diff(const Settings& s, const Settings& base) {
+std::vector<std::pair<std::string, std::string>> settings_diff(const Settings& s,
+                                                               const Settings& base) {
     std::vector<std::pair<std::string, std::string>> out;
     auto scalar = [&](const char* key, Scalar v, Scalar b) {
         if (v != b) out.emplace_back(key, to_string_shortest(v));
@@ -124,8 +129,9 @@ std::string coordinate_error(const char* what, const Vec3& v) {
     const Scalar m = Scalar::from_int(kMaxCoordinate);
     for (const Scalar c : {v.x, v.y, v.z}) {
         if (c > m || c < -m) {
-            return std::string(what) + " (" + to_string_shortest(v.x) + ", " + to_string_shortest(v.y) + ", " +
-                   to_string_shortest(v.z) + "): a coordinate beyond " + std::to_string(kMaxCoordinate) + " m";
+            return std::string(what) + " (" + to_string_shortest(v.x) + ", " +
+                   to_string_shortest(v.y) + ", " + to_string_shortest(v.z) +
+                   "): a coordinate beyond " + std::to_string(kMaxCoordinate) + " m";
         }
     }
     return "";
@@ -147,26 +153,30 @@ std::string rotation_error(const Mat3& r) {
         for (int j = i; j < 3; ++j) {
             const Scalar d = dot(r.row[i], r.row[j]) - (i == j ? Scalar::one() : Scalar{});
             if (d > tol || d < -tol) {
-                return i == j ? "row " + std::to_string(i) + " of length^2 " + to_string_shortest(d + Scalar::one())
-                              : "rows " + std::to_string(i) + " and " + std::to_string(j) + " with dot product " +
-                                    to_string_shortest(d);
+                return i == j ? "row " + std::to_string(i) + " of length^2 " +
+                                    to_string_shortest(d + Scalar::one())
+                              : "rows " + std::to_string(i) + " and " + std::to_string(j) +
+                                    " with dot product " + to_string_shortest(d);
             }
         }
     }
-    if (dot(r.row[0], cross(r.row[1], r.row[2])) < Scalar{}) return "a reflection (its determinant is -1)";
+    if (dot(r.row[0], cross(r.row[1], r.row[2])) < Scalar{})
+        return "a reflection (its determinant is -1)";
     return "";
 }
 
 std::string size_error(const char* what, Scalar v) {
     if (v < Scalar::ratio(kMinSizeMillimetres, 1000) || v > Scalar::from_int(kMaxSize)) {
-        return std::string(what) + " " + to_string_shortest(v) + " m: a size from 0.001 to " + std::to_string(kMaxSize) +
-               " m";
+        return std::string(what) + " " + to_string_shortest(v) + " m: a size from 0.001 to " +
+               std::to_string(kMaxSize) + " m";
     }
     return "";
 }
 
 std::string settings_error(const Settings& s) {
-    auto beyond = [](Scalar v, int64_t bound) { return v > Scalar::from_int(bound) || v < -Scalar::from_int(bound); };
+    auto beyond = [](Scalar v, int64_t bound) {
+        return v > Scalar::from_int(bound) || v < -Scalar::from_int(bound);
+    };
     auto say = [](const char* key, Scalar v, const std::string& range) {
         return std::string(key) + " " + to_string_shortest(v) + ": a scenario holds " + range;
     };
@@ -179,14 +189,19 @@ std::string settings_error(const Settings& s) {
         {"radius", s.radius, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
         {"height", s.height, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
         {"skin", s.skin, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
-        {"probe_distance", s.probe_distance, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"probe_distance", s.probe_distance, kMaxSettingLengthMetres,
+         "lengths from -1000 to 1000 m"},
         {"probe_skin", s.probe_skin, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
         {"snap_distance", s.snap_distance, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
-        {"depenetration_cap", s.depenetration_cap, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
+        {"depenetration_cap", s.depenetration_cap, kMaxSettingLengthMetres,
+         "lengths from -1000 to 1000 m"},
         {"step_height", s.step_height, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
-        {"step_min_forward", s.step_min_forward, kMaxSettingLengthMetres, "lengths from -1000 to 1000 m"},
-        {"max_slope_enter_deg", s.max_slope_enter_deg, kMaxAngle, "angles from -3600 to 3600 degrees"},
-        {"max_slope_stay_deg", s.max_slope_stay_deg, kMaxAngle, "angles from -3600 to 3600 degrees"},
+        {"step_min_forward", s.step_min_forward, kMaxSettingLengthMetres,
+         "lengths from -1000 to 1000 m"},
+        {"max_slope_enter_deg", s.max_slope_enter_deg, kMaxAngle,
+         "angles from -3600 to 3600 degrees"},
+        {"max_slope_stay_deg", s.max_slope_stay_deg, kMaxAngle,
+         "angles from -3600 to 3600 degrees"},
         {"max_speed", s.max_speed, kMaxSpeed, "speeds from -1000 to 1000 m/s"},
         {"jump_speed", s.jump_speed, kMaxSpeed, "speeds from -1000 to 1000 m/s"},
         {"ground_accel", s.ground_accel, kMaxAccel, "accelerations from -10000 to 10000 m/s^2"},
@@ -201,7 +216,8 @@ std::string settings_error(const Settings& s) {
     if (s.dead_zone < Scalar{} || s.dead_zone > Scalar::ratio(kMaxDeadZonePercent, 100))
         return say("dead_zone", s.dead_zone, "dead zones from 0 to 0.99");
     if (s.max_ticks_per_frame < 1 || s.max_ticks_per_frame > kMaxTicksPerFrame)
-        return "max_ticks_per_frame " + std::to_string(s.max_ticks_per_frame) + ": a scenario holds 1 to 1000";
+        return "max_ticks_per_frame " + std::to_string(s.max_ticks_per_frame) +
+               ": a scenario holds 1 to 1000";
     if (s.tick_rate_hz < 1 || s.tick_rate_hz > 1000)
         return "tick_rate_hz " + std::to_string(s.tick_rate_hz) + ": a scenario holds 1 to 1000 Hz";
     return "";

@@ -23,8 +23,8 @@ bool is_edge(const geo::Feature& f) {
 /// that came down along a step's edge onto the floor rested 4.6 mm from the edge, and one held
 /// against a wall it had come within the skin of stayed there.
 /// hn_known: horizontal_normal(n), when the caller has it (else computed here).
-void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, const Params& p, Vec3* feet,
-                  const Vec3* hn_known = nullptr) {
+void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, const Params& p,
+                  Vec3* feet, const Vec3* hn_known = nullptr) {
     const Scalar want = min(inside, p.s.skin);
     if (want <= geo::kContactTolerance) return;
     const Vec3 hn = hn_known != nullptr ? *hn_known : horizontal_normal(n);
@@ -33,7 +33,8 @@ void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, co
     if (along.raw() <= 0) return;
     const Scalar dist = min(want / along, p.s.skin.mul_int(2));
     geo::Hit blocked;
-    if (sweep(scene, capsule_at(*feet, p), hn, dist + geo::kContactTolerance, kNoId, &blocked)) return;
+    if (sweep(scene, capsule_at(*feet, p), hn, dist + geo::kContactTolerance, kNoId, &blocked))
+        return;
     *feet += hn * dist;
 }
 
@@ -95,7 +96,8 @@ public:
             }
             const PlaneSolve ps = solve_planes(leftover, planes_.items, plane_count_);
             motion_ = ps.motion;
-            if (r_.pass == Pass::kHorizontal && r_.grounded) keep_horizontal_length(leftover, h, ps, clips_velocity);
+            if (r_.pass == Pass::kHorizontal && r_.grounded)
+                keep_horizontal_length(leftover, h, ps, clips_velocity);
             trace::plane_solve(t_, r_.pass, iter, ps);
             if (ps.kind == PlaneSolveKind::kStop) break;
         }
@@ -124,21 +126,25 @@ private:
     Scalar approach(const geo::Hit& h, Scalar c, Scalar keep, Scalar len) const {
         Scalar move = h.start_overlap ? Scalar{} : approach_distance(h.distance, c, keep);
         if (!h.start_overlap && falling() && h.normal.y >= p_.cos_stay)
-            move = max(move, h.distance + (p_.s.skin - keep) / c - ground_rest_height(h.normal.y, p_));
+            move =
+                max(move, h.distance + (p_.s.skin - keep) / c - ground_rest_height(h.normal.y, p_));
         return min(move, len);
     }
 
     /// Walkable for the horizontal pass (the stay limit for a grounded body, the enter limit in
     /// the air): the motion climbs it, and the velocity is not clipped, so that walking onto a
     /// ramp costs no speed.
-    bool walkable_for_pass(const Vec3& n) const { return n.y >= (r_.grounded ? p_.cos_stay : p_.cos_enter); }
+    bool walkable_for_pass(const Vec3& n) const {
+        return n.y >= (r_.grounded ? p_.cos_stay : p_.cos_enter);
+    }
 
     /// A grounded body tries a step-up at every steep hit of the pass (KCC-SPEC: "when the
     /// horizontal pass is blocked by a surface that is not walkable"), not only the first: a body
     /// sliding along a wall meets the step after the wall. True when it stepped: the pass ends.
     bool step_up(const geo::Hit& h, const Vec3& leftover) {
-        const StepAttempt a = try_step_up(scene_, out_.position, leftover, paid_ ? Scalar{} : r_.step_hold,
-                                          h.point.y, r_.rule_out_steps, p_, t_);
+        const StepAttempt a =
+            try_step_up(scene_, out_.position, leftover, paid_ ? Scalar{} : r_.step_hold, h.point.y,
+                        r_.rule_out_steps, p_, t_);
         if (a.result == StepResult::kHeld) out_.step_hold = a.held;
         if (a.result != StepResult::kAccepted) return false;
         out_.position = a.position;
@@ -164,10 +170,12 @@ private:
     /// Every plane met in the pass constrains the motion left; those that clip the velocity
     /// (all but walkable ones in the horizontal pass) clip it.
     void touch(const Vec3& n, bool clips_velocity, int iter, geo::ShapeId shape) {
-        if (add_plane(planes_.items, &plane_count_, n)) trace::plane_added(t_, r_.pass, iter, n, shape, plane_count_);
+        if (add_plane(planes_.items, &plane_count_, n))
+            trace::plane_added(t_, r_.pass, iter, n, shape, plane_count_);
         if (!clips_velocity) return;
         add_plane(velocity_planes_.items, &velocity_plane_count_, n);
-        out_.velocity = solve_planes(out_.velocity, velocity_planes_.items, velocity_plane_count_).motion;
+        out_.velocity =
+            solve_planes(out_.velocity, velocity_planes_.items, velocity_plane_count_).motion;
     }
 
     /// A grounded body's slide keeps the horizontal length its motion asked for. A walkable-angle
@@ -177,7 +185,8 @@ private:
     /// Any other slide carries it no further horizontally than asked (a drop along an edge's
     /// tangent met by the next nosing turned into forward motion). Faces keep the spec's surface
     /// speed.
-    void keep_horizontal_length(const Vec3& leftover, const geo::Hit& h, const PlaneSolve& ps, bool clips_velocity) {
+    void keep_horizontal_length(const Vec3& leftover, const geo::Hit& h, const PlaneSolve& ps,
+                                bool clips_velocity) {
         Scalar want = length(Vec3{leftover.x, Scalar{}, leftover.z});
         const Scalar have = length(Vec3{motion_.x, Scalar{}, motion_.z});
         if (!clips_velocity && is_edge(h.feature) && ps.kind == PlaneSolveKind::kSlide) {

@@ -10,11 +10,13 @@ struct Writer {
     uint8_t* p;
     void u8(uint8_t v) { *p++ = v; }
     void u32(uint32_t v) {
-        for (int i = 0; i < 4; ++i) *p++ = static_cast<uint8_t>(v >> (8 * i));
+        for (int i = 0; i < 4; ++i)
+            *p++ = static_cast<uint8_t>(v >> (8 * i));
     }
     void i64(int64_t raw) {
         const uint64_t v = static_cast<uint64_t>(raw);
-        for (int i = 0; i < 8; ++i) *p++ = static_cast<uint8_t>(v >> (8 * i));
+        for (int i = 0; i < 8; ++i)
+            *p++ = static_cast<uint8_t>(v >> (8 * i));
     }
     void s(Scalar v) { i64(v.raw()); }
     void i32(int v) { u32(static_cast<uint32_t>(v)); }
@@ -30,13 +32,15 @@ struct Reader {
     uint8_t u8() { return *p++; }
     uint32_t u32() {
         uint32_t v = 0;
-        for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(*p++) << (8 * i);
+        for (int i = 0; i < 4; ++i)
+            v |= static_cast<uint32_t>(*p++) << (8 * i);
         return v;
     }
     int i32() { return static_cast<int>(static_cast<int32_t>(u32())); }
     Scalar s() {
         uint64_t v = 0;
-        for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(*p++) << (8 * i);
+        for (int i = 0; i < 8; ++i)
+            v |= static_cast<uint64_t>(*p++) << (8 * i);
         return Scalar::from_raw(static_cast<int64_t>(v));
     }
     Vec3 v3() {
@@ -125,9 +129,12 @@ std::array<uint8_t, kSettingsBytes> serialize_settings(const Settings& settings)
     Writer w{out.data()};
     settings_fields(settings, [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, Scalar>) w.s(v);
-        else if constexpr (std::is_same_v<T, bool>) w.u8(v ? 1 : 0);
-        else w.i32(v);
+        if constexpr (std::is_same_v<T, Scalar>)
+            w.s(v);
+        else if constexpr (std::is_same_v<T, bool>)
+            w.u8(v ? 1 : 0);
+        else
+            w.i32(v);
     });
     return out;
 }
@@ -139,12 +146,14 @@ bool deserialize_settings(std::span<const uint8_t> bytes, Settings* out) {
     bool ok = true;
     settings_fields(settings, [&](auto& v) {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, Scalar>) v = r.s();
+        if constexpr (std::is_same_v<T, Scalar>)
+            v = r.s();
         else if constexpr (std::is_same_v<T, bool>) {
             const uint8_t b = r.u8();
             ok = ok && b <= 1;
             v = b == 1;
-        } else v = r.i32();
+        } else
+            v = r.i32();
     });
     if (!ok) return false;
     *out = settings;

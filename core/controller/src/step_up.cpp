@@ -19,7 +19,8 @@ constexpr Scalar kRiseTolerance = Scalar::from_raw(geo::kContactTolerance.raw() 
 /// one does, sweep() with the same arguments returns true whatever the static shapes add (it
 /// returns a resisting hit, the earliest, or stops the motion when more contacts start than its
 /// buffer holds), so a caller that needs only that answer is spared the static shapes.
-bool body_resists(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion, Scalar distance) {
+bool body_resists(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion,
+                  Scalar distance) {
     if (!scene.has_bodies()) return false;
     Results<geo::Hit, kMaxSweepHits> results;
     const std::span<geo::Hit> hits = results.span();
@@ -34,23 +35,33 @@ bool body_resists(const geo::LocalScene& scene, const geo::Capsule& c, const Vec
 
 const char* to_string(StepResult r) {
     switch (r) {
-    case StepResult::kAccepted: return "accepted";
-    case StepResult::kCeiling: return "ceiling";
-    case StepResult::kBlocked: return "blocked";
-    case StepResult::kNoLanding: return "no-landing";
-    case StepResult::kSteepLanding: return "steep-landing";
-    case StepResult::kTooHigh: return "too-high";
-    case StepResult::kNoMotion: return "no-motion";
-    case StepResult::kNoRise: return "no-rise";
-    case StepResult::kHeld: return "held";
-    case StepResult::kAboveStep: return "above-step";
+    case StepResult::kAccepted:
+        return "accepted";
+    case StepResult::kCeiling:
+        return "ceiling";
+    case StepResult::kBlocked:
+        return "blocked";
+    case StepResult::kNoLanding:
+        return "no-landing";
+    case StepResult::kSteepLanding:
+        return "steep-landing";
+    case StepResult::kTooHigh:
+        return "too-high";
+    case StepResult::kNoMotion:
+        return "no-motion";
+    case StepResult::kNoRise:
+        return "no-rise";
+    case StepResult::kHeld:
+        return "held";
+    case StepResult::kAboveStep:
+        return "above-step";
     }
     return "?";
 }
 
-StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion, Scalar held,
-                        Scalar blocker_y, bool rule_out,
-                        const Params& p, const Tracer& t) {
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
+                        Scalar held, Scalar blocker_y, bool rule_out, const Params& p,
+                        const Tracer& t) {
     StepAttempt a;
     a.position = feet;
     const Settings& s = p.s;
@@ -70,7 +81,8 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
         // kTooHigh): none exists. Not kHeld (the forward is long enough, and with nothing held
         // the forward is not shortened along a wall): nothing but the trace tells the sweeps apart.
         a.result = StepResult::kAboveStep;
-    } else if (sweep(scene, capsule_at(feet, p), kUp * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
+    } else if (sweep(scene, capsule_at(feet, p), kUp * (s.step_height + s.skin),
+                     s.step_height + s.skin, kNoId, &h)) {
         a.result = StepResult::kCeiling;
     } else {
         // Forward by the blocked motion (and what was held back before). When that is shorter
@@ -99,13 +111,15 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
                 }
                 f = f - nh * into;
                 flen = length(f);
-                if (flen < kMinMove || sweep(scene, capsule_at(raised, p), f, flen + s.skin, kNoId, &h)) {
+                if (flen < kMinMove ||
+                    sweep(scene, capsule_at(raised, p), f, flen + s.skin, kNoId, &h)) {
                     a.result = StepResult::kBlocked;
                     return;
                 }
             }
             const Vec3 over = raised + f;
-            if (!sweep(scene, capsule_at(over, p), kDown * (s.step_height + s.skin), s.step_height + s.skin, kNoId, &h)) {
+            if (!sweep(scene, capsule_at(over, p), kDown * (s.step_height + s.skin),
+                       s.step_height + s.skin, kNoId, &h)) {
                 a.result = StepResult::kNoLanding;
             } else if (h.start_overlap || h.normal.y < p.cos_stay) {
                 a.result = StepResult::kSteepLanding;
@@ -121,7 +135,8 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
                     a.result = StepResult::kNoRise;
                 } else {
                     a.result = StepResult::kAccepted;
-                    const Scalar drop = max(h.distance - ground_rest_height(h.normal.y, p), Scalar{});
+                    const Scalar drop =
+                        max(h.distance - ground_rest_height(h.normal.y, p), Scalar{});
                     a.position = over - Vec3{Scalar{}, drop, Scalar{}};
                 }
             }

@@ -23,7 +23,9 @@ constexpr size_t kMaxSweepHits = 16;
 constexpr Scalar kSamePlaneDot = Scalar::from_raw(Scalar::kOneRaw - (int64_t{1} << 12));
 
 /// v * num / den (every caller's den is positive; a level motion's zero y is not divided).
-inline Vec3 scaled(const Vec3& v, Scalar num, Scalar den) { return mul_div(v, num, den); }
+inline Vec3 scaled(const Vec3& v, Scalar num, Scalar den) {
+    return mul_div(v, num, den);
+}
 
 /// Room for up to N query results, not initialised: zeroing eight hits cost more than the
 /// probe's arithmetic. The scene writes the first ones (whole objects, by trivial assignment,
@@ -64,8 +66,8 @@ inline bool resists(const geo::Hit& h, const Vec3& motion, geo::ShapeId ignore) 
 /// the plain cast's (out holds it when nothing resists, as the cast would leave it); where that
 /// is such a contact, the hits behind it are looked at (before, a second query found them: a
 /// body on the floor or touching another made it on most sweeps).
-inline bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion, Scalar distance,
-           geo::ShapeId ignore, geo::Hit* out) {
+inline bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion,
+                  Scalar distance, geo::ShapeId ignore, geo::Hit* out) {
     Results<geo::Hit, kMaxSweepHits> results;
     const std::span<geo::Hit> hits = results.span();
     const size_t found = scene.cast_all(c, motion, distance, hits);

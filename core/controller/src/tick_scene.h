@@ -22,8 +22,8 @@ class TickScene {
 public:
     /// `carried`: a platform moved the body before this tick's queries (its last cast is not
     /// where it stands). `leaving`: the platforms an airborne body is leaving (Movers), or null.
-    TickScene(const geo::StaticScene& world, const geo::Aabb& region, TickCache* cache, bool carried,
-              const Movers* leaving)
+    TickScene(const geo::StaticScene& world, const geo::Aabb& region, TickCache* cache,
+              bool carried, const Movers* leaving)
         : cache_(cache), leaving_(leaving), carried_(carried) {
         // The shapes gathered around a wider region on an earlier tick serve while this tick's
         // region lies inside it (a scene without kinematic shapes: those move every tick).
@@ -31,7 +31,8 @@ public:
             std::optional<geo::LocalScene>& kept = cache->scene;
             if (!kept || &kept->scene() != &world || !kept->covers(region))
                 kept.emplace(world, region.expanded(kTickRegionPadding));
-            if (kept->covers(region)) scene_ = &*kept; // (not when the wider region holds too many shapes)
+            if (kept->covers(region))
+                scene_ = &*kept; // (not when the wider region holds too many shapes)
         }
         if (scene_ == nullptr) scene_ = std::construct_at(&own_.scene, world, region);
         scene_->set_bodies({});
@@ -45,10 +46,13 @@ public:
         GroundMemo* const memo = ground_memo();
         // Where the body ended its last tick, unmoved, with only static shapes around, that
         // tick's last downward cast answers this tick's overlap and probe queries.
-        reuse_ = memo != nullptr && !carried_ && leaving_ == nullptr && memo_fits(*memo, *scene_, capsule_at(feet, p), p);
-        if (memo != nullptr) memo->valid = false; // this tick's own cast replaces it (or nothing does)
-        const Depenetration d = reuse_ && memo->clear ? nothing_to_depenetrate(feet, t)
-                                                      : kcc::depenetrate(*scene_, feet, p, t, leaving_);
+        reuse_ = memo != nullptr && !carried_ && leaving_ == nullptr &&
+                 memo_fits(*memo, *scene_, capsule_at(feet, p), p);
+        if (memo != nullptr)
+            memo->valid = false; // this tick's own cast replaces it (or nothing does)
+        const Depenetration d = reuse_ && memo->clear
+                                    ? nothing_to_depenetrate(feet, t)
+                                    : kcc::depenetrate(*scene_, feet, p, t, leaving_);
         reuse_ = reuse_ && d.push.is_zero(); // the probe's answer holds where the cast was made
         return d;
     }

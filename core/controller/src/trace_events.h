@@ -50,7 +50,8 @@ inline void depenetrate(const Tracer& t, const Depenetration& d, const Vec3& fee
 /// when the probe cast, 1 when its answer came from the last tick's cast (GroundMemo), 2 when
 /// depenetration's overlap query was answered from it too; plus kProbeBodiesCast when the other
 /// characters' hits were cast afresh and merged in.
-inline void probe(const Tracer& t, const Ground& g, size_t hits, const Vec3& feet, uint8_t reused = 0) {
+inline void probe(const Tracer& t, const Ground& g, size_t hits, const Vec3& feet,
+                  uint8_t reused = 0) {
     if (!t.on()) return;
     TraceEvent e;
     e.kind = TraceKind::kProbe;

@@ -18,8 +18,10 @@ Vec3 stick_to_direction(Scalar stick_x, Scalar stick_y, Scalar dead_zone) {
 }
 
 Scalar wrap_angle(Scalar a) {
-    while (a > kPi) a -= kTwoPi;
-    while (a <= -kPi) a += kTwoPi;
+    while (a > kPi)
+        a -= kTwoPi;
+    while (a <= -kPi)
+        a += kTwoPi;
     return a;
 }
 
@@ -54,7 +56,8 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
     const Settings& s = p.s;
     VelocityUpdate out;
     StickMemo& m = *memo;
-    if (!m.valid || m.stick_x != in.stick_x || m.stick_y != in.stick_y || m.dead_zone != s.dead_zone) {
+    if (!m.valid || m.stick_x != in.stick_x || m.stick_y != in.stick_y ||
+        m.dead_zone != s.dead_zone) {
         m.valid = true;
         m.stick_x = in.stick_x;
         m.stick_y = in.stick_y;

@@ -19,7 +19,8 @@ Vec3 Platform::center_at(int64_t tick) const {
     if (waypoints.size() == 1 || period <= 0 || tick <= first.tick) return first.center;
     const int64_t tt = first.tick + (tick - first.tick) % period;
     size_t k = 0;
-    while (k + 2 < waypoints.size() && waypoints[k + 1].tick <= tt) ++k;
+    while (k + 2 < waypoints.size() && waypoints[k + 1].tick <= tt)
+        ++k;
     const Waypoint& a = waypoints[k];
     const Waypoint& b = waypoints[k + 1];
     const Scalar num = Scalar::from_raw(tt - a.tick);
@@ -35,7 +36,9 @@ bool World::add_platform(const Platform& platform, std::string* error) {
     }
     for (size_t k = 1; k < platform.waypoints.size(); ++k) {
         if (platform.waypoints[k].tick <= platform.waypoints[k - 1].tick) {
-            if (error != nullptr) *error = "platform " + std::to_string(platform.id) + ": waypoint ticks must increase";
+            if (error != nullptr)
+                *error =
+                    "platform " + std::to_string(platform.id) + ": waypoint ticks must increase";
             return false;
         }
     }
@@ -44,12 +47,14 @@ bool World::add_platform(const Platform& platform, std::string* error) {
         return false;
     }
     platforms_.push_back(platform);
-    scene_.add_box(platform.id, geo::Box{platform.center_at(0), platform.half_extents, platform.rotation},
+    scene_.add_box(platform.id,
+                   geo::Box{platform.center_at(0), platform.half_extents, platform.rotation},
                    geo::Motion::kKinematic);
     return true;
 }
 
-bool World::check_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) const {
+bool World::check_character(CharacterId id, const Vec3& feet, const Settings& settings,
+                            std::string* error) const {
     std::string why;
     if (!validate(settings, &why)) {
         if (error != nullptr) *error = "character " + std::to_string(id) + ": " + why;
@@ -57,13 +62,15 @@ bool World::check_character(CharacterId id, const Vec3& feet, const Settings& se
     }
     if (outside_working_volume(feet)) {
         if (error != nullptr)
-            *error = "character " + std::to_string(id) + ": feet outside the working volume (each coordinate less than 1048576 m)";
+            *error = "character " + std::to_string(id) +
+                     ": feet outside the working volume (each coordinate less than 1048576 m)";
         return false;
     }
     return true;
 }
 
-bool World::add_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) {
+bool World::add_character(CharacterId id, const Vec3& feet, const Settings& settings,
+                          std::string* error) {
     if (!check_character(id, feet, settings, error)) return false;
     for (const CharacterState& s : states_) {
         if (s.id == id) {
@@ -81,21 +88,24 @@ bool World::add_character(CharacterId id, const Vec3& feet, const Settings& sett
         return true;
     }
     // Between ticks: in its place in id order, standing on whatever is under it, as at build().
-    const auto at = std::lower_bound(states_.begin(), states_.end(), id,
-                                     [](const CharacterState& c, CharacterId v) { return c.id < v; });
+    const auto at =
+        std::lower_bound(states_.begin(), states_.end(), id,
+                         [](const CharacterState& c, CharacterId v) { return c.id < v; });
     const size_t i = static_cast<size_t>(at - states_.begin());
     states_.insert(at, s);
     params_.insert(params_.begin() + static_cast<std::ptrdiff_t>(i), make_params(settings));
     settle(i);
     size_scratch();
-    if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kJoin, id, feet, settings});
+    if (recorder_.r != nullptr)
+        recorder_.r->on_change({tick_, Recorder::ChangeKind::kJoin, id, feet, settings});
     return true;
 }
 
 CharacterState* World::changing(const char* what, CharacterId id, std::string* error) {
     CharacterState* s = built_ ? find(id) : nullptr;
     if (s == nullptr && error != nullptr)
-        *error = std::string(what) + (built_ ? ": no character " + std::to_string(id) : ": the world is not built");
+        *error = std::string(what) +
+                 (built_ ? ": no character " + std::to_string(id) : ": the world is not built");
     return s;
 }
 
@@ -106,7 +116,8 @@ bool World::remove_character(CharacterId id, std::string* error) {
     states_.erase(states_.begin() + i);
     params_.erase(params_.begin() + i);
     size_scratch();
-    if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kLeave, id, Vec3{}, Settings{}});
+    if (recorder_.r != nullptr)
+        recorder_.r->on_change({tick_, Recorder::ChangeKind::kLeave, id, Vec3{}, Settings{}});
     return true;
 }
 
@@ -116,7 +127,8 @@ bool World::set_settings(CharacterId id, const Settings& settings, std::string* 
     if (!check_character(id, s->position, settings, error)) return false;
     params_[static_cast<size_t>(s - states_.data())] = make_params(settings);
     cache_[static_cast<size_t>(s - states_.data())].ground.valid = false;
-    if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kSettings, id, Vec3{}, settings});
+    if (recorder_.r != nullptr)
+        recorder_.r->on_change({tick_, Recorder::ChangeKind::kSettings, id, Vec3{}, settings});
     return true;
 }
 
@@ -135,24 +147,30 @@ bool World::teleport(CharacterId id, const Vec3& feet, std::string* error) {
     t.previous_facing = s->facing;
     *s = t;
     settle(i);
-    if (recorder_.r != nullptr) recorder_.r->on_change({tick_, Recorder::ChangeKind::kTeleport, id, feet, Settings{}});
+    if (recorder_.r != nullptr)
+        recorder_.r->on_change({tick_, Recorder::ChangeKind::kTeleport, id, feet, Settings{}});
     return true;
 }
 
 const Settings* World::settings(CharacterId id) const {
-    const auto it = std::lower_bound(states_.begin(), states_.end(), id,
-                                     [](const CharacterState& c, CharacterId v) { return c.id < v; });
-    return it != states_.end() && it->id == id ? &params_[static_cast<size_t>(it - states_.begin())].s : nullptr;
+    const auto it =
+        std::lower_bound(states_.begin(), states_.end(), id,
+                         [](const CharacterState& c, CharacterId v) { return c.id < v; });
+    return it != states_.end() && it->id == id
+               ? &params_[static_cast<size_t>(it - states_.begin())].s
+               : nullptr;
 }
 
 void World::settle(size_t i) {
     CharacterState& st = states_[i];
-    const Ground g = probe_ground(geo::LocalScene(scene_), st.position, params_[i], false, Tracer{});
+    const Ground g =
+        probe_ground(geo::LocalScene(scene_), st.position, params_[i], false, Tracer{});
     st.grounded = g.grounded;
     st.ground_normal = g.normal;
     st.ground_shape = g.shape;
-    const bool on_platform = std::any_of(platforms_.begin(), platforms_.end(),
-                                         [&](const Platform& pl) { return g.grounded && pl.id == g.shape; });
+    const bool on_platform =
+        std::any_of(platforms_.begin(), platforms_.end(),
+                    [&](const Platform& pl) { return g.grounded && pl.id == g.shape; });
     st.platform = on_platform ? g.shape : kNoId;
 }
 
@@ -174,8 +192,10 @@ bool World::build(std::string* error) {
     if (!scene_.build(error)) return false;
     // Fixed order: characters and platforms by id (ids are unique, so the order is total).
     std::vector<size_t> order(states_.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return states_[a].id < states_[b].id; });
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return states_[a].id < states_[b].id; });
     std::vector<CharacterState> states;
     std::vector<Params> params;
     for (size_t i : order) {
@@ -187,10 +207,12 @@ bool World::build(std::string* error) {
     std::sort(platforms_.begin(), platforms_.end(),
               [](const Platform& a, const Platform& b) { return a.id < b.id; });
     platform_shift_.clear();
-    for (const Platform& pl : platforms_) platform_shift_.push_back(PlatformShift{pl.id, Vec3::zero()});
+    for (const Platform& pl : platforms_)
+        platform_shift_.push_back(PlatformShift{pl.id, Vec3::zero()});
     // A body starts on whatever ground is under its spawn (enter limit: it was not grounded
     // before), so one spawned on a moving platform is carried from the first tick.
-    for (size_t i = 0; i < states_.size(); ++i) settle(i);
+    for (size_t i = 0; i < states_.size(); ++i)
+        settle(i);
     size_scratch();
     built_ = true;
     return true;
@@ -198,13 +220,15 @@ bool World::build(std::string* error) {
 
 void World::set_reuse_casts(bool on) {
     reuse_casts_ = on;
-    for (TickCache& c : cache_) c = TickCache{};
+    for (TickCache& c : cache_)
+        c = TickCache{};
 }
 
 CharacterState* World::find(CharacterId id) {
     bodies_indexed_ = false; // the caller may move the character
-    const auto it = std::lower_bound(states_.begin(), states_.end(), id,
-                                     [](const CharacterState& s, CharacterId v) { return s.id < v; });
+    const auto it =
+        std::lower_bound(states_.begin(), states_.end(), id,
+                         [](const CharacterState& s, CharacterId v) { return s.id < v; });
     return it != states_.end() && it->id == id ? &*it : nullptr;
 }
 
@@ -234,14 +258,17 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
     for (size_t i = 0; i < states_.size(); ++i) {
         CharacterState& s = states_[i];
         Vec3 shift;
-        if (const PlatformShift* pl = s.platform != kNoId ? find_platform(platform_shift_, s.platform) : nullptr)
+        if (const PlatformShift* pl =
+                s.platform != kNoId ? find_platform(platform_shift_, s.platform) : nullptr)
             shift = pl->shift;
         geo::Aabb region; // the tick's region, when gather_bodies_near() computed it
         const bool known = gather_bodies_near(i, shift, &region);
-        step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift, platform_shift_,
-                       body_near_, observer, reuse_casts_ ? &cache_[i] : nullptr, known ? &region : nullptr);
+        step_character(scene_, params_[i], s, i < inputs.size() ? inputs[i] : idle, shift,
+                       platform_shift_, body_near_, observer, reuse_casts_ ? &cache_[i] : nullptr,
+                       known ? &region : nullptr);
         s.platform = kNoId;
-        if (s.grounded && s.ground_shape != kNoId && find_platform(platform_shift_, s.ground_shape) != nullptr)
+        if (s.grounded && s.ground_shape != kNoId &&
+            find_platform(platform_shift_, s.ground_shape) != nullptr)
             s.platform = s.ground_shape;
     }
     if (body_cells_.size() > 1) resolve_bodies();

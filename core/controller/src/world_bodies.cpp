@@ -12,8 +12,12 @@ namespace {
 /// shifted right by 33, which rounds toward minus infinity). Only which bodies a query visits
 /// depends on it (docs/performance.md: 4 m cells visited twice as many on crowd-1024).
 constexpr int kBodyCellShift = 32 + 1;
-int64_t cell_of(Scalar c) { return c.raw() >> kBodyCellShift; }
-int64_t cell_key(int64_t cx, int64_t cz) { return cx * (int64_t{1} << 32) + (cz + (int64_t{1} << 31)); }
+int64_t cell_of(Scalar c) {
+    return c.raw() >> kBodyCellShift;
+}
+int64_t cell_key(int64_t cx, int64_t cz) {
+    return cx * (int64_t{1} << 32) + (cz + (int64_t{1} << 31));
+}
 /// More cells than this in a query's footprint (a platform's long carry): every body is visited.
 constexpr int64_t kMaxCellsVisited = 64;
 } // namespace
@@ -25,9 +29,12 @@ void World::index_bodies() {
     body_widest_skin_ = Scalar{};
     // Only the colliding bodies are indexed (body_start_ and body_box_ are read for them alone),
     // and none when fewer than two collide: nobody to meet, no query looks.
-    const auto collides = [&](size_t i) { return params_[i].s.collide_characters && !states_[i].halted; };
+    const auto collides = [&](size_t i) {
+        return params_[i].s.collide_characters && !states_[i].halted;
+    };
     size_t colliding = 0;
-    for (size_t i = 0; i < states_.size() && colliding < 2; ++i) colliding += collides(i) ? 1 : 0;
+    for (size_t i = 0; i < states_.size() && colliding < 2; ++i)
+        colliding += collides(i) ? 1 : 0;
     if (colliding < 2) return;
     int64_t x0 = INT64_MAX, x1 = INT64_MIN, z0 = INT64_MAX, z1 = INT64_MIN;
     // (Locals, not members, inside the loop: the compiler need not store them every body.)
@@ -69,7 +76,8 @@ void World::index_bodies() {
         body_cell_[cell.second] = k;
         ++cell_start_[static_cast<size_t>(k + 2)];
     }
-    for (size_t k = 2; k < cell_start_.size(); ++k) cell_start_[k] += cell_start_[k - 1];
+    for (size_t k = 2; k < cell_start_.size(); ++k)
+        cell_start_[k] += cell_start_[k - 1];
     // Placed in ascending index (body_cells_ is built that way): stable.
     body_scratch_.assign(body_cells_.begin(), body_cells_.end());
     for (const auto& cell : body_scratch_)
@@ -81,17 +89,18 @@ bool World::grid_is_fresh() const {
     if (!bodies_indexed_ || !reuse_casts_) return true; // the next tick builds it
     World fresh = *this;
     fresh.index_bodies();
-    if (fresh.body_cells_ != body_cells_ || fresh.cell_start_ != cell_start_ || fresh.body_widest_ != body_widest_ ||
-        fresh.body_widest_skin_ != body_widest_skin_)
+    if (fresh.body_cells_ != body_cells_ || fresh.cell_start_ != cell_start_ ||
+        fresh.body_widest_ != body_widest_ || fresh.body_widest_skin_ != body_widest_skin_)
         return false;
     if (!cell_start_.empty() && (fresh.grid_x0_ != grid_x0_ || fresh.grid_z0_ != grid_z0_ ||
                                  fresh.grid_w_ != grid_w_ || fresh.grid_h_ != grid_h_))
         return false;
     for (const auto& cell : body_cells_) {
         const size_t i = cell.second;
-        if (fresh.body_start_[i].a != body_start_[i].a || fresh.body_start_[i].b != body_start_[i].b ||
-            fresh.body_start_[i].radius != body_start_[i].radius || fresh.body_box_[i].lo != body_box_[i].lo ||
-            fresh.body_box_[i].hi != body_box_[i].hi)
+        if (fresh.body_start_[i].a != body_start_[i].a ||
+            fresh.body_start_[i].b != body_start_[i].b ||
+            fresh.body_start_[i].radius != body_start_[i].radius ||
+            fresh.body_box_[i].lo != body_box_[i].lo || fresh.body_box_[i].hi != body_box_[i].hi)
             return false;
     }
     return true;
@@ -108,19 +117,23 @@ template <class Visit> void World::for_bodies_near(const geo::Aabb& q, Visit&& v
         for (int64_t cx = x0; cx <= x1; ++cx) {
             const int64_t row = (cx - grid_x0_) * grid_h_ - grid_z0_;
             const size_t end = cell_start_[static_cast<size_t>(row + z1 + 1)];
-            for (size_t k = cell_start_[static_cast<size_t>(row + z0)]; k < end; ++k) visit(body_cells_[k].second);
+            for (size_t k = cell_start_[static_cast<size_t>(row + z0)]; k < end; ++k)
+                visit(body_cells_[k].second);
         }
         return;
     }
     if ((x1 - x0 + 1) * (z1 - z0 + 1) > kMaxCellsVisited) {
-        for (const auto& cell : body_cells_) visit(cell.second);
+        for (const auto& cell : body_cells_)
+            visit(cell.second);
         return;
     }
     for (int64_t cx = x0; cx <= x1; ++cx) {
         for (int64_t cz = z0; cz <= z1; ++cz) {
             const int64_t key = cell_key(cx, cz);
-            auto it = std::lower_bound(body_cells_.begin(), body_cells_.end(), std::make_pair(key, uint32_t{0}));
-            for (; it != body_cells_.end() && it->first == key; ++it) visit(it->second);
+            auto it = std::lower_bound(body_cells_.begin(), body_cells_.end(),
+                                       std::make_pair(key, uint32_t{0}));
+            for (; it != body_cells_.end() && it->first == key; ++it)
+                visit(it->second);
         }
     }
 }
@@ -135,15 +148,19 @@ template <class Visit> void World::for_body_pairs(Visit&& visit) const {
     // (another). Before, each body looked up the cells around its box (for_bodies_near) and
     // skipped every pair it met from the other side: on crowd-1024 that look-up cost more than
     // the pairs (docs/performance.md).
-    const int64_t d = body_widest_.raw() * 2 + widest_skin.raw(); // radii and skins are bounded (settings)
+    const int64_t d =
+        body_widest_.raw() * 2 + widest_skin.raw(); // radii and skins are bounded (settings)
     if (!cell_start_.empty() && d <= (int64_t{1} << kBodyCellShift)) {
         const int64_t h = grid_h_;
-        const auto end_of = [&](int64_t c) { return static_cast<size_t>(cell_start_[static_cast<size_t>(c + 1)]); };
+        const auto end_of = [&](int64_t c) {
+            return static_cast<size_t>(cell_start_[static_cast<size_t>(c + 1)]);
+        };
         for (size_t k = 0; k < body_cells_.size(); ++k) {
             const int64_t key = body_cells_[k].first;
             const uint32_t i = body_cells_[k].second;
             // The key's cell (cell_key), relative to the grid.
-            const int64_t xl = (key >> 32) - grid_x0_, zl = (key & 0xffffffff) - (int64_t{1} << 31) - grid_z0_;
+            const int64_t xl = (key >> 32) - grid_x0_,
+                          zl = (key & 0xffffffff) - (int64_t{1} << 31) - grid_z0_;
             const int64_t z_lo = zl > 0 ? zl - 1 : 0, z_hi = zl + 1 < h ? zl + 1 : h - 1;
             const geo::Aabb bi = body_box_[i].expanded(widest_skin);
             const auto stretch = [&](size_t from, size_t to) {
@@ -154,7 +171,8 @@ template <class Visit> void World::for_body_pairs(Visit&& visit) const {
             };
             const int64_t row = xl * h;
             stretch(k + 1, end_of(row + z_hi));
-            if (xl + 1 < grid_w_) stretch(cell_start_[static_cast<size_t>(row + h + z_lo)], end_of(row + h + z_hi));
+            if (xl + 1 < grid_w_)
+                stretch(cell_start_[static_cast<size_t>(row + h + z_lo)], end_of(row + h + z_hi));
         }
         return;
     }
@@ -171,11 +189,13 @@ bool World::body_pairs_complete(size_t* pairs) const {
     World fresh = *this;
     fresh.index_bodies();
     std::vector<std::pair<uint32_t, uint32_t>> seen, all;
-    fresh.for_body_pairs([&](uint32_t i, uint32_t j) { seen.emplace_back(std::min(i, j), std::max(i, j)); });
+    fresh.for_body_pairs(
+        [&](uint32_t i, uint32_t j) { seen.emplace_back(std::min(i, j), std::max(i, j)); });
     for (size_t a = 0; a < fresh.body_cells_.size(); ++a) {
         for (size_t b = 0; b < fresh.body_cells_.size(); ++b) {
             const uint32_t i = fresh.body_cells_[a].second, j = fresh.body_cells_[b].second;
-            if (i < j && fresh.body_box_[j].overlaps(fresh.body_box_[i].expanded(fresh.body_widest_skin_)))
+            if (i < j &&
+                fresh.body_box_[j].overlaps(fresh.body_box_[i].expanded(fresh.body_widest_skin_)))
                 all.emplace_back(i, j);
         }
     }
@@ -198,7 +218,8 @@ void World::resolve_bodies() {
     bool any = false;
     for_body_pairs([&](uint32_t i, uint32_t j) {
         // body_separation is exactly antisymmetric: which of the two comes first does not matter.
-        const Vec3 push = body_separation(body_start_[i], body_start_[j], max(params_[i].s.skin, params_[j].s.skin));
+        const Vec3 push = body_separation(body_start_[i], body_start_[j],
+                                          max(params_[i].s.skin, params_[j].s.skin));
         if (push.is_zero()) return;
         body_push_[i] += push;
         body_push_[j] -= push;
@@ -224,15 +245,17 @@ void World::resolve_bodies() {
         // The shapes this tick gathered around the body (TickCache) answer as the whole scene
         // does (a query they do not cover walks the scene), from fewer candidates; no bodies.
         const geo::LocalScene whole(scene_);
-        geo::LocalScene* kept = reuse_casts_ && cache_[i].scene && &cache_[i].scene->scene() == &scene_
-                                    ? &*cache_[i].scene
-                                    : nullptr;
+        geo::LocalScene* kept =
+            reuse_casts_ && cache_[i].scene && &cache_[i].scene->scene() == &scene_
+                ? &*cache_[i].scene
+                : nullptr;
         if (kept != nullptr) kept->set_bodies({});
         const geo::LocalScene& statics = kept != nullptr ? *kept : whole;
         s.position += clear_of_statics(statics, s.position, along, p);
         body_start_[i] = capsule_at(s.position, p);
         body_box_[i] = body_start_[i].bounds();
-        if (cell_of(s.position.x) != cell_of(before.x) || cell_of(s.position.z) != cell_of(before.z))
+        if (cell_of(s.position.x) != cell_of(before.x) ||
+            cell_of(s.position.z) != cell_of(before.z))
             bodies_indexed_ = false;
         if (s.grounded) {
             // Cast where the body now ends its tick: remembered (GroundMemo), it answers the next
@@ -256,7 +279,8 @@ bool World::gather_bodies_near(size_t i, const Vec3& shift, geo::Aabb* region) {
     reach.lo -= carried;
     reach.hi += carried;
     for_bodies_near(reach, [&](uint32_t k) {
-        if (k != i && body_box_[k].overlaps(reach)) body_near_.push_back({body_start_[k], body_box_[k]});
+        if (k != i && body_box_[k].overlaps(reach))
+            body_near_.push_back({body_start_[k], body_box_[k]});
     });
     return true;
 }

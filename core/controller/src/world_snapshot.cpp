@@ -20,11 +20,14 @@ uint64_t World::checksum() const {
     uint8_t* p = checksum_bytes_.data();
     for (const CharacterState& s : states_) {
         const std::array<uint8_t, kStateBytes> b = serialize_state(s);
-        for (size_t k = 0; k < kStateBytes; ++k) *p++ = b[k];
+        for (size_t k = 0; k < kStateBytes; ++k)
+            *p++ = b[k];
     }
     for (const Platform& pl : platforms_) {
-        const std::array<uint8_t, kPlatformBytes> b = serialize_platform(pl.id, pl.center_at(tick_));
-        for (size_t k = 0; k < kPlatformBytes; ++k) *p++ = b[k];
+        const std::array<uint8_t, kPlatformBytes> b =
+            serialize_platform(pl.id, pl.center_at(tick_));
+        for (size_t k = 0; k < kPlatformBytes; ++k)
+            *p++ = b[k];
     }
     return xxh3_64(checksum_bytes_);
 }
@@ -33,24 +36,31 @@ namespace {
 constexpr size_t kSnapshotRecord = kStateBytes + kSettingsBytes;
 } // namespace
 
-size_t World::snapshot_size() const { return kSnapshotHeader + states_.size() * kSnapshotRecord; }
+size_t World::snapshot_size() const {
+    return kSnapshotHeader + states_.size() * kSnapshotRecord;
+}
 
 void World::snapshot(std::vector<uint8_t>* out) const {
     out->resize(snapshot_size());
     uint8_t* p = out->data();
-    for (size_t k = 0; k < 4; ++k) p[k] = kSnapshotMagic[k];
+    for (size_t k = 0; k < 4; ++k)
+        p[k] = kSnapshotMagic[k];
     p[4] = kSnapshotVersion;
     p[5] = kStateBytesVersion;
     const uint64_t tick = static_cast<uint64_t>(tick_);
-    for (int k = 0; k < 8; ++k) p[6 + k] = static_cast<uint8_t>(tick >> (8 * k));
+    for (int k = 0; k < 8; ++k)
+        p[6 + k] = static_cast<uint8_t>(tick >> (8 * k));
     const uint32_t n = static_cast<uint32_t>(states_.size());
-    for (int k = 0; k < 4; ++k) p[14 + k] = static_cast<uint8_t>(n >> (8 * k));
+    for (int k = 0; k < 4; ++k)
+        p[14 + k] = static_cast<uint8_t>(n >> (8 * k));
     for (size_t i = 0; i < states_.size(); ++i) {
         uint8_t* r = p + kSnapshotHeader + i * kSnapshotRecord;
         const std::array<uint8_t, kStateBytes> b = serialize_state(states_[i]);
-        for (size_t k = 0; k < kStateBytes; ++k) r[k] = b[k];
+        for (size_t k = 0; k < kStateBytes; ++k)
+            r[k] = b[k];
         const std::array<uint8_t, kSettingsBytes> c = serialize_settings(params_[i].s);
-        for (size_t k = 0; k < kSettingsBytes; ++k) r[kStateBytes + k] = c[k];
+        for (size_t k = 0; k < kSettingsBytes; ++k)
+            r[kStateBytes + k] = c[k];
     }
     if (recorder_.r != nullptr) recorder_.r->on_snapshot(tick_, *out);
 }
@@ -61,7 +71,8 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
         return false;
     };
     if (!built_) return fail("the world is not built");
-    if (bytes.size() < kSnapshotHeader) return fail("not a snapshot (" + std::to_string(bytes.size()) + " bytes)");
+    if (bytes.size() < kSnapshotHeader)
+        return fail("not a snapshot (" + std::to_string(bytes.size()) + " bytes)");
     for (size_t k = 0; k < 4; ++k)
         if (bytes[k] != kSnapshotMagic[k]) return fail("not a snapshot (no FXKS magic)");
     if (bytes[4] != kSnapshotVersion)
@@ -71,15 +82,20 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
         return fail("state-bytes version " + std::to_string(bytes[5]) + ", this library writes " +
                     std::to_string(kStateBytesVersion));
     uint64_t tick = 0;
-    for (int k = 0; k < 8; ++k) tick |= static_cast<uint64_t>(bytes[6 + static_cast<size_t>(k)]) << (8 * k);
+    for (int k = 0; k < 8; ++k)
+        tick |= static_cast<uint64_t>(bytes[6 + static_cast<size_t>(k)]) << (8 * k);
     uint32_t n = 0;
-    for (int k = 0; k < 4; ++k) n |= static_cast<uint32_t>(bytes[14 + static_cast<size_t>(k)]) << (8 * k);
+    for (int k = 0; k < 4; ++k)
+        n |= static_cast<uint32_t>(bytes[14 + static_cast<size_t>(k)]) << (8 * k);
     if (static_cast<int64_t>(tick) < 0) return fail("negative tick");
     if ((bytes.size() - kSnapshotHeader) % kSnapshotRecord != 0 ||
         (bytes.size() - kSnapshotHeader) / kSnapshotRecord != n)
-        return fail(std::to_string(bytes.size()) + " bytes, a snapshot of " + std::to_string(n) + " characters has " +
+        return fail(std::to_string(bytes.size()) + " bytes, a snapshot of " + std::to_string(n) +
+                    " characters has " +
                     std::to_string(kSnapshotHeader + size_t{n} * kSnapshotRecord));
-    auto record = [&](size_t i) { return bytes.subspan(kSnapshotHeader + i * kSnapshotRecord, kSnapshotRecord); };
+    auto record = [&](size_t i) {
+        return bytes.subspan(kSnapshotHeader + i * kSnapshotRecord, kSnapshotRecord);
+    };
     // Check every record first, then write: a refused snapshot leaves the world as it was.
     CharacterId prev_id = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -94,7 +110,8 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
         std::string why;
         if (!deserialize_settings(record(i).subspan(kStateBytes), &settings))
             return fail("character " + std::to_string(s.id) + ": unreadable settings bytes");
-        if (!validate(settings, &why)) return fail("character " + std::to_string(s.id) + ": " + why);
+        if (!validate(settings, &why))
+            return fail("character " + std::to_string(s.id) + ": " + why);
     }
     // The snapshot's characters, settings and all: the same set in place (no allocation),
     // another set (characters joined or left since) with the scratch resized.
@@ -105,7 +122,8 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
         deserialize_state(record(i).first(kStateBytes), &states_[i]);
         deserialize_settings(record(i).subspan(kStateBytes), &settings);
         if (i < params_.size()) {
-            if (serialize_settings(params_[i].s) != serialize_settings(settings)) params_[i] = make_params(settings);
+            if (serialize_settings(params_[i].s) != serialize_settings(settings))
+                params_[i] = make_params(settings);
         } else {
             params_.push_back(make_params(settings));
         }
@@ -113,7 +131,8 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
     params_.resize(n);
     if (!same_count) size_scratch();
     bodies_indexed_ = false;
-    for (TickCache& c : cache_) c.ground.valid = false;
+    for (TickCache& c : cache_)
+        c.ground.valid = false;
     tick_ = static_cast<int64_t>(tick);
     // The platforms where they stand at that tick (step() moves them on from there).
     if (!platforms_.empty()) {
@@ -136,7 +155,8 @@ bool World::set_recorder(Recorder* recorder, std::string* error) {
         return false;
     };
     if (!built_) return fail("build the world first");
-    if (tick_ != 0) return fail("a recording starts at tick 0, the world is at tick " + std::to_string(tick_));
+    if (tick_ != 0)
+        return fail("a recording starts at tick 0, the world is at tick " + std::to_string(tick_));
     // The recorder's first mark: the world as it is now (a snapshot taken before attaching,
     // restored later, is known). Taken with no recorder attached, so that none sees it.
     Recorder* const previous = recorder_.r;
@@ -146,7 +166,8 @@ bool World::set_recorder(Recorder* recorder, std::string* error) {
     recorder_.r = previous;
     if (!recorder->begin(*this, xxh3_64(bytes), error)) return false;
     if (previous != nullptr && previous != recorder) previous->world_ = nullptr;
-    if (recorder->world_ != nullptr && recorder->world_ != this) recorder->world_->recorder_.r = nullptr;
+    if (recorder->world_ != nullptr && recorder->world_ != this)
+        recorder->world_->recorder_.r = nullptr;
     recorder->world_ = this;
     recorder_.r = recorder;
     return true;

@@ -43,8 +43,11 @@ bool try_normalize(const Vec3& v, Vec3* out) {
     const uint64_t m = ax > ay ? (ax > az ? ax : az) : (ay > az ? ay : az);
     // Along an axis (casts up and down): the steps below give exactly +-1 on that axis (the
     // root of s^2 is s, and s * 2^32 / s is one), so skip them.
-    if (m >= static_cast<uint64_t>(kMinNormalizeLength.raw()) && (ax == 0) + (ay == 0) + (az == 0) == 2) {
-        auto unit = [m](uint64_t a, bool neg) { return a == m ? (neg ? -Scalar::one() : Scalar::one()) : Scalar{}; };
+    if (m >= static_cast<uint64_t>(kMinNormalizeLength.raw()) &&
+        (ax == 0) + (ay == 0) + (az == 0) == 2) {
+        auto unit = [m](uint64_t a, bool neg) {
+            return a == m ? (neg ? -Scalar::one() : Scalar::one()) : Scalar{};
+        };
         *out = {unit(ax, v.x.raw() < 0), unit(ay, v.y.raw() < 0), unit(az, v.z.raw() < 0)};
         return true;
     }

@@ -12,8 +12,8 @@ struct Aabb {
 
     friend constexpr bool operator==(const Aabb&, const Aabb&) noexcept = default;
     constexpr bool overlaps(const Aabb& o) const noexcept {
-        return !(hi.x < o.lo.x || o.hi.x < lo.x || hi.y < o.lo.y || o.hi.y < lo.y || hi.z < o.lo.z ||
-                 o.hi.z < lo.z);
+        return !(hi.x < o.lo.x || o.hi.x < lo.x || hi.y < o.lo.y || o.hi.y < lo.y ||
+                 hi.z < o.lo.z || o.hi.z < lo.z);
     }
     constexpr Aabb merged(const Aabb& o) const { return {fx::min(lo, o.lo), fx::max(hi, o.hi)}; }
     /// Grown by m on every side.

@@ -25,7 +25,8 @@ public:
 
     struct Node {
         Aabb box;
-        uint32_t first = 0; ///< leaf: first slot in items(); inner: index of the left child (right = first + 1)
+        uint32_t first =
+            0; ///< leaf: first slot in items(); inner: index of the left child (right = first + 1)
         uint32_t count = 0; ///< leaf: number of items (> 0); inner: 0
     };
 

@@ -118,7 +118,8 @@ bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const Sp
 bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const Capsule& s, Hit* out);
 bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const Box& s, Hit* out);
 bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const Plane& s, Hit* out);
-bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const Triangle& s, Hit* out);
+bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const Triangle& s,
+          Hit* out);
 
 /// Mesh versions: every triangle is a convex piece; candidates come from the mesh's own BVH.
 /// overlap() writes up to out.size() contacts in contact_less order (the least ones) and
@@ -130,14 +131,16 @@ bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const Tr
 /// start overlaps the depth of the push out of the face's plane along it; a cast's distance
 /// and point are unchanged. The same holds for meshes in a StaticScene.
 size_t overlap(const Capsule& c, const TriangleMesh& m, Scalar margin, std::span<Contact> out);
-bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const TriangleMesh& m, Hit* out);
+bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, const TriangleMesh& m,
+          Hit* out);
 size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, const TriangleMesh& m,
                 std::span<Hit> out);
 
 /// Ray cast: a cast of a point (radius 0). The ray stops within kContactTolerance of the
 /// surface; a ray starting inside a shape reports start_overlap.
 template <class Shape>
-bool ray_cast(const Vec3& origin, const Vec3& direction, Scalar max_distance, const Shape& s, Hit* out) {
+bool ray_cast(const Vec3& origin, const Vec3& direction, Scalar max_distance, const Shape& s,
+              Hit* out) {
     return cast(Capsule{origin, origin, Scalar{}}, direction, max_distance, s, out);
 }
 

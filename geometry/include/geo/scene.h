@@ -75,7 +75,8 @@ public:
     /// The least out.size() hits (hit_less order: distance, shape id, feature), each shape's
     /// (each mesh triangle's) first contact along the motion. Returns the number of hits
     /// found in all (may exceed out.size()).
-    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const;
+    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                    std::span<Hit> out) const;
     /// Every shape (mesh triangle) with separation < margin, the least out.size() in
     /// contact_less order (shape id, feature). Returns the number found in all.
     size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const;
@@ -98,7 +99,8 @@ public:
         Capsule capsule{};
         Box box{};
         Plane plane{};
-        const TriangleMesh* mesh = nullptr; ///< the mesh itself (its vertices and index triples as built)
+        const TriangleMesh* mesh =
+            nullptr; ///< the mesh itself (its vertices and index triples as built)
     };
     /// Shape `index` < size(): in ascending id after build(), in the order added before it.
     ShapeView shape(size_t index) const;
@@ -114,13 +116,16 @@ private:
         Box box{};
         Plane plane{};
         uint32_t mesh = 0; ///< index into meshes_
-        uint8_t box_frame = 0; ///< the kind of box.rotation (detail::box_frame), set by add_box() and move_box()
+        uint8_t box_frame =
+            0; ///< the kind of box.rotation (detail::box_frame), set by add_box() and move_box()
         Aabb bounds;
     };
-    template <class Visit> void for_candidates(const Aabb& q, const LocalScene* local, Visit&& visit) const;
-    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
-                    const LocalScene* local, bool any) const;
-    size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out, const LocalScene* local) const;
+    template <class Visit>
+    void for_candidates(const Aabb& q, const LocalScene* local, Visit&& visit) const;
+    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                    std::span<Hit> out, const LocalScene* local, bool any) const;
+    size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out,
+                   const LocalScene* local) const;
     const Record* find(ShapeId id, ShapeKind kind) const;
     Record* find(ShapeId id, ShapeKind kind);
 
@@ -184,7 +189,8 @@ public:
 
     bool cast(const Capsule& c, const Vec3& direction, Scalar max_distance, Hit* out) const;
     bool cast_any(const Capsule& c, const Vec3& direction, Scalar max_distance) const;
-    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out) const {
+    size_t cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                    std::span<Hit> out) const {
         return scene_->cast_all(c, direction, max_distance, out, this, false);
     }
     size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const {
@@ -199,8 +205,9 @@ public:
 
     /// Whether a query with bounds q is answered from the gathered shapes.
     bool covers(const Aabb& q) const {
-        return complete_ && region_.lo.x <= q.lo.x && region_.lo.y <= q.lo.y && region_.lo.z <= q.lo.z &&
-               q.hi.x <= region_.hi.x && q.hi.y <= region_.hi.y && q.hi.z <= region_.hi.z;
+        return complete_ && region_.lo.x <= q.lo.x && region_.lo.y <= q.lo.y &&
+               region_.lo.z <= q.lo.z && q.hi.x <= region_.hi.x && q.hi.y <= region_.hi.y &&
+               q.hi.z <= region_.hi.z;
     }
     size_t count() const { return count_; }
 
@@ -215,8 +222,8 @@ public:
     /// bits as cast_all() finds it, inserted into out[0, *count) (hit_less order, at most
     /// out.size(): insert_hit()). Returns how many bodies it hit. Merged so into a list of the
     /// other shapes' hits of that cast, it gives cast_all()'s list (hit_less is a total order).
-    size_t cast_bodies(const Capsule& c, const Vec3& direction, Scalar max_distance, std::span<Hit> out,
-                       size_t* count) const;
+    size_t cast_bodies(const Capsule& c, const Vec3& direction, Scalar max_distance,
+                       std::span<Hit> out, size_t* count) const;
 
     /// normalize(v), from the last few directions this LocalScene normalised (a body moving at
     /// a steady velocity sweeps the same direction every tick): the same bits.
@@ -226,7 +233,7 @@ private:
     friend class StaticScene;
     template <class Out, size_t N> using Recent = detail::Recent<Out, N>;
     const StaticScene* scene_;
-    mutable Recent<Vec3, 4> units_;     ///< normalize()
+    mutable Recent<Vec3, 4> units_; ///< normalize()
     Aabb region_{};
     bool complete_ = false;
     uint32_t count_ = 0;

@@ -76,8 +76,8 @@ struct Triangle {
 /// Which part of a shape a contact is on. Ordered (triangle, kind, index), so a mesh's
 /// contacts sort by triangle first.
 enum class FeatureKind : uint8_t {
-    kFace = 0,   ///< box face index 0..5 = -x,+x,-y,+y,-z,+z; triangle/plane face 0
-    kEdge = 1,   ///< box edge 0..11 (axis*4 + signs); triangle edge i = (v[i], v[(i+1)%3])
+    kFace = 0, ///< box face index 0..5 = -x,+x,-y,+y,-z,+z; triangle/plane face 0
+    kEdge = 1, ///< box edge 0..11 (axis*4 + signs); triangle edge i = (v[i], v[(i+1)%3])
     kVertex = 2, ///< box corner 0..7 (bit0 +x, bit1 +y, bit2 +z); triangle vertex i
     kInterior = 3, ///< the capsule's core is inside the shape, or the shape is round
 };
@@ -135,8 +135,8 @@ public:
     /// edges of 3 or more triangles and folds stay active. A vertex is inactive when every
     /// edge touching it is inactive and the normals of all its triangles agree pairwise
     /// (|dot| >= kInactiveEdgeCos): a vertex inside a flat patch, never a corner or a cone tip.
-    static bool build(std::vector<Vec3> vertices, const std::vector<uint32_t>& indices, TriangleMesh* out,
-                      std::string* error);
+    static bool build(std::vector<Vec3> vertices, const std::vector<uint32_t>& indices,
+                      TriangleMesh* out, std::string* error);
 
     std::span<const Vec3> vertices() const { return vertices_; }
     std::span<const MeshTriangle> triangles() const { return triangles_; }

@@ -1,8 +1,9 @@
 /* The C test program of the C API (fxkcc.h): a level, two characters, a hundred ticks, and the
  * error paths; with a golden hash file of stop-time-62 as its argument, that conformance
- * scenario built through the C API, every tick's checksum against the golden. Every expected value is derived from the spec (docs/controller.md): a body rests
- * one skin (0.015 m) above the floor and one skin from a wall; a body at full stick reaches
- * max_speed (6.2 m/s). Exit 0 when every check holds, 1 naming the first that fails. */
+ * scenario built through the C API, every tick's checksum against the golden. Every expected value
+ * is derived from the spec (docs/controller.md): a body rests one skin (0.015 m) above the floor
+ * and one skin from a wall; a body at full stick reaches max_speed (6.2 m/s). Exit 0 when every
+ * check holds, 1 naming the first that fails. */
 #include <fxkcc.h>
 
 #include <stdio.h>
@@ -10,16 +11,18 @@
 #include <string.h>
 
 static int failures = 0;
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "capi_test: %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                              \
-        }                                                                            \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "capi_test: %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);    \
+            ++failures;                                                                            \
+        }                                                                                          \
     } while (0)
 
 /* |a - b| <= tol, all in raw units */
-static int near(fxkcc_fixed a, fxkcc_fixed b, fxkcc_fixed tol) { return a - b <= tol && b - a <= tol; }
+static int near(fxkcc_fixed a, fxkcc_fixed b, fxkcc_fixed tol) {
+    return a - b <= tol && b - a <= tol;
+}
 
 static fxkcc_fixed dec(const char* text) {
     fxkcc_fixed v = 0;
@@ -49,11 +52,17 @@ static void match_golden(const char* hashes_path) {
         return;
     }
     CHECK(fxkcc_world_create(&w) == FXKCC_OK);
-    centre.x = 0; centre.y = dec("-0.5"); centre.z = dec("10");
-    half.x = dec("30"); half.y = dec("0.5"); half.z = dec("30");
+    centre.x = 0;
+    centre.y = dec("-0.5");
+    centre.z = dec("10");
+    half.x = dec("30");
+    half.y = dec("0.5");
+    half.z = dec("30");
     CHECK(fxkcc_world_add_box(w, 1, centre, half, 0, 0, 0) == FXKCC_OK);
     for (k = 0; k < 4; ++k) {
-        feet.x = dec(spawn_x[k]); feet.y = dec("0.015"); feet.z = 0;
+        feet.x = dec(spawn_x[k]);
+        feet.y = dec("0.015");
+        feet.z = 0;
         CHECK(fxkcc_world_add_character(w, (uint32_t)k + 1, feet, NULL) == FXKCC_OK);
     }
     CHECK(fxkcc_world_build(w) == FXKCC_OK);
@@ -71,8 +80,8 @@ static void match_golden(const char* hashes_path) {
         CHECK(fxkcc_world_step(w, in, 4) == FXKCC_OK);
         CHECK(fxkcc_world_checksum(w, &sum) == FXKCC_OK);
         if (sum != (uint64_t)golden) {
-            fprintf(stderr, "capi_test: tick %llu: checksum %016llx, the golden records %016llx\n", tick,
-                    (unsigned long long)sum, golden);
+            fprintf(stderr, "capi_test: tick %llu: checksum %016llx, the golden records %016llx\n",
+                    tick, (unsigned long long)sum, golden);
             ++failures;
             break;
         }
@@ -81,7 +90,10 @@ static void match_golden(const char* hashes_path) {
     fclose(f);
     CHECK(ticks == 70);
     fxkcc_world_destroy(w);
-    if (failures == 0) printf("capi_test: stop-time-62 through the C API: %d ticks, every checksum the golden's (%s)\n", ticks, hashes_path);
+    if (failures == 0)
+        printf(
+            "capi_test: stop-time-62 through the C API: %d ticks, every checksum the golden's (%s)\n",
+            ticks, hashes_path);
 }
 
 int main(int argc, char** argv) {
@@ -93,7 +105,8 @@ int main(int argc, char** argv) {
     fxkcc_character_state st;
     int t;
 
-    CHECK(fxkcc_version() == (FXKCC_VERSION_MAJOR << 16 | FXKCC_VERSION_MINOR << 8 | FXKCC_VERSION_PATCH));
+    CHECK(fxkcc_version() ==
+          (FXKCC_VERSION_MAJOR << 16 | FXKCC_VERSION_MINOR << 8 | FXKCC_VERSION_PATCH));
     CHECK(fxkcc_behaviour_version() >= 8);
     CHECK(strcmp(fxkcc_status_name(FXKCC_INVALID_STATE), "invalid state") == 0);
     CHECK(fxkcc_fixed_from_double(1.5) == FXKCC_ONE + FXKCC_ONE / 2);
@@ -103,15 +116,20 @@ int main(int argc, char** argv) {
     CHECK(dec("-2.5e1") == -25 * FXKCC_ONE);
     {
         fxkcc_fixed untouched = 7;
-        CHECK(fxkcc_fixed_from_decimal("0.5x", &untouched) == FXKCC_INVALID_ARGUMENT && untouched == 7);
+        CHECK(fxkcc_fixed_from_decimal("0.5x", &untouched) == FXKCC_INVALID_ARGUMENT &&
+              untouched == 7);
         CHECK(fxkcc_fixed_from_decimal("nan", &untouched) == FXKCC_INVALID_ARGUMENT);
     }
 
     CHECK(fxkcc_world_create(&w) == FXKCC_OK);
     /* A floor at y = 0 and a wall whose face is at x = 3. */
     CHECK(fxkcc_world_add_plane(w, 1, up, 0) == FXKCC_OK);
-    centre.x = FXKCC_FIXED(4); centre.y = FXKCC_FIXED(1); centre.z = 0;
-    half.x = FXKCC_FIXED(1); half.y = FXKCC_FIXED(1); half.z = FXKCC_FIXED(10);
+    centre.x = FXKCC_FIXED(4);
+    centre.y = FXKCC_FIXED(1);
+    centre.z = 0;
+    half.x = FXKCC_FIXED(1);
+    half.y = FXKCC_FIXED(1);
+    half.z = FXKCC_FIXED(10);
     CHECK(fxkcc_world_add_box(w, 2, centre, half, 0, 0, 0) == FXKCC_OK);
 
     /* Invalid settings are refused with a reason. */
@@ -174,7 +192,8 @@ int main(int argc, char** argv) {
         static uint8_t snap[4096];
         uint64_t first[30], again;
         size_t size = fxkcc_world_snapshot_size(w);
-        CHECK(size == 18 + 2 * (142 + 169)); /* header, then each character: state bytes, settings */
+        CHECK(size ==
+              18 + 2 * (142 + 169)); /* header, then each character: state bytes, settings */
         CHECK(fxkcc_world_snapshot(w, snap, 10) == FXKCC_INVALID_ARGUMENT);
         CHECK(fxkcc_world_snapshot(w, snap, sizeof snap) == FXKCC_OK);
         inputs[0].stick_x = 0;
@@ -213,7 +232,8 @@ int main(int argc, char** argv) {
         feet.y = slow.skin;
         feet.z = 0;
         CHECK(fxkcc_world_add_character(w, 3, feet, NULL) == FXKCC_OK);
-        CHECK(fxkcc_world_add_character(w, 3, feet, NULL) == FXKCC_INVALID_ARGUMENT); /* duplicate id */
+        CHECK(fxkcc_world_add_character(w, 3, feet, NULL) ==
+              FXKCC_INVALID_ARGUMENT); /* duplicate id */
         CHECK(fxkcc_world_character_count(w) == 3);
         CHECK(fxkcc_world_set_settings(w, 3, &slow) == FXKCC_OK);
         slow.radius = 0;
@@ -223,7 +243,8 @@ int main(int argc, char** argv) {
         CHECK(strcmp(fxkcc_world_error(w), "set_settings: no character 4") == 0);
         memset(run, 0, sizeof run);
         run[2].stick_x = -FXKCC_ONE;
-        for (t = 0; t < 60; ++t) CHECK(fxkcc_world_step(w, run, 3) == FXKCC_OK);
+        for (t = 0; t < 60; ++t)
+            CHECK(fxkcc_world_step(w, run, 3) == FXKCC_OK);
         CHECK(fxkcc_world_character(w, 2, &st) == FXKCC_OK);
         CHECK(st.id == 3 && st.grounded);
         CHECK(near(st.velocity.x, -FXKCC_FIXED(3), 1));
@@ -248,7 +269,8 @@ int main(int argc, char** argv) {
         memset(&run[1], 0, sizeof run[1]);
         /* 1 runs now from rest: 0.9 m/s more a tick (45 m/s^2) for six ticks, then 6.2 m/s:
          * (0.9 + 1.8 + ... + 5.4 + 9 x 6.2) x 0.02 s = 1.494 m in 15 ticks. 3 stops. */
-        for (t = 0; t < 15; ++t) CHECK(fxkcc_world_step(w, run, 2) == FXKCC_OK);
+        for (t = 0; t < 15; ++t)
+            CHECK(fxkcc_world_step(w, run, 2) == FXKCC_OK);
         CHECK(fxkcc_world_character(w, 0, &st) == FXKCC_OK);
         CHECK(near(st.position.x, -dec("1.494"), mm / 10));
     }
@@ -269,7 +291,9 @@ int main(int argc, char** argv) {
         if (tmp == NULL || tmp[0] == 0) tmp = "/tmp";
         CHECK(fxkcc_world_create(&r) == FXKCC_OK);
         CHECK(fxkcc_world_add_plane(r, 1, up, 0) == FXKCC_OK);
-        feet.x = 0; feet.y = FXKCC_ONE / 1000 * 15; feet.z = 0;
+        feet.x = 0;
+        feet.y = FXKCC_ONE / 1000 * 15;
+        feet.z = 0;
         CHECK(fxkcc_world_add_character(r, 4, feet, NULL) == FXKCC_OK);
         CHECK(fxkcc_world_record(r) == FXKCC_INVALID_STATE);
         CHECK(strcmp(fxkcc_world_error(r), "record: build the world first") == 0);
@@ -284,10 +308,12 @@ int main(int argc, char** argv) {
         }
         CHECK(fxkcc_world_restore(r, snap, fxkcc_world_snapshot_size(r)) == FXKCC_OK);
         in.stick_y = -FXKCC_ONE;
-        for (t = 10; t < 20; ++t) CHECK(fxkcc_world_step(r, &in, 1) == FXKCC_OK);
+        for (t = 10; t < 20; ++t)
+            CHECK(fxkcc_world_step(r, &in, 1) == FXKCC_OK);
         CHECK(fxkcc_world_write_recording(r, tmp, "Bad Name") == FXKCC_INVALID_ARGUMENT);
         CHECK(strstr(fxkcc_world_error(r), "not a scenario name") != NULL);
-        CHECK(fxkcc_world_write_recording(r, "/nonexistent-fxkcc-folder", "capi-recording") == FXKCC_INVALID_ARGUMENT);
+        CHECK(fxkcc_world_write_recording(r, "/nonexistent-fxkcc-folder", "capi-recording") ==
+              FXKCC_INVALID_ARGUMENT);
         CHECK(fxkcc_world_write_recording(r, tmp, "capi-recording") == FXKCC_OK);
         snprintf(path, sizeof path, "%s/capi-recording.yaml", tmp);
         f = fopen(path, "rb");
@@ -323,12 +349,14 @@ int main(int argc, char** argv) {
             CHECK(fxkcc_world_recording_files(r, "capi-recording", &count) == FXKCC_OK);
             CHECK(count == 3);
             CHECK(fxkcc_world_recording_file(r, 0, &name, &body) == FXKCC_OK);
-            CHECK(strcmp(name, "capi-recording.yaml") == 0 && strstr(body, "\nticks: 20\n") != NULL);
+            CHECK(strcmp(name, "capi-recording.yaml") == 0 &&
+                  strstr(body, "\nticks: 20\n") != NULL);
             CHECK(fxkcc_world_recording_file(r, 2, &name, &body) == FXKCC_OK);
             CHECK(strcmp(name, "capi-recording.checksums") == 0);
             CHECK(strncmp(body, "fxkcc-checksums 1\nhash xxh3-64\nticks 20\n0 ", 42) == 0);
             CHECK(fxkcc_world_recording_file(r, 3, &name, &body) == FXKCC_INVALID_ARGUMENT);
-            CHECK(strcmp(fxkcc_world_error(r), "recording_file: no file 3 (the recording has 3)") == 0);
+            CHECK(strcmp(fxkcc_world_error(r), "recording_file: no file 3 (the recording has 3)") ==
+                  0);
             CHECK(fxkcc_world_recording_files(r, "Bad Name", &count) == FXKCC_INVALID_ARGUMENT);
         }
         CHECK(fxkcc_world_record(r) == FXKCC_INVALID_STATE); /* at tick 20 */
@@ -336,6 +364,7 @@ int main(int argc, char** argv) {
     }
 
     if (argc > 1) match_golden(argv[1]);
-    if (failures == 0) printf("capi_test: all checks passed (behaviour %d)\n", (int)fxkcc_behaviour_version());
+    if (failures == 0)
+        printf("capi_test: all checks passed (behaviour %d)\n", (int)fxkcc_behaviour_version());
     return failures == 0 ? 0 : 1;
 }

@@ -15,9 +15,15 @@ using fx::Vec3;
 
 namespace {
 
-Scalar milli(int64_t m) { return Scalar::ratio(m, 1000); }
-Vec3 v3m(int64_t x, int64_t y, int64_t z) { return {milli(x), milli(y), milli(z)}; } // millimetres
-fxkcc_vec3 c3(const Vec3& v) { return {v.x.raw(), v.y.raw(), v.z.raw()}; }
+Scalar milli(int64_t m) {
+    return Scalar::ratio(m, 1000);
+}
+Vec3 v3m(int64_t x, int64_t y, int64_t z) {
+    return {milli(x), milli(y), milli(z)};
+} // millimetres
+fxkcc_vec3 c3(const Vec3& v) {
+    return {v.x.raw(), v.y.raw(), v.z.raw()};
+}
 
 struct BoxDef {
     uint32_t id;
@@ -26,7 +32,7 @@ struct BoxDef {
 };
 const BoxDef kBoxes[] = {
     {2, v3m(6000, 0, 0), v3m(2000, 1000, 2000), Scalar{}, Scalar::from_int(30), Scalar{}}, // ramp
-    {3, v3m(-4000, 150, 0), v3m(1000, 150, 3000), Scalar{}, Scalar{}, Scalar{}},           // 0.3 m step
+    {3, v3m(-4000, 150, 0), v3m(1000, 150, 3000), Scalar{}, Scalar{}, Scalar{}}, // 0.3 m step
 };
 
 // Stick of character k at tick t: a slowly turning direction; a jump every 40 ticks.
@@ -47,7 +53,8 @@ int main() {
     fx::kcc::World w;
     w.scene().add_plane(1, fx::geo::Plane{Vec3::unit_y(), Scalar{}});
     for (const BoxDef& b : kBoxes)
-        w.scene().add_box(b.id, fx::geo::Box::from_yaw_pitch_roll_degrees(b.centre, b.half, b.yaw, b.pitch, b.roll));
+        w.scene().add_box(b.id, fx::geo::Box::from_yaw_pitch_roll_degrees(b.centre, b.half, b.yaw,
+                                                                          b.pitch, b.roll));
     fx::kcc::Platform pl;
     pl.id = 10;
     pl.half_extents = v3m(1000, 100, 1000);
@@ -59,8 +66,8 @@ int main() {
     const fx::kcc::Settings defaults;
     const Vec3 spawns[3] = {v3m(0, 15, 0), v3m(1000, 15, 500), v3m(0, 215, 6000)};
     bool ok = w.add_platform(pl, &error) && w.add_character(1, spawns[0], defaults, &error) &&
-              w.add_character(2, spawns[1], defaults, &error) && w.add_character(3, spawns[2], ghost, &error) &&
-              w.build(&error);
+              w.add_character(2, spawns[1], defaults, &error) &&
+              w.add_character(3, spawns[2], ghost, &error) && w.build(&error);
     if (!ok) {
         std::fprintf(stderr, "consumer: C++ world: %s\n", error.c_str());
         return 1;
@@ -71,9 +78,10 @@ int main() {
     int bad = fxkcc_world_create(&cw) != FXKCC_OK;
     bad |= fxkcc_world_add_plane(cw, 1, c3(Vec3::unit_y()), 0) != FXKCC_OK;
     for (const BoxDef& b : kBoxes)
-        bad |= fxkcc_world_add_box(cw, b.id, c3(b.centre), c3(b.half), b.yaw.raw(), b.pitch.raw(), b.roll.raw()) !=
-               FXKCC_OK;
-    const fxkcc_waypoint wps[3] = {{c3(pl.waypoints[0].center), 0}, {c3(pl.waypoints[1].center), 100},
+        bad |= fxkcc_world_add_box(cw, b.id, c3(b.centre), c3(b.half), b.yaw.raw(), b.pitch.raw(),
+                                   b.roll.raw()) != FXKCC_OK;
+    const fxkcc_waypoint wps[3] = {{c3(pl.waypoints[0].center), 0},
+                                   {c3(pl.waypoints[1].center), 100},
                                    {c3(pl.waypoints[2].center), 200}};
     bad |= fxkcc_world_add_platform(cw, 10, c3(pl.half_extents), 0, 0, 0, wps, 3) != FXKCC_OK;
     fxkcc_settings cs;
@@ -94,26 +102,30 @@ int main() {
     for (int64_t t = 0; t < 400; ++t) {
         for (size_t k = 0; k < 3; ++k) {
             in[k] = input(k, t);
-            cin[k] = fxkcc_input{in[k].stick_x.raw(), in[k].stick_y.raw(), in[k].jump ? 1 : 0, {0, 0, 0}};
+            cin[k] = fxkcc_input{
+                in[k].stick_x.raw(), in[k].stick_y.raw(), in[k].jump ? 1 : 0, {0, 0, 0}};
         }
         w.step(in);
         if (fxkcc_world_step(cw, cin, 3) != FXKCC_OK) {
-            std::fprintf(stderr, "consumer: step %lld: %s\n", static_cast<long long>(t), fxkcc_world_error(cw));
+            std::fprintf(stderr, "consumer: step %lld: %s\n", static_cast<long long>(t),
+                         fxkcc_world_error(cw));
             return 1;
         }
         for (size_t k = 0; k < 3; ++k) {
             const fx::kcc::CharacterState& s = w.characters()[k];
             fxkcc_character_state c;
             fxkcc_world_character(cw, k, &c);
-            const bool same = c.id == s.id && c.position.x == s.position.x.raw() &&
-                              c.position.y == s.position.y.raw() && c.position.z == s.position.z.raw() &&
-                              c.velocity.x == s.velocity.x.raw() && c.velocity.y == s.velocity.y.raw() &&
-                              c.velocity.z == s.velocity.z.raw() && c.facing == s.facing.raw() &&
-                              (c.grounded != 0) == s.grounded && c.ground_shape == s.ground_shape &&
-                              c.platform == s.platform;
+            const bool same =
+                c.id == s.id && c.position.x == s.position.x.raw() &&
+                c.position.y == s.position.y.raw() && c.position.z == s.position.z.raw() &&
+                c.velocity.x == s.velocity.x.raw() && c.velocity.y == s.velocity.y.raw() &&
+                c.velocity.z == s.velocity.z.raw() && c.facing == s.facing.raw() &&
+                (c.grounded != 0) == s.grounded && c.ground_shape == s.ground_shape &&
+                c.platform == s.platform;
             if (!same) {
-                std::fprintf(stderr, "consumer: tick %lld, character %u: the C API and the C++ API differ\n",
-                             static_cast<long long>(t), s.id);
+                std::fprintf(
+                    stderr, "consumer: tick %lld, character %u: the C API and the C++ API differ\n",
+                    static_cast<long long>(t), s.id);
                 return 1;
             }
             grounded_ticks += s.grounded;
@@ -121,20 +133,23 @@ int main() {
         }
         uint64_t checksum = 0;
         if (fxkcc_world_checksum(cw, &checksum) != FXKCC_OK || checksum != w.checksum()) {
-            std::fprintf(stderr, "consumer: tick %lld: the checksums differ\n", static_cast<long long>(t));
+            std::fprintf(stderr, "consumer: tick %lld: the checksums differ\n",
+                         static_cast<long long>(t));
             return 1;
         }
     }
     fxkcc_world_destroy(cw);
     // The run went through the ground, the air and the platform.
     if (grounded_ticks == 0 || grounded_ticks == 1200 || platform_ticks == 0) {
-        std::fprintf(stderr, "consumer: unexpected run (grounded %lld, on the platform %lld of 1200)\n",
-                     static_cast<long long>(grounded_ticks), static_cast<long long>(platform_ticks));
+        std::fprintf(
+            stderr, "consumer: unexpected run (grounded %lld, on the platform %lld of 1200)\n",
+            static_cast<long long>(grounded_ticks), static_cast<long long>(platform_ticks));
         return 1;
     }
-    std::printf("consumer: 400 ticks x 3 characters identical through C++ and C, checksums included (behaviour %d; "
-                "last checksum %016llx; grounded %lld, on the platform %lld character-ticks)\n",
-                fx::kcc::kBehaviourVersion, static_cast<unsigned long long>(w.checksum()),
-                static_cast<long long>(grounded_ticks), static_cast<long long>(platform_ticks));
+    std::printf(
+        "consumer: 400 ticks x 3 characters identical through C++ and C, checksums included (behaviour %d; "
+        "last checksum %016llx; grounded %lld, on the platform %lld character-ticks)\n",
+        fx::kcc::kBehaviourVersion, static_cast<unsigned long long>(w.checksum()),
+        static_cast<long long>(grounded_ticks), static_cast<long long>(platform_ticks));
     return 0;
 }

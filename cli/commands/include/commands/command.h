@@ -52,8 +52,8 @@ const CommandEntry* find_command(std::string_view name);
 
 /// The whole command line: parse argv, run the subcommand, return the exit code. `out_terminal`
 /// and `err_terminal` say whether the streams are terminals (colour and progress lines).
-int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err, bool out_terminal,
-               bool err_terminal);
+int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+               bool out_terminal, bool err_terminal);
 
 /// Flushes standard output (`out`, written through CheckedFileBuf) at the end of a command. If
 /// any write to it failed (a full disk), says so on `err` with the system's reason

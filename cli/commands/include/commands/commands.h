@@ -20,17 +20,17 @@ struct RunCommand {
     std::string trace_path;
     int64_t trace_from = 0, trace_to = -1;
     bool allow_outside = false;
-    std::string metrics_path;   ///< the feel metrics as CSV or JSON ("-": stdout); empty: none
+    std::string metrics_path; ///< the feel metrics as CSV or JSON ("-": stdout); empty: none
     std::string metrics_format; ///< "csv" or "json"; empty: from the extension (.json: JSON)
-    std::string fault;          ///< "TICK:CHARACTER:FIELD:BITS" (run/fault.h); empty: none
-    int64_t stop_after = -1;    ///< last tick to run; -1: all (hashes then cover the ticks run)
+    std::string fault; ///< "TICK:CHARACTER:FIELD:BITS" (run/fault.h); empty: none
+    int64_t stop_after = -1; ///< last tick to run; -1: all (hashes then cover the ticks run)
     /// A checksum file (a recording's, records/checksums.h): every tick's world hash must equal
     /// it (exit 1 at the first that does not); empty: none.
     std::string checksums_path;
 };
 /// Exit 1 when an expectation or invariant fails (the outputs are still written).
-int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, const Style& out_style = {},
-                const Style& err_style = {});
+int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err,
+                const Style& out_style = {}, const Style& err_style = {});
 
 struct VerifyCommand {
     SuiteOptions suite;
@@ -52,8 +52,8 @@ struct VerifyCommand {
     bool failures_only = false; ///< the table lists only what did not pass (the summary line stays)
 };
 /// `err_terminal`: a progress line on err (when cmd.progress).
-int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
-                   bool err_terminal = false);
+int verify_command(const VerifyCommand& cmd, std::ostream& out, std::ostream& err,
+                   const Style& style = {}, bool err_terminal = false);
 
 struct BlessCommand {
     SuiteOptions suite;
@@ -75,33 +75,34 @@ struct BlessCommand {
     bool pending = false;
     std::string pending_dir; ///< --pending-dir DIR (implies --pending)
 };
-int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {},
-                  bool err_terminal = false);
+int bless_command(const BlessCommand& cmd, std::ostream& out, std::ostream& err,
+                  const Style& style = {}, bool err_terminal = false);
 
 struct DiffCommand {
     std::string a, b; ///< two hash files, two trajectory CSVs, or a scenario and a hash file
     bool allow_outside = false;
 };
-int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {});
+int diff_command(const DiffCommand& cmd, std::ostream& out, std::ostream& err,
+                 const Style& style = {});
 
 /// Compares every target's goldens with a reference target's (golden/<target>/).
 struct CompareGoldensCommand {
     std::string golden_dir = "golden";
     std::vector<std::string> targets; ///< empty: every folder under golden_dir
-    std::string reference;            ///< empty: x86_64-linux if present, else the first
+    std::string reference; ///< empty: x86_64-linux if present, else the first
 };
 int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out, std::ostream& err);
 
 /// Where two runs of a scenario part (docs/desync.md): two sides (command prefixes that run
 /// fxkcc, e.g. under an emulator), or two hash files.
 struct DesyncCommand {
-    std::string scenario;           ///< empty: compare hashes_a and hashes_b
+    std::string scenario; ///< empty: compare hashes_a and hashes_b
     std::string hashes_a, hashes_b;
-    std::string golden;             ///< with a scenario: compare side a's run with this hash file
-    std::string a, b;               ///< command prefixes (default: this binary)
-    std::string a_args, b_args;     ///< appended to each side's run arguments
-    std::string bundle;             ///< write the bug-report bundle into this folder
-    int context = 5;                ///< trace lines shown before the first difference
+    std::string golden; ///< with a scenario: compare side a's run with this hash file
+    std::string a, b; ///< command prefixes (default: this binary)
+    std::string a_args, b_args; ///< appended to each side's run arguments
+    std::string bundle; ///< write the bug-report bundle into this folder
+    int context = 5; ///< trace lines shown before the first difference
     bool allow_outside = false;
 };
 /// Exit 0: no desync; 1: desync found (reported); 2: bad input; 125: a side could not run.
@@ -125,27 +126,27 @@ int bench_once(const std::string& scenario, bool allow_outside, std::ostream& er
 /// position and velocity change, whether the scenario's expectations and invariants hold; then
 /// accepts them into the golden folder or rejects them (all, or those the filter names).
 struct ReviewCommand {
-    SuiteOptions suite;       ///< golden_dir, scenarios (to check expectations), target, filter
-    std::string pending_dir;  ///< empty: default_pending_dir(suite.golden_dir)
+    SuiteOptions suite; ///< golden_dir, scenarios (to check expectations), target, filter
+    std::string pending_dir; ///< empty: default_pending_dir(suite.golden_dir)
     bool accept = false;
     bool reject = false;
 };
 /// Exit 0: shown (or accepted / rejected); 2: bad input (a pending golden unreadable or stale,
 /// a filter matching nothing); 125: a golden could not be written.
-int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err, const Style& style = {});
+int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err,
+                   const Style& style = {});
 
 /// Tab-separated lines, or (markdown) one Markdown section per scenario: the generated part of
 /// docs/conformance.md.
 int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, std::ostream& err);
 int validate_command(const SuiteOptions& suite, std::ostream& out, std::ostream& err);
 
-
 struct PlotCommand {
     std::string scenario;
     std::vector<std::string> csvs; ///< 0 (run in process), 1 or 2 trajectory CSVs
-    std::vector<int64_t> ticks;    ///< capsule ticks
-    int64_t character = -1;        ///< -1: every character
-    std::string out_path;          ///< the SVG ("-": stdout)
+    std::vector<int64_t> ticks; ///< capsule ticks
+    int64_t character = -1; ///< -1: every character
+    std::string out_path; ///< the SVG ("-": stdout)
     bool allow_outside = false;
 };
 /// Exit 0 when the picture is written (whether or not two trajectories differ), 2 on bad input,
@@ -156,10 +157,10 @@ int plot_command(const PlotCommand& cmd, std::ostream& out, std::ostream& err);
 /// docs/shrink.md): a failed expectation or invariant, or (a / b set) a desync between two sides.
 struct ShrinkCommand {
     std::string scenario;
-    std::string output;         ///< the shrunk scenario (YAML, written atomically)
-    std::string a, b;           ///< command prefixes of the two sides; both empty: check failures
+    std::string output; ///< the shrunk scenario (YAML, written atomically)
+    std::string a, b; ///< command prefixes of the two sides; both empty: check failures
     std::string a_args, b_args; ///< appended to each side's run arguments
-    int max_runs = 1000;        ///< candidates tested at most
+    int max_runs = 1000; ///< candidates tested at most
     bool allow_outside = false;
 };
 /// Exit 0: shrunk, written and re-checked; 2: bad input, or the scenario does not fail (the

@@ -22,11 +22,11 @@ public:
     explicit Opt(CLI::Option* o) : o_(o) {}
     Opt& required();
     Opt& expected(int min, int max); ///< how many values
-    Opt& take_all();                 ///< given twice: both values kept
-    Opt& delimiter(char c);          ///< one argument holds several values ("1,2,3")
+    Opt& take_all(); ///< given twice: both values kept
+    Opt& delimiter(char c); ///< one argument holds several values ("1,2,3")
     Opt& range(int64_t lo, int64_t hi);
     Opt& show_default(); ///< the member's value at declaration, in the help
-    Opt& target_name();  ///< each value a golden target folder name (valid_target_name)
+    Opt& target_name(); ///< each value a golden target folder name (valid_target_name)
     Opt& type_name(const char* name);
 
 private:
@@ -44,7 +44,8 @@ public:
     Opt flag(const char* names, bool* value, const char* help);
     /// An option whose text `parse` checks and applies: it returns "" or what was expected,
     /// which the command line reports as "NAME: what was expected" with exit code 2.
-    Opt custom(const char* names, std::function<std::string(const std::string&)> parse, const char* help);
+    Opt custom(const char* names, std::function<std::string(const std::string&)> parse,
+               const char* help);
 
 private:
     CLI::App* app_;

@@ -21,10 +21,10 @@ bool colour_wanted(ColourMode mode, bool is_terminal, const char* no_color, cons
 struct Style {
     bool colour = false;
 
-    std::string good(std::string_view text) const;    ///< green: pass, identical
-    std::string bad(std::string_view text) const;     ///< bold red: mismatch, failed, desync
+    std::string good(std::string_view text) const; ///< green: pass, identical
+    std::string bad(std::string_view text) const; ///< bold red: mismatch, failed, desync
     std::string warning(std::string_view text) const; ///< yellow: stale, missing, changed
-    std::string strong(std::string_view text) const;  ///< bold: names, headings
+    std::string strong(std::string_view text) const; ///< bold: names, headings
 };
 
 } // namespace fx::harness

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "records/compare.h"
-#include "scenario/scenario.h"
 #include "records/trajectory.h"
+#include "scenario/scenario.h"
 
 namespace fx::harness {
 
@@ -44,15 +44,16 @@ struct PlotOptions {
 struct PlotSummary {
     bool compared = false; ///< two sources
     CsvDivergence divergence;
-    std::string divergence_label; ///< "first divergence: tick T, character C, fields x, z" / "no divergence ..."
-    char side_axis = 'x';         ///< horizontal axis of the side view: 'x' or 'z'
+    std::string divergence_label; ///< "first divergence: tick T, character C, fields x, z" / "no
+                                  ///< divergence ..."
+    char side_axis = 'x'; ///< horizontal axis of the side view: 'x' or 'z'
 };
 
 /// The picture. One or two sources (the second is compared with the first). False with *err
 /// (no "fxkcc plot:" prefix) on bad input: no source or more than two, an unknown --character,
 /// a capsule tick outside the run or recorded by no source.
-bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources, const PlotOptions& options,
-              std::string* svg, PlotSummary* summary, std::string* err);
+bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources,
+              const PlotOptions& options, std::string* svg, PlotSummary* summary, std::string* err);
 
 /// Runs the scenario in process and collects every character's state at every tick.
 bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, std::string* err);
@@ -60,7 +61,7 @@ bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, st
 /// Whether a trajectory CSV can be one of this scenario: the same characters, ticks within the
 /// run, render columns exactly when the scenario has a frame clock. "" when it can, else why not
 /// (naming `display`).
-std::string trajectory_mismatch(const Scenario& sc, const std::vector<TrajectoryRow>& rows, bool with_render,
-                                const std::string& display);
+std::string trajectory_mismatch(const Scenario& sc, const std::vector<TrajectoryRow>& rows,
+                                bool with_render, const std::string& display);
 
 } // namespace fx::harness

@@ -24,24 +24,25 @@
 #include <string>
 
 #include "forensics/desync.h"
+#include "forensics/sides.h"
 #include "records/tick_hash.h"
 #include "run/checks.h"
 #include "scenario/scenario.h"
-#include "forensics/sides.h"
 
 namespace fx::harness {
 
 struct FailureSignature {
     enum class Kind : uint8_t { kExpectation, kInvariant, kDesync };
     Kind kind = Kind::kExpectation;
-    int expect_index = -1;      ///< kExpectation: SourceRef::index in the original scenario
-    std::string invariant;      ///< kInvariant: "penetration", "inside", "grounded", "halted" or "overflow"
+    int expect_index = -1; ///< kExpectation: SourceRef::index in the original scenario
+    std::string
+        invariant; ///< kInvariant: "penetration", "inside", "grounded", "halted" or "overflow"
     bool has_character = false; ///< the failure names a character
     uint32_t character = 0;
-    bool has_entity = false;    ///< kDesync: the entity that must still diverge
+    bool has_entity = false; ///< kDesync: the entity that must still diverge
     EntityRef entity;
-    int64_t tick = -1;          ///< where it failed (-1: a whole-run check)
-    std::string message;        ///< as reported (check message, or desync summary)
+    int64_t tick = -1; ///< where it failed (-1: a whole-run check)
+    std::string message; ///< as reported (check message, or desync summary)
     /// One line: "expect[3] (line 40): tick 57, character 2: x = ...", "desync at c7 (tick 40)".
     std::string describe() const;
 };
@@ -51,12 +52,13 @@ FailureSignature classify_failure(const CheckFailure& f);
 
 /// Runs `sc` with every check and takes its first failure (expectations first, as `run` lists
 /// them). *failed = false when the run passes. False with *error when it cannot run.
-bool find_check_failure(const Scenario& sc, FailureSignature* out, bool* failed, std::string* error);
+bool find_check_failure(const Scenario& sc, FailureSignature* out, bool* failed,
+                        std::string* error);
 
 /// Runs both sides on `sc` (written as YAML into `tmp`); false with *error when a side cannot
 /// run. *diverged, and *out (the first divergent tick and entity) when it did.
-bool find_desync(const Scenario& sc, const Side& a, const Side& b, const TempFolder& tmp, FailureSignature* out,
-                 bool* diverged, std::string* error);
+bool find_desync(const Scenario& sc, const Side& a, const Side& b, const TempFolder& tmp,
+                 FailureSignature* out, bool* diverged, std::string* error);
 
 /// Tests a candidate: true when it fails the same way; *tick receives its failing tick (-1: a
 /// whole-run check).
@@ -66,7 +68,8 @@ using ShrinkOracle = std::function<bool(const Scenario& candidate, int64_t* tick
 /// loaded back with referenced paths resolving against `base_dir` (the original's folder).
 ShrinkOracle check_oracle(const FailureSignature& sig, const std::string& base_dir);
 /// Two-sides oracle for a desync.
-ShrinkOracle desync_oracle(const FailureSignature& sig, const Side& a, const Side& b, const TempFolder& tmp);
+ShrinkOracle desync_oracle(const FailureSignature& sig, const Side& a, const Side& b,
+                           const TempFolder& tmp);
 
 struct ShrinkSizes {
     int64_t ticks = 0, characters = 0, world_items = 0, input_events = 0, expectations = 0;
@@ -80,16 +83,16 @@ struct ShrinkOptions {
     std::function<void(const std::string&)> progress; ///< one line per kept reduction; may be null
 };
 struct ShrinkResult {
-    Scenario scenario;        ///< the smallest failing candidate found (expect indices as in the original)
-    int runs = 0;             ///< candidates tested
+    Scenario scenario; ///< the smallest failing candidate found (expect indices as in the original)
+    int runs = 0; ///< candidates tested
     bool out_of_runs = false; ///< stopped by max_runs
-    int64_t tick = -1;        ///< its failing tick
+    int64_t tick = -1; ///< its failing tick
 };
 
 /// Shrinks `sc` (which fails as `sig` says) with `oracle`. Non-failing same_as items and, for a
 /// desync, every expectation are dropped first (they cannot change the failure).
-ShrinkResult shrink_scenario(const Scenario& sc, const FailureSignature& sig, const ShrinkOracle& oracle,
-                             const ShrinkOptions& options);
+ShrinkResult shrink_scenario(const Scenario& sc, const FailureSignature& sig,
+                             const ShrinkOracle& oracle, const ShrinkOptions& options);
 
 /// Position of the failing expectation among the items of `sc` (ordered by original index): its
 /// index in a file written from `sc`. -1 when it is not there.
@@ -97,10 +100,11 @@ int expectation_position(const Scenario& sc, int original_index);
 
 /// The failing tick of the failure in `report` that matches `sig` (the expectation at
 /// `position`, see expectation_position), if any.
-std::optional<int64_t> failure_tick(const CheckReport& report, const FailureSignature& sig, int position);
+std::optional<int64_t> failure_tick(const CheckReport& report, const FailureSignature& sig,
+                                    int position);
 
 /// Runs both sides on the scenario file `file` (hash files in `tmp`) and compares their runs.
-bool run_sides(const std::string& file, const Side& a, const Side& b, const TempFolder& tmp, DesyncReport* rep,
-               std::string* error);
+bool run_sides(const std::string& file, const Side& a, const Side& b, const TempFolder& tmp,
+               DesyncReport* rep, std::string* error);
 
 } // namespace fx::harness

@@ -10,9 +10,9 @@
 namespace fx::harness {
 
 struct Side {
-    std::string label;                ///< as the user wrote it (reports)
+    std::string label; ///< as the user wrote it (reports)
     std::vector<std::string> command; ///< the prefix, split into words
-    std::vector<std::string> extra;   ///< appended after the subcommand's own arguments
+    std::vector<std::string> extra; ///< appended after the subcommand's own arguments
 };
 
 /// Splits on spaces; "double" or 'single' quotes group words. False on an unclosed quote.

@@ -129,9 +129,10 @@ struct OutputPath {
 /// symbolic links, hard links or different spellings) or both standard output, and no output is
 /// one of the command's `inputs` (the scenario, its referenced files). Devices (/dev/null) may
 /// be named by several outputs. "" when fine, else the message, e.g. "--hashes 'o.txt' and --csv
-/// './o.txt' name the same file" or "--csv 's.yaml' is an input of the command ('s.yaml'): it would be
-/// overwritten".
-std::string output_conflict(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs);
+/// './o.txt' name the same file" or "--csv 's.yaml' is an input of the command ('s.yaml'): it would
+/// be overwritten".
+std::string output_conflict(const std::vector<OutputPath>& outputs,
+                            const std::vector<std::string>& inputs);
 
 /// Installs, once per process, handlers for SIGINT, SIGTERM and SIGHUP that remove the temporary
 /// files of every open AtomicFile (up to 256 at once) and then end the process as the signal
@@ -147,9 +148,10 @@ inline constexpr uint64_t kMaxReadBytes = uint64_t{1} << 30;
 /// it (a FIFO would block for ever, /dev/zero never end) and a file of more than max_bytes (by
 /// its size before reading, and again while reading). False with *reason such as "Is a
 /// directory", "No such file or directory", "not a regular file: a FIFO" or "file too large:
-/// 104857600 bytes, the limit is 2097152 bytes (2 MiB)". On Windows an open refused with "Permission denied" is
-/// retried for up to kReadRetryLimit (a file being replaced). Never throws.
-bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out, std::string* reason);
+/// 104857600 bytes, the limit is 2097152 bytes (2 MiB)". On Windows an open refused with
+/// "Permission denied" is retried for up to kReadRetryLimit (a file being replaced). Never throws.
+bool read_file_limited(const std::string& path, uint64_t max_bytes, std::string* out,
+                       std::string* reason);
 
 /// What `path` is when it is not a regular file: "a folder", "a FIFO", "a character device",
 /// "a block device", "a socket", "a broken symbolic link", "not found" (symbolic links to a

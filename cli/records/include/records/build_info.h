@@ -10,10 +10,10 @@
 namespace fx::harness {
 
 struct BuildInfo {
-    std::string target;   ///< "<arch>-<os>", e.g. x86_64-linux, aarch64-linux, wasm32-emscripten
+    std::string target; ///< "<arch>-<os>", e.g. x86_64-linux, aarch64-linux, wasm32-emscripten
     std::string compiler; ///< e.g. gcc-12.2.0, clang-14.0.6
-    std::string flags;    ///< build type and optimisation flags
-    std::string wide;     ///< 128-bit backend: int128 or portable
+    std::string flags; ///< build type and optimisation flags
+    std::string wide; ///< 128-bit backend: int128 or portable
     bool checked = false; ///< FX_CHECKED build
     /// The source it was built from: the git commit ("unknown" when not built from a git
     /// checkout, or in a program that did not set it), and whether tracked files differed from

@@ -21,8 +21,8 @@ namespace fx::harness {
 inline constexpr int kChecksumFileFormat = 1;
 
 /// Parses a checksum file; false with "<display>:<line>:<column>: <what was expected>".
-bool parse_checksum_file(std::string_view text, const std::string& display, std::vector<uint64_t>* out,
-                         std::string* err);
+bool parse_checksum_file(std::string_view text, const std::string& display,
+                         std::vector<uint64_t>* out, std::string* err);
 /// Reads and parses one (at most kMaxReadBytes).
 bool read_checksum_file(const std::string& path, std::vector<uint64_t>* out, std::string* err);
 

@@ -5,17 +5,18 @@
 // Report lines print every value in full, decimal (fx::to_string_shortest) next to raw hex, so
 // they can be pasted into a test or compared across machines:
 //   first divergent tick 137 (last matching tick 136)
-//     c1: x expected 1.25 (raw 0x0000000140000000) actual 1.2500000007 (raw 0x0000000140000003) delta +3 ulp
+//     c1: x expected 1.25 (raw 0x0000000140000000) actual 1.2500000007 (raw 0x0000000140000003)
+//     delta +3 ulp
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "kcc/state.h"
 #include "records/hash_file.h"
 #include "records/tick_hash.h"
 #include "records/trajectory.h"
-#include "kcc/state.h"
 
 namespace fx::harness {
 

@@ -39,9 +39,9 @@
 #include <string_view>
 #include <vector>
 
+#include "kcc/state_bytes.h"
 #include "records/atomic_file.h"
 #include "records/tick_hash.h"
-#include "kcc/state_bytes.h"
 
 namespace fx::harness {
 
@@ -52,10 +52,10 @@ inline constexpr std::string_view kHashFileMagic = "fxkcc-hashes";
 /// Where a capture was made: informational, compared by nobody (goldens of different targets
 /// must agree bit for bit).
 struct Provenance {
-    std::string target;   ///< e.g. "x86_64-linux-gnu"
+    std::string target; ///< e.g. "x86_64-linux-gnu"
     std::string compiler; ///< e.g. "GNU 12.2.0"
-    std::string flags;    ///< e.g. "-O2 -DNDEBUG"
-    std::string wide;     ///< "int128" or "portable" (the 128-bit path the build used)
+    std::string flags; ///< e.g. "-O2 -DNDEBUG"
+    std::string wide; ///< "int128" or "portable" (the 128-bit path the build used)
     friend bool operator==(const Provenance&, const Provenance&) = default;
 };
 
@@ -67,10 +67,10 @@ struct HashFileHeader {
     std::string engine = "fxkcc 0.1.0";
     int behaviour = 1;
     std::string scenario; ///< scenario name (no line breaks)
-    std::string digest;   ///< 16 lowercase hex digits
+    std::string digest; ///< 16 lowercase hex digits
     Provenance provenance;
-    int64_t ticks = 0;               ///< ticks of the run
-    int64_t every = 1;               ///< recording stride (see recorded_tick)
+    int64_t ticks = 0; ///< ticks of the run
+    int64_t every = 1; ///< recording stride (see recorded_tick)
     /// Goldens (bless): digest of the trajectory CSV blessed with this file (hex16 of XXH3-64
     /// of its bytes); empty in hash files of `run --hashes` and in goldens blessed before it.
     std::string csv_digest;
@@ -93,7 +93,8 @@ constexpr int64_t recorded_count(int64_t ticks, int64_t every) {
 
 struct HashFile {
     HashFileHeader header;
-    std::vector<TickHashes> ticks; ///< the recorded ticks in order (ticks[t].tick == t when every is 1)
+    std::vector<TickHashes>
+        ticks; ///< the recorded ticks in order (ticks[t].tick == t when every is 1)
     friend bool operator==(const HashFile&, const HashFile&) = default;
 };
 

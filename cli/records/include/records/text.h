@@ -13,7 +13,8 @@ namespace fx::harness::text {
 /// Levenshtein distance (insertions, deletions, substitutions), for "did you mean" hints.
 inline int edit_distance(std::string_view a, std::string_view b) {
     std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
+    for (size_t j = 0; j <= b.size(); ++j)
+        prev[j] = static_cast<int>(j);
     for (size_t i = 1; i <= a.size(); ++i) {
         cur[0] = static_cast<int>(i);
         for (size_t j = 1; j <= b.size(); ++j) {
@@ -28,7 +29,8 @@ inline int edit_distance(std::string_view a, std::string_view b) {
 /// The word of `valid` that `word` was probably meant to be: the closest within edit distance 2
 /// (the first in `valid`'s order on ties), else one that starts with it or that it starts with;
 /// nullptr when none is close.
-inline const std::string* closest_word(std::string_view word, const std::vector<std::string>& valid) {
+inline const std::string* closest_word(std::string_view word,
+                                       const std::vector<std::string>& valid) {
     int best = 3;
     const std::string* pick = nullptr;
     for (const std::string& k : valid) {
@@ -51,11 +53,20 @@ inline std::string xml_escape(std::string_view s) {
     std::string o;
     for (char c : s) {
         switch (c) {
-        case '&': o += "&amp;"; break;
-        case '<': o += "&lt;"; break;
-        case '>': o += "&gt;"; break;
-        case '"': o += "&quot;"; break;
-        default: o += c;
+        case '&':
+            o += "&amp;";
+            break;
+        case '<':
+            o += "&lt;";
+            break;
+        case '>':
+            o += "&gt;";
+            break;
+        case '"':
+            o += "&quot;";
+            break;
+        default:
+            o += c;
         }
     }
     return o;
@@ -77,7 +88,8 @@ inline std::string json_quote(std::string_view s) {
         if (c >= 0x80) {
             const size_t n = c >= 0xF5 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
             bool whole = n > 0 && i + n <= s.size();
-            for (size_t k = 1; whole && k < n; ++k) whole = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+            for (size_t k = 1; whole && k < n; ++k)
+                whole = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
             if (whole) {
                 o.append(s.substr(i, n));
                 i += n - 1;
@@ -87,11 +99,21 @@ inline std::string json_quote(std::string_view s) {
             continue;
         }
         switch (c) {
-        case '"': o += "\\\""; break;
-        case '\\': o += "\\\\"; break;
-        case '\n': o += "\\n"; break;
-        case '\r': o += "\\r"; break;
-        case '\t': o += "\\t"; break;
+        case '"':
+            o += "\\\"";
+            break;
+        case '\\':
+            o += "\\\\";
+            break;
+        case '\n':
+            o += "\\n";
+            break;
+        case '\r':
+            o += "\\r";
+            break;
+        case '\t':
+            o += "\\t";
+            break;
         default:
             if (c < 0x20 || c == 0x7F) {
                 escaped(o, c);
@@ -155,7 +177,8 @@ inline std::string quote(std::string_view s) {
     const bool cut = s.size() > 60;
     if (cut) s = s.substr(0, 57);
     std::string o = "'";
-    for (const char ch : s) append_escaped(o, static_cast<unsigned char>(ch), true);
+    for (const char ch : s)
+        append_escaped(o, static_cast<unsigned char>(ch), true);
     return o + (cut ? "...'" : "'");
 }
 

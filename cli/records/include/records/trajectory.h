@@ -9,7 +9,8 @@
 // ticks where no frame ended). Scalars are fx::to_string_shortest (reads back to the same raw
 // value through fx::parse_decimal); grounded is 0/1; ground_shape/platform are ids, empty for
 // none (kcc::kNoId). Rows ordered by tick, then character id. Tick t = state after t+1 steps.
-// Not in the CSV (but in the hashes): previous_position, previous_facing, run_speed, step_hold, halted.
+// Not in the CSV (but in the hashes): previous_position, previous_facing, run_speed, step_hold,
+// halted.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +21,8 @@
 #include <vector>
 
 #include "fx/vec3.h"
-#include "records/atomic_file.h"
 #include "kcc/state.h"
+#include "records/atomic_file.h"
 
 namespace fx::harness {
 
@@ -66,7 +67,9 @@ class ExpectedText final : public std::streambuf {
 public:
     explicit ExpectedText(std::string_view expected) : expected_(expected) {}
     /// Everything written equals `expected`, whole.
-    bool matches() const { return difference_ == std::string_view::npos && offset_ == expected_.size(); }
+    bool matches() const {
+        return difference_ == std::string_view::npos && offset_ == expected_.size();
+    }
     /// "" when it matches; else where the two first differ: "line 5 (tick 3, character 1): x:
     /// the golden has 1.25, the run 1.5" (rows are written one whole line at a time).
     std::string difference() const;
@@ -79,15 +82,15 @@ private:
     std::string_view expected_;
     size_t offset_ = 0;
     size_t difference_ = std::string_view::npos; ///< offset of the first differing byte
-    std::string written_;                        ///< what was written in the call that differed
-    size_t written_start_ = 0;                   ///< its offset
+    std::string written_; ///< what was written in the call that differed
+    size_t written_start_ = 0; ///< its offset
 };
 
 /// The column row (without line break).
 std::string trajectory_columns(bool with_render);
 /// One data row (without line break), exactly as TrajectoryWriter writes it.
-std::string trajectory_row_text(int64_t tick, const kcc::CharacterState& state,
-                                const Vec3* render, bool with_render);
+std::string trajectory_row_text(int64_t tick, const kcc::CharacterState& state, const Vec3* render,
+                                bool with_render);
 
 /// Reads a trajectory CSV. Refuses a wrong magic or version, wrong columns, bad numbers, rows out
 /// of order; errors are "<path>:<line>:<column>: <what>" (column 1-based, in characters), e.g.
@@ -107,7 +110,8 @@ struct Field {
 };
 /// The CSV's state columns in CSV order (x, y, z, vx, vy, vz, facing, grounded, normal_x,
 /// normal_y, normal_z, ground_shape, platform), then the fields the CSV does not carry:
-/// previous_x, previous_y, previous_z, previous_facing, run_speed, step_hold, halted. The id is not a field.
+/// previous_x, previous_y, previous_z, previous_facing, run_speed, step_hold, halted. The id is not
+/// a field.
 std::vector<Field> state_fields(const kcc::CharacterState& s);
 
 } // namespace fx::harness

@@ -40,9 +40,9 @@ struct CheckFailure {
 
 struct CheckReport {
     std::vector<CharacterMetrics> metrics; ///< ascending id
-    std::vector<CheckFailure> failures;    ///< expectations first, then invariants, in order found
-    int64_t expectations = 0;              ///< expectations evaluated (state, metric and same_as items)
-    int64_t ticks = 0;                     ///< ticks checked
+    std::vector<CheckFailure> failures; ///< expectations first, then invariants, in order found
+    int64_t expectations = 0; ///< expectations evaluated (state, metric and same_as items)
+    int64_t ticks = 0; ///< ticks checked
     int expectation_failures() const;
     int invariant_failures() const;
     bool passed() const { return failures.empty(); }
@@ -61,7 +61,7 @@ inline constexpr Scalar kPenetrationTolerance = Scalar::ratio(1, 1000); ///< m
 /// Growth of a penetration deeper than kPenetrationTolerance that is rounding, not growth (m),
 /// measured from the least depth since the body last got out (docs/conformance.md).
 inline constexpr Scalar kPenetrationGrowthTolerance = Scalar::ratio(1, 10000);
-inline constexpr Scalar kGroundTolerance = Scalar::ratio(1, 1000);      ///< m beyond the probe band
+inline constexpr Scalar kGroundTolerance = Scalar::ratio(1, 1000); ///< m beyond the probe band
 /// Nearest hits of the grounded check's downward cast that are looked at for walkable ground.
 inline constexpr size_t kGroundCheckHits = 32;
 
@@ -78,8 +78,8 @@ struct CheckedTick {
     std::vector<kcc::CharacterState> states; ///< ascending id, one per character
     std::vector<kcc::TraceEvent> events;
 };
-bool check_ticks(const Scenario& sc, std::span<const CheckedTick> ticks, int64_t overflow_at, CheckReport* report,
-                 std::string* error);
+bool check_ticks(const Scenario& sc, std::span<const CheckedTick> ticks, int64_t overflow_at,
+                 CheckReport* report, std::string* error);
 
 /// A metric rounded to 6 decimals (half away from zero), trailing zeros dropped; "" when absent.
 std::string metric_text(const MetricValue& v);

@@ -15,12 +15,12 @@
 #include <utility>
 #include <vector>
 
-#include "run/fault.h"
-#include "scenario/scenario.h"
-#include "records/trace_writer.h"
 #include "kcc/state.h"
 #include "kcc/trace.h"
 #include "kcc/world.h"
+#include "records/trace_writer.h"
+#include "run/fault.h"
+#include "scenario/scenario.h"
 
 namespace fx::harness {
 
@@ -58,7 +58,8 @@ struct RunOptions {
 
 /// Runs the scenario; false with *error when the world cannot be built, the fault names no
 /// character of the scenario, or the sink fails.
-bool run_scenario(const Scenario& scenario, RunSink& sink, const RunOptions& options, std::string* error);
+bool run_scenario(const Scenario& scenario, RunSink& sink, const RunOptions& options,
+                  std::string* error);
 
 /// The input of one character at tick t, read sequentially (ticks must not go backwards).
 class InputCursor {
@@ -92,7 +93,7 @@ public:
 private:
     const Scenario* sc_;
     std::vector<InputCursor> cursors_; ///< per entry of sc.characters
-    std::vector<size_t> present_;      ///< entries present at present_tick_, ascending id
+    std::vector<size_t> present_; ///< entries present at present_tick_, ascending id
     int64_t present_tick_ = -1;
     std::vector<int64_t> change_ticks_; ///< ascending, unique
 };

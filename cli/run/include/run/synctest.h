@@ -22,7 +22,7 @@ struct SyncTestOptions {
 
 struct SyncTestResult {
     bool ok = true;
-    int64_t ticks = 0;       ///< ticks of the first run
+    int64_t ticks = 0; ///< ticks of the first run
     int64_t resimulated = 0; ///< ticks simulated again after restores
     int64_t restores = 0;
     /// When !ok: the first re-simulated tick that differs, after restoring `restored_tick`.
@@ -32,6 +32,7 @@ struct SyncTestResult {
 };
 
 /// Runs the sync test; false with *error when the world cannot be built or a restore fails.
-bool sync_test(const Scenario& scenario, const SyncTestOptions& options, SyncTestResult* result, std::string* error);
+bool sync_test(const Scenario& scenario, const SyncTestOptions& options, SyncTestResult* result,
+               std::string* error);
 
 } // namespace fx::harness

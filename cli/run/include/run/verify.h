@@ -27,7 +27,7 @@ struct Outcome {
     std::string name;
     Status status = Status::kPass;
     std::string summary; ///< one line
-    std::string detail;  ///< the full report, may be multi-line
+    std::string detail; ///< the full report, may be multi-line
     int64_t ticks = 0;
     int64_t millis = 0;
     bool checks_failed = false; ///< an expectation or invariant failed (whatever the golden status)
@@ -45,7 +45,8 @@ struct Loaded {
 };
 
 /// Loads every path on `jobs` threads (0: all cores), the largest file first.
-std::vector<Loaded> load_all(const SuiteOptions& suite, const std::vector<std::string>& paths, int jobs, std::ostream& err);
+std::vector<Loaded> load_all(const SuiteOptions& suite, const std::vector<std::string>& paths,
+                             int jobs, std::ostream& err);
 
 /// What running a loaded scenario costs, roughly: its character-ticks (ticks alone without
 /// characters), plus those of the scenarios its same_as expectations run beside it.
@@ -59,14 +60,16 @@ std::vector<int64_t> run_costs(const std::vector<Loaded>& loaded);
 /// every machine: scenarios by descending run cost (ties by path), each to the shard with the
 /// least cost so far (ties to the lowest), so N shards take about the same time and their union
 /// is the selection, each scenario once. `*matched`: how many the filter kept, before sharding.
-std::vector<size_t> select_scenarios(const SuiteOptions& suite, const std::vector<std::string>& paths,
+std::vector<size_t> select_scenarios(const SuiteOptions& suite,
+                                     const std::vector<std::string>& paths,
                                      const std::vector<Loaded>& loaded, size_t* matched = nullptr);
 
 /// Runs work(i) for every index i of `paths` on `jobs` threads (0: all cores), the largest cost
 /// first (costs[i] is that of paths[i]; ties, and an empty `costs`, in path order); results in
 /// path order, each with its time. `progress`: a progress line on `err`.
-std::vector<Outcome> run_parallel(const std::vector<std::string>& paths, const std::vector<int64_t>& costs, int jobs,
-                                  bool progress, std::ostream& err, const std::function<Outcome(size_t)>& work);
+std::vector<Outcome> run_parallel(const std::vector<std::string>& paths,
+                                  const std::vector<int64_t>& costs, int jobs, bool progress,
+                                  std::ostream& err, const std::function<Outcome(size_t)>& work);
 
 /// Bytes of memory shared by the jobs of one verify: a job takes what its goldens will hold
 /// before reading them and gives it back when done, waiting while others hold too much. A job

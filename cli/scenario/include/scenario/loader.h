@@ -8,7 +8,8 @@
 // Errors are values: on failure the loader returns false and fills exactly one LoadError that
 // names the file, 1-based line and column, the key path inside the document and what was
 // expected and found, e.g.
-//   scenarios/x.yaml:12:22: world[3].box.half_extents[1]: expected a positive number of metres, found '-1'
+//   scenarios/x.yaml:12:22: world[3].box.half_extents[1]: expected a positive number of metres,
+//   found '-1'
 // Errors in a referenced file name that file and its own line and column. The catalogue of
 // messages is in docs/scenarios.md.
 #pragma once
@@ -38,10 +39,11 @@ inline constexpr uint64_t kMaxReferencedBytes = uint64_t{256} << 20;
 inline constexpr int64_t kMinNodeBudget = int64_t{1} << 16;
 
 struct LoadError {
-    std::string file;   ///< display path of the file the error is in
-    int line = 0;       ///< 1-based; 0 when the error is about the whole file (e.g. unreadable)
-    int column = 0;     ///< 1-based; 0 with line 0
-    std::string path;   ///< key path in the scenario, e.g. "world[3].box.half_extents[1]"; may be empty
+    std::string file; ///< display path of the file the error is in
+    int line = 0; ///< 1-based; 0 when the error is about the whole file (e.g. unreadable)
+    int column = 0; ///< 1-based; 0 with line 0
+    std::string
+        path; ///< key path in the scenario, e.g. "world[3].box.half_extents[1]"; may be empty
     std::string message;
 
     /// "file:line:column: path: message"; ": path" is omitted when path is empty and

@@ -31,10 +31,14 @@ inline constexpr int kScenarioFormat = 1;
 struct RotationDef {
     Scalar yaw, pitch, roll; ///< degrees (fx::Mat3::from_yaw_pitch_roll_degrees)
     bool is_matrix = false;
-    Mat3 matrix;             ///< when is_matrix
-    Mat3 to_mat3() const { return is_matrix ? matrix : Mat3::from_yaw_pitch_roll_degrees(yaw, pitch, roll); }
+    Mat3 matrix; ///< when is_matrix
+    Mat3 to_mat3() const {
+        return is_matrix ? matrix : Mat3::from_yaw_pitch_roll_degrees(yaw, pitch, roll);
+    }
     /// [0, 0, 0] degrees: the default, which the writer leaves out.
-    bool is_default() const { return !is_matrix && yaw.raw() == 0 && pitch.raw() == 0 && roll.raw() == 0; }
+    bool is_default() const {
+        return !is_matrix && yaw.raw() == 0 && pitch.raw() == 0 && roll.raw() == 0;
+    }
 };
 
 struct BoxDef {
@@ -89,8 +93,8 @@ struct ImpulseEvent {
 
 /// A character's recorded input. Ticks not covered by a segment are idle (stick 0).
 struct InputStream {
-    std::vector<StickSegment> sticks;   ///< ascending, non-overlapping
-    std::vector<int64_t> jumps;         ///< ticks where jump is pressed, ascending, unique
+    std::vector<StickSegment> sticks; ///< ascending, non-overlapping
+    std::vector<int64_t> jumps; ///< ticks where jump is pressed, ascending, unique
     std::vector<ImpulseEvent> impulses; ///< ascending tick (several per tick are summed)
 };
 
@@ -128,10 +132,10 @@ struct CharacterDef {
     static constexpr int64_t kNever = -1;
     kcc::CharacterId id = 0;
     kcc::Settings settings; ///< at its join: spec defaults unless the scenario sets them
-    Vec3 spawn;             ///< feet position at its join
+    Vec3 spawn; ///< feet position at its join
     int64_t join = 0;
     int64_t leave = kNever;
-    SharedInput input;      ///< ticks of the run (idle outside the presence)
+    SharedInput input; ///< ticks of the run (idle outside the presence)
     /// Present after the changes of world tick t (so in hash line t).
     bool present_at(int64_t t) const { return join <= t && (leave == kNever || t < leave); }
 };
@@ -143,9 +147,9 @@ struct EventDef {
     int64_t tick = 0;
     kcc::CharacterId character = 0;
     Kind kind = Kind::kTeleport;
-    Vec3 feet;              ///< kTeleport
+    Vec3 feet; ///< kTeleport
     kcc::Settings settings; ///< kSettings: the character's whole settings from then on
-    int line = 0;           ///< where it was written (0: not from a file)
+    int line = 0; ///< where it was written (0: not from a file)
 };
 
 /// Display frame times for the frame clock: `count` frames of `ns` nanoseconds each.
@@ -163,7 +167,17 @@ struct Check {
 
 /// Fields of a character's state that `expect` can bound (docs/scenarios.md, "Expectations").
 enum class StateField : uint8_t {
-    kX, kY, kZ, kVx, kVy, kVz, kSpeed, kHorizontalSpeed, kSurfaceSpeed, kGroundAngle, kFacing,
+    kX,
+    kY,
+    kZ,
+    kVx,
+    kVy,
+    kVz,
+    kSpeed,
+    kHorizontalSpeed,
+    kSurfaceSpeed,
+    kGroundAngle,
+    kFacing,
 };
 inline constexpr int kStateFieldCount = 11;
 
@@ -178,9 +192,9 @@ struct StateExpectation {
     SourceRef at;
     int64_t from = 0, to = 0; ///< inclusive
     uint32_t character = kcc::kNoId; ///< kNoId: every character
-    int8_t grounded = -1;            ///< -1: not checked, 0 / 1
+    int8_t grounded = -1; ///< -1: not checked, 0 / 1
     bool check_platform = false;
-    uint32_t platform = kcc::kNoId;  ///< kNoId: none
+    uint32_t platform = kcc::kNoId; ///< kNoId: none
     std::vector<std::pair<StateField, Check>> checks; ///< in StateField order
 };
 
@@ -202,8 +216,8 @@ struct SameAsExpectation {
 };
 
 struct Scenario {
-    std::string path;        ///< as given to the loader
-    std::string name;        ///< `name:`; unique within a suite; used for golden file names
+    std::string path; ///< as given to the loader
+    std::string name; ///< `name:`; unique within a suite; used for golden file names
     std::string description; ///< what it checks and why
     int tick_rate_hz = 50;
     int64_t ticks = 0; ///< number of simulation ticks to run
@@ -215,7 +229,7 @@ struct Scenario {
     std::vector<MeshDef> meshes;
     std::vector<PlatformDef> platforms;
     std::vector<CharacterDef> characters; ///< ascending (id, join)
-    std::vector<EventDef> events;         ///< ascending tick, then list order
+    std::vector<EventDef> events; ///< ascending tick, then list order
 
     /// Empty: no frame clock (one tick per step). Otherwise frames are played in order until
     /// `ticks` ticks have run (the last segment repeats if they run out).

@@ -26,7 +26,9 @@ Scenario permuted(const Scenario& sc, Rng& rng, std::map<uint32_t, uint32_t>* id
 
 /// A quarter turn about +y: (x, y, z) -> (z, y, -x), exact in fixed point (a permutation with
 /// one sign).
-inline Vec3 quarter_turn(const Vec3& v) { return Vec3{v.z, v.y, -v.x}; }
+inline Vec3 quarter_turn(const Vec3& v) {
+    return Vec3{v.z, v.y, -v.x};
+}
 
 /// The scenario turned a quarter about +y: every position and direction by quarter_turn, every
 /// rotation as the exact matrix of the turn times its own, sticks (x, y) -> (y, -x), planes

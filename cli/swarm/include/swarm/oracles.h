@@ -6,9 +6,9 @@
 //                     the probe band under the feet ("no fall while a floor is under the feet")
 //   crowd-apart       an idle crowd's colliding members overlap by more than 1 cm at its end
 //   rest-skin         a body at rest closer than its skin (less 1 mm) to a static surface
-//   rest-path         a body pushed out of a union ends farther from its spawn than the smallest way out
-//   translate         the run moved by whole metres is not the run moved, exactly
-//   permute           relabelled characters, shuffled world items and same-tick events change more
+//   rest-path         a body pushed out of a union ends farther from its spawn than the smallest
+//   way out translate         the run moved by whole metres is not the run moved, exactly permute
+//   relabelled characters, shuffled world items and same-tick events change more
 //                     than the labels
 //   frames            display frames change the tick path
 //   turn              the run with every character a ghost, turned a quarter about +y, is not the
@@ -30,12 +30,12 @@
 namespace fx::harness::swarm {
 
 struct Finding {
-    std::string oracle;        ///< "invariant:penetration", "rule:wall-slide", "floor", "translate", ...
+    std::string oracle; ///< "invariant:penetration", "rule:wall-slide", "floor", "translate", ...
     bool has_character = false;
     uint32_t character = 0;
     int64_t tick = -1;
-    std::string message;       ///< one line
-    FailureSignature sig;      ///< what the shrinker keeps failing
+    std::string message; ///< one line
+    FailureSignature sig; ///< what the shrinker keeps failing
 };
 
 /// Which oracles run (all by default).
@@ -58,12 +58,13 @@ const std::vector<std::string>& plantable_oracles();
 /// *character_ticks: the character-ticks simulated (every run of every oracle). False with
 /// *error when the scenario cannot run at all (a generator bug).
 bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Finding>* out,
-               std::map<std::string, int64_t>* checked, int64_t* character_ticks, std::string* error);
+               std::map<std::string, int64_t>* checked, int64_t* character_ticks,
+               std::string* error);
 
 /// Whether `candidate` (a reduced copy of run.scenario) still fails as `f` says: the shrinker's
 /// oracle for a finding; *tick receives the failing tick.
-bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set, const Scenario& candidate,
-                 int64_t* tick);
+bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set,
+                 const Scenario& candidate, int64_t* tick);
 
 /// The solver steps of character `id` in tick `tick` of a run of `sc`: the notable trace events
 /// (platform carry, depenetration, iteration cap, step attempts and their result, snap, landing)

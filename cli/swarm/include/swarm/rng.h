@@ -43,7 +43,8 @@ public:
     uint64_t below(uint64_t n) noexcept {
         const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
         uint64_t v = next();
-        while (v >= limit) v = next();
+        while (v >= limit)
+            v = next();
         return v % n;
     }
     /// Uniform integer in [lo, hi].
@@ -54,16 +55,16 @@ public:
     bool chance(int64_t num, int64_t den) noexcept { return range(0, den - 1) < num; }
     /// Uniform on the grid of thousandths in [lo_milli / 1000, hi_milli / 1000]: millimetres,
     /// millidegrees, thousandths of a stick. Grid values write as short decimals.
-    Scalar milli(int64_t lo_milli, int64_t hi_milli) noexcept { return Scalar::ratio(range(lo_milli, hi_milli), 1000); }
+    Scalar milli(int64_t lo_milli, int64_t hi_milli) noexcept {
+        return Scalar::ratio(range(lo_milli, hi_milli), 1000);
+    }
     /// An index into a container of n elements.
     size_t index(size_t n) noexcept { return static_cast<size_t>(below(n)); }
-    template <typename T>
-    const T& pick(const std::vector<T>& v) noexcept {
+    template <typename T> const T& pick(const std::vector<T>& v) noexcept {
         return v[index(v.size())];
     }
     /// Fisher-Yates.
-    template <typename T>
-    void shuffle(std::vector<T>* v) noexcept {
+    template <typename T> void shuffle(std::vector<T>* v) noexcept {
         for (size_t i = v->size(); i > 1; --i) {
             const size_t j = index(i);
             std::swap((*v)[i - 1], (*v)[j]);

@@ -17,17 +17,17 @@ namespace fx::harness::swarm {
 
 struct SwarmOptions {
     uint64_t seed = 1;
-    int64_t runs = 100;          ///< runs 0 .. runs - 1 (with time_limit: at most that many)
-    int64_t only_run = -1;       ///< >= 0: this run alone (a finding's reproduction)
-    int64_t time_limit = 0;      ///< seconds; > 0: stop starting runs after this long
+    int64_t runs = 100; ///< runs 0 .. runs - 1 (with time_limit: at most that many)
+    int64_t only_run = -1; ///< >= 0: this run alone (a finding's reproduction)
+    int64_t time_limit = 0; ///< seconds; > 0: stop starting runs after this long
     int jobs = 1;
     FeatureMask features = kAllFeatures;
-    std::string features_text;   ///< as given (repro lines)
-    std::string out_dir;         ///< findings' scenarios (empty: not written)
-    std::string emit_dir;        ///< every run's scenario (empty: not written)
+    std::string features_text; ///< as given (repro lines)
+    std::string out_dir; ///< findings' scenarios (empty: not written)
+    std::string emit_dir; ///< every run's scenario (empty: not written)
     OracleSet oracles;
-    std::string side_args;       ///< the side options as given (repro lines)
-    int shrink_runs = 300;       ///< candidates per shrink at most
+    std::string side_args; ///< the side options as given (repro lines)
+    int shrink_runs = 300; ///< candidates per shrink at most
     /// Findings already known (oracle|family keys, known_key()): reported, but not a failure.
     std::vector<std::string> known;
     std::function<void(const std::string&)> progress; ///< may be null
@@ -35,17 +35,18 @@ struct SwarmOptions {
 
 struct SwarmFinding {
     Finding finding;
-    std::string signature; ///< oracle|family|features left after shrinking|solver steps at the failing tick
+    std::string
+        signature; ///< oracle|family|features left after shrinking|solver steps at the failing tick
     int64_t run = 0;
     FeatureMask run_features = 0;
     FeatureMask kept_features = 0;
     std::string steps;
-    std::string scenario;  ///< written file (empty: not written)
+    std::string scenario; ///< written file (empty: not written)
     std::string repro;
     ShrinkSizes before, after;
-    int duplicates = 0;    ///< later findings of the same oracle and family, not shrunk again
-    std::string key;       ///< oracle|family of the failing character (known_key)
-    bool known = false;    ///< listed in SwarmOptions::known
+    int duplicates = 0; ///< later findings of the same oracle and family, not shrunk again
+    std::string key; ///< oracle|family of the failing character (known_key)
+    bool known = false; ///< listed in SwarmOptions::known
     std::vector<int64_t> duplicate_runs;
 };
 
@@ -54,7 +55,7 @@ struct SwarmReport {
     int64_t runs = 0;
     int64_t character_ticks = 0;
     std::map<std::string, int64_t> oracles; ///< name -> runs it checked
-    std::vector<SwarmFinding> findings;     ///< one per signature
+    std::vector<SwarmFinding> findings; ///< one per signature
     std::string commit;
 };
 

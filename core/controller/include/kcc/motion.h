@@ -43,7 +43,8 @@ Vec3 body_separation(const geo::Capsule& a, const geo::Capsule& b, Scalar gap);
 /// How far a body at `feet` can move along `push`: all of it, or, if the sweep against the
 /// scene meets something, up to one skin from it along its normal. `scene` meets no bodies
 /// (LocalScene::set_bodies).
-Vec3 clear_of_statics(const geo::LocalScene& scene, const Vec3& feet, const Vec3& push, const Params& p);
+Vec3 clear_of_statics(const geo::LocalScene& scene, const Vec3& feet, const Vec3& push,
+                      const Params& p);
 /// The body's capsule grown by a skin for the horizontal pass's sweeps: radius + skin, its
 /// highest point the body's, its lowest grown_base_lift() above the body's lowest less a skin.
 /// Ground the body rests on (a skin below along its normal n) stays grown_base_lift() * n.y away,
@@ -84,8 +85,8 @@ struct Movers {
 };
 
 struct Depenetration {
-    Vec3 push;        ///< applied (length <= depenetration_cap)
-    Scalar wanted;    ///< length of the push before the cap
+    Vec3 push; ///< applied (length <= depenetration_cap)
+    Scalar wanted; ///< length of the push before the cap
     uint32_t contacts = 0;
 };
 /// Minimum translation out of every overlapped shape (the first kMaxContacts in contact_less
@@ -109,10 +110,10 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
 /// would, and a tick without it (after World::restore(), say) makes them.
 struct GroundMemo {
     bool valid = false;
-    geo::Capsule capsule;  ///< the capsule cast, exactly
-    Scalar reach;          ///< how far down it was cast
-    uint8_t count = 0;     ///< every hit on the shapes the cast found (it found no more than it kept)
-    bool clear = false;    ///< no hit on the shapes started in contact
+    geo::Capsule capsule; ///< the capsule cast, exactly
+    Scalar reach; ///< how far down it was cast
+    uint8_t count = 0; ///< every hit on the shapes the cast found (it found no more than it kept)
+    bool clear = false; ///< no hit on the shapes started in contact
     std::array<geo::Hit, kMaxProbeHits> hits; ///< the first `count`, hit_less order
 };
 /// What a character keeps from one tick to the next besides its state (World keeps one per
@@ -138,38 +139,44 @@ inline constexpr Scalar kMemoMargin = Scalar::ratio(1, 1000);
 /// Ground probe: the capsule cast down probe_distance, up to probe_max_hits, select_ground().
 /// With `memo`, the cast is remembered there when it can be reused (GroundMemo).
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                    bool was_grounded, const Tracer& t, const Movers* movers = nullptr, GroundMemo* memo = nullptr);
+                    bool was_grounded, const Tracer& t, const Movers* movers = nullptr,
+                    GroundMemo* memo = nullptr);
 /// The probe's answer at `feet` from a memo that fits it (memo_fits()): without a query, or,
 /// with other characters near (`scene`'s bodies), with a cast against them alone, whose hits are
 /// merged into the memo's list (the memo is used up: step_character() has invalidated it).
-Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                       bool was_grounded, const Tracer& t);
+Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec3& feet,
+                       const Params& p, bool was_grounded, const Tracer& t);
 /// Whether `memo` answers the next queries of a body with capsule `body` in `scene` (above).
-bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body, const Params& p);
+bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body,
+               const Params& p);
 /// depenetrate()'s answer for a body that overlaps nothing (a memo that fits and is clear).
 Depenetration nothing_to_depenetrate(const Vec3& feet, const Tracer& t);
 
 struct SlideResult {
     Vec3 position;
     Vec3 velocity;
-    bool hit = false;        ///< some sweep hit
-    bool capped = false;     ///< the last iteration still hit: rest dropped
-    bool stepped = false;    ///< a step-up was taken
-    bool landed = false;     ///< (vertical pass) hit walkable ground moving down
+    bool hit = false; ///< some sweep hit
+    bool capped = false; ///< the last iteration still hit: rest dropped
+    bool stepped = false; ///< a step-up was taken
+    bool landed = false; ///< (vertical pass) hit walkable ground moving down
     Vec3 landed_normal;
     geo::ShapeId landed_shape = kNoId;
-    bool moved_after_landing = false; ///< (vertical pass) the leftover slid the body on past the landing
-    Scalar step_hold; ///< (horizontal pass) motion held back at a riser this tick, for the next (kHeld)
+    bool moved_after_landing =
+        false; ///< (vertical pass) the leftover slid the body on past the landing
+    Scalar step_hold; ///< (horizontal pass) motion held back at a riser this tick, for the next
+                      ///< (kHeld)
 };
 
 struct SlideRequest {
     Vec3 position;
-    Vec3 motion;    ///< m, for this tick
-    Vec3 velocity;  ///< clipped by the pass's planes, except walkable ones in the horizontal pass
+    Vec3 motion; ///< m, for this tick
+    Vec3 velocity; ///< clipped by the pass's planes, except walkable ones in the horizontal pass
     Pass pass = Pass::kHorizontal;
     bool grounded = false; ///< horizontal pass: enables step-up, steep hits become walls
-    Scalar step_hold;      ///< horizontal pass: motion held back at a riser before (CharacterState::step_hold)
-    bool rule_out_steps = false; ///< step-ups whose blocking contact is too high: kAboveStep, no sweeps (try_step_up)
+    Scalar step_hold; ///< horizontal pass: motion held back at a riser before
+                      ///< (CharacterState::step_hold)
+    bool rule_out_steps =
+        false; ///< step-ups whose blocking contact is too high: kAboveStep, no sweeps (try_step_up)
 };
 
 /// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move until one skin from the
@@ -178,20 +185,21 @@ struct SlideRequest {
 /// max_slide_iterations sweeps (the rest is dropped when the last one still hits). In the
 /// horizontal pass a steep hit is a vertical wall (its horizontal normal), and a grounded
 /// pass tries a step-up at each one.
-SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& r,
-                              const Params& p, const Tracer& t);
+SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& r, const Params& p,
+                              const Tracer& t);
 
 enum class StepResult : uint8_t {
     kAccepted = 0,
-    kCeiling = 1,      ///< the upward sweep hit something
-    kBlocked = 2,      ///< the forward sweep hit something
-    kNoLanding = 3,    ///< the downward sweep found nothing within the step height
+    kCeiling = 1, ///< the upward sweep hit something
+    kBlocked = 2, ///< the forward sweep hit something
+    kNoLanding = 3, ///< the downward sweep found nothing within the step height
     kSteepLanding = 4, ///< the landing surface is not walkable
-    kTooHigh = 5,      ///< the rise exceeds the step height
-    kNoMotion = 6,     ///< nothing to step with
-    kNoRise = 7,       ///< the landing is the ground the body stands on: no step there
-    kHeld = 8,         ///< the motion so far is too short to land on the step: held (StepAttempt::held)
-    kAboveStep = 9,    ///< the blocking contact is higher than any landing that could be accepted: no sweeps
+    kTooHigh = 5, ///< the rise exceeds the step height
+    kNoMotion = 6, ///< nothing to step with
+    kNoRise = 7, ///< the landing is the ground the body stands on: no step there
+    kHeld = 8, ///< the motion so far is too short to land on the step: held (StepAttempt::held)
+    kAboveStep =
+        9, ///< the blocking contact is higher than any landing that could be accepted: no sweeps
 };
 const char* to_string(StepResult r);
 
@@ -217,9 +225,9 @@ struct StepAttempt {
 /// step_min_forward (so the result cannot be kHeld either), that is kAboveStep without a sweep,
 /// when `rule_out` is set. The outcome for the body is the one the three sweeps would give: not
 /// accepted, nothing held (tests compare both ways, World::set_reuse_casts).
-StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion, Scalar held,
-                        Scalar blocker_y, bool rule_out,
-                        const Params& p, const Tracer& t);
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
+                        Scalar held, Scalar blocker_y, bool rule_out, const Params& p,
+                        const Tracer& t);
 
 /// Where a body riding `platform` ends when the platform moved by `shift` this tick: the shift
 /// swept and slid like collide-and-slide (max_slide_iterations, skin) against everything but
@@ -239,7 +247,7 @@ struct Snap {
     Scalar drop;
 };
 /// With `memo`, the cast is remembered there when the body stays where it was (GroundMemo).
-Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop, const Params& p,
-                    const Tracer& t, GroundMemo* memo = nullptr);
+Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop,
+                    const Params& p, const Tracer& t, GroundMemo* memo = nullptr);
 
 } // namespace fx::kcc

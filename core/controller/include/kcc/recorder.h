@@ -7,7 +7,8 @@
 //   world.build(&error);
 //   world.set_recorder(&rec, &error);        // at tick 0: captures the level and the characters
 //   ... the game steps, changes, snapshots and restores the world ...
-//   rec.write("replays", "session", &error); // replays/session.yaml, session.c<id>.csv, session.checksums
+//   rec.write("replays", "session", &error); // replays/session.yaml, session.c<id>.csv,
+//   session.checksums
 //
 // The recorder only observes: nothing the world simulates depends on it, and a world with no
 // recorder pays one null check per call.
@@ -68,8 +69,8 @@ private:
         int64_t tick = 0;
         ChangeKind kind = ChangeKind::kJoin;
         CharacterId id = 0;
-        Vec3 feet;          ///< join, teleport
-        Settings settings;  ///< join, settings
+        Vec3 feet; ///< join, teleport
+        Settings settings; ///< join, settings
     };
     /// A snapshot taken: its tick, the XXH3-64 of its bytes, and how many changes had been
     /// made at that tick when it was taken.
@@ -92,7 +93,8 @@ private:
     /// is the hash of the world's snapshot at this moment (a first mark).
     bool begin(const World& world, uint64_t snapshot_hash, std::string* error);
     void on_change(const Change& change);
-    void on_step(int64_t tick, std::span<const CharacterState> characters, std::span<const Input> inputs);
+    void on_step(int64_t tick, std::span<const CharacterState> characters,
+                 std::span<const Input> inputs);
     /// After the step: the checksum of the tick just stepped (World::checksum).
     void on_stepped(uint64_t checksum);
     void on_snapshot(int64_t tick, std::span<const uint8_t> bytes);
@@ -100,15 +102,16 @@ private:
     size_t changes_at(int64_t tick) const;
 
     World* world_ = nullptr;
-    std::string world_yaml_;            ///< the `world:` and `platforms:` sections
-    std::vector<Platform> platforms_;   ///< the world's, at attach (their speeds are checked at write)
-    std::vector<Initial> initial_;      ///< characters present at attach, ascending id
-    std::vector<Change> changes_;       ///< in the order made (ticks non-decreasing)
-    std::vector<Mark> marks_;           ///< in the order taken
-    std::vector<TickInput> inputs_;     ///< non-idle inputs, by tick then character index
-    std::vector<size_t> tick_begin_;    ///< tick t's inputs start at inputs_[tick_begin_[t]]
-    std::vector<uint64_t> sums_;        ///< parallel to tick_begin_: World::checksum() after tick t
-    std::string invalid_;               ///< why the recording cannot be written, or empty
+    std::string world_yaml_; ///< the `world:` and `platforms:` sections
+    std::vector<Platform>
+        platforms_; ///< the world's, at attach (their speeds are checked at write)
+    std::vector<Initial> initial_; ///< characters present at attach, ascending id
+    std::vector<Change> changes_; ///< in the order made (ticks non-decreasing)
+    std::vector<Mark> marks_; ///< in the order taken
+    std::vector<TickInput> inputs_; ///< non-idle inputs, by tick then character index
+    std::vector<size_t> tick_begin_; ///< tick t's inputs start at inputs_[tick_begin_[t]]
+    std::vector<uint64_t> sums_; ///< parallel to tick_begin_: World::checksum() after tick t
+    std::string invalid_; ///< why the recording cannot be written, or empty
 };
 
 } // namespace fx::kcc

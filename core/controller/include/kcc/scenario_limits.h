@@ -14,16 +14,16 @@
 
 namespace fx::kcc::limits {
 
-inline constexpr int64_t kMaxId = 4000000000;      ///< shape, platform and character ids
-inline constexpr int64_t kMaxTicks = 10000000;     ///< ticks of a run, waypoint and segment ticks
-inline constexpr int64_t kMaxCharacters = 4096;    ///< character entries (rejoins counted)
+inline constexpr int64_t kMaxId = 4000000000; ///< shape, platform and character ids
+inline constexpr int64_t kMaxTicks = 10000000; ///< ticks of a run, waypoint and segment ticks
+inline constexpr int64_t kMaxCharacters = 4096; ///< character entries (rejoins counted)
 inline constexpr int64_t kMaxCoordinate = 1000000; ///< |x| of centres, points, vertices, spawns
-inline constexpr int64_t kMaxSize = 100000;        ///< half extents, radii: at most (m)
-inline constexpr int64_t kMinSizeMillimetres = 1;  ///< ... and at least 0.001 m
-inline constexpr int64_t kMaxAngle = 3600;         ///< degrees (slope limits, rotations)
-inline constexpr int64_t kMaxSpeed = 1000;         ///< m/s (max_speed, jump_speed, impulses, platforms)
-inline constexpr int64_t kMaxAccel = 10000;        ///< m/s^2 (gravity, accelerations)
-inline constexpr int64_t kMaxTurnRate = 36000;     ///< deg/s
+inline constexpr int64_t kMaxSize = 100000; ///< half extents, radii: at most (m)
+inline constexpr int64_t kMinSizeMillimetres = 1; ///< ... and at least 0.001 m
+inline constexpr int64_t kMaxAngle = 3600; ///< degrees (slope limits, rotations)
+inline constexpr int64_t kMaxSpeed = 1000; ///< m/s (max_speed, jump_speed, impulses, platforms)
+inline constexpr int64_t kMaxAccel = 10000; ///< m/s^2 (gravity, accelerations)
+inline constexpr int64_t kMaxTurnRate = 36000; ///< deg/s
 inline constexpr int64_t kMaxDeadZonePercent = 99; ///< dead_zone in [0, 0.99]
 inline constexpr int64_t kMaxTicksPerFrame = 1000; ///< max_ticks_per_frame
 inline constexpr uint64_t kMaxScenarioBytes = uint64_t{2} << 20; ///< a scenario file: 2 MiB

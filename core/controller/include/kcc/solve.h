@@ -49,14 +49,14 @@ struct VelocityUpdate {
 struct StickMemo {
     bool valid = false;
     Scalar stick_x, stick_y, dead_zone; ///< the key
-    Vec3 dir;                           ///< stick_to_direction()
-    Scalar dir_len;                     ///< length(dir)
+    Vec3 dir; ///< stick_to_direction()
+    Scalar dir_len; ///< length(dir)
     bool has_heading = false;
-    Scalar heading;                     ///< atan2(dir.x, dir.z), once asked for
+    Scalar heading; ///< atan2(dir.x, dir.z), once asked for
     bool has_run = false;
-    Scalar run_speed;                   ///< the last grounded speed along dir,
-    Vec3 run;                           ///< that velocity: dir scaled to run_speed (y = 0),
-    Scalar run_length;                  ///< and length(run)
+    Scalar run_speed; ///< the last grounded speed along dir,
+    Vec3 run; ///< that velocity: dir scaled to run_speed (y = 0),
+    Scalar run_length; ///< and length(run)
 };
 /// length(v) of a horizontal velocity (v.y ignored), from the stick's memo when v is the
 /// velocity kept there (a tick that nothing slowed: its length is known).
@@ -70,10 +70,10 @@ Scalar wrap_angle(Scalar a);
 // ---- planes -----------------------------------------------------------------------------
 
 enum class PlaneSolveKind : uint8_t {
-    kFree = 0,   ///< the motion enters no plane: unchanged
-    kSlide = 1,  ///< clipped onto one plane (plane_a)
+    kFree = 0, ///< the motion enters no plane: unchanged
+    kSlide = 1, ///< clipped onto one plane (plane_a)
     kCrease = 2, ///< along the crease of plane_a and plane_b
-    kStop = 3,   ///< no direction satisfies every plane: zero
+    kStop = 3, ///< no direction satisfies every plane: zero
 };
 
 struct PlaneSolve {

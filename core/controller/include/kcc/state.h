@@ -35,7 +35,8 @@ inline Vec3 limit_impulse(const Vec3& v) {
 /// settings.h) from the origin. One OR of the magnitudes: |c| >= 2^20 m iff bit 52 or above
 /// of the raw magnitude is set.
 inline bool outside_working_volume(const Vec3& feet) {
-    const uint64_t m = wide::uabs(feet.x.raw()) | wide::uabs(feet.y.raw()) | wide::uabs(feet.z.raw());
+    const uint64_t m =
+        wide::uabs(feet.x.raw()) | wide::uabs(feet.y.raw()) | wide::uabs(feet.z.raw());
     return (m >> 52) != 0;
 }
 
@@ -73,7 +74,7 @@ struct CharacterState {
     Vec3 ground_normal = Vec3::unit_y();
     geo::ShapeId ground_shape = kNoId;
     uint32_t platform = kNoId; ///< platform id carrying the body (kNoId: none)
-    Vec3 previous_position;    ///< tick pose before the last tick (render interpolation)
+    Vec3 previous_position; ///< tick pose before the last tick (render interpolation)
     Scalar previous_facing;
     /// Left the working volume or passed the speed bound (settings.h, kWorkingVolumeMetres):
     /// no longer moved; position and velocity are those of the tick that halted it.

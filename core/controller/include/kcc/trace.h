@@ -9,19 +9,26 @@
 namespace fx::kcc {
 
 enum class TraceKind : uint8_t {
-    kTickBegin = 0,     ///< a = position, b = velocity, s = facing
+    kTickBegin = 0, ///< a = position, b = velocity, s = facing
     kPlatformCarry = 1, ///< shape = platform, a = platform's displacement, b = body's (swept)
-    kDepenetrate = 2,   ///< count = contacts, a = push applied, s = push length before the cap, c = feet before
-    kProbe = 3,         ///< count = hits within the ground band, shape = chosen, a = normal, flag = grounded, s = distance, c = feet; reason = queries answered from the last tick's cast (0, 1: the probe, 2: the probe and the overlap), plus kProbeBodiesCast when other characters' hits were cast afresh and merged into the probe's answer
-    kVelocity = 4,      ///< a = velocity after input, flag = jumped
-    kSweep = 5,         ///< pass, iteration; a = motion queried, c = from; flag = hit, s = distance, shape, b = normal
-    kPlaneAdded = 6,    ///< pass, iteration; a = plane normal, shape, count = planes now
-    kPlaneSolve = 7,    ///< pass, iteration; reason = PlaneSolveKind, count = candidates, a = motion after
-    kIterationCap = 8,  ///< pass; a = motion dropped
-    kStepAttempt = 9,   ///< a = blocked motion, c = from; reason = StepResult; b = result, s = rise
-    kSnap = 10,         ///< c = from; flag = landed; s = drop; shape, a = normal
-    kLanded = 11,       ///< vertical pass landed on walkable ground; shape, a = normal
-    kTickEnd = 12,      ///< a = position, b = velocity, flag = grounded
+    kDepenetrate =
+        2, ///< count = contacts, a = push applied, s = push length before the cap, c = feet before
+    kProbe =
+        3, ///< count = hits within the ground band, shape = chosen, a = normal, flag = grounded, s
+           ///< = distance, c = feet; reason = queries answered from the last tick's cast (0, 1: the
+           ///< probe, 2: the probe and the overlap), plus kProbeBodiesCast when other characters'
+           ///< hits were cast afresh and merged into the probe's answer
+    kVelocity = 4, ///< a = velocity after input, flag = jumped
+    kSweep = 5, ///< pass, iteration; a = motion queried, c = from; flag = hit, s = distance, shape,
+                ///< b = normal
+    kPlaneAdded = 6, ///< pass, iteration; a = plane normal, shape, count = planes now
+    kPlaneSolve =
+        7, ///< pass, iteration; reason = PlaneSolveKind, count = candidates, a = motion after
+    kIterationCap = 8, ///< pass; a = motion dropped
+    kStepAttempt = 9, ///< a = blocked motion, c = from; reason = StepResult; b = result, s = rise
+    kSnap = 10, ///< c = from; flag = landed; s = drop; shape, a = normal
+    kLanded = 11, ///< vertical pass landed on walkable ground; shape, a = normal
+    kTickEnd = 12, ///< a = position, b = velocity, flag = grounded
 };
 
 /// Added to a kProbe event's reason when the probe's answer came from the last tick's cast for

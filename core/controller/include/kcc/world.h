@@ -50,8 +50,9 @@ struct Platform {
 /// (the same results without it). `region` (may be null): tick_region(state.position,
 /// state.velocity, params), when the caller has it already (only used without a platform shift).
 void step_character(const geo::StaticScene& scene, const Params& params, CharacterState& state,
-                    const Input& input, const Vec3& platform_shift, std::span<const PlatformShift> platforms,
-                    std::span<const geo::Body> bodies, TraceObserver* observer, TickCache* cache = nullptr,
+                    const Input& input, const Vec3& platform_shift,
+                    std::span<const PlatformShift> platforms, std::span<const geo::Body> bodies,
+                    TraceObserver* observer, TickCache* cache = nullptr,
                     const geo::Aabb* region = nullptr);
 
 /// The region whose shapes a character's tick may meet (step_character gathers them once):
@@ -61,7 +62,6 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p);
 
 class World {
 public:
-
     /// Static shapes: add them to scene() before build().
     geo::StaticScene& scene() { return scene_; }
     const geo::StaticScene& scene() const { return scene_; }
@@ -72,7 +72,8 @@ public:
     /// after it (a character joining): it is placed in ascending id order and starts at rest on
     /// whatever ground is under its feet, exactly as one added before build(). The inputs of
     /// step() follow characters(), so the index of every character with a larger id moves up.
-    bool add_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error);
+    bool add_character(CharacterId id, const Vec3& feet, const Settings& settings,
+                       std::string* error);
 
     // Runtime changes, between ticks after build() (docs/embedding.md, "Runtime changes"). Each
     // is deterministic: its result depends only on the world and the arguments. A change
@@ -167,14 +168,16 @@ public:
 
 private:
     geo::StaticScene scene_;
-    std::vector<Platform> platforms_;        ///< ascending id
-    std::vector<PlatformShift> platform_shift_; ///< this tick's displacement per platform (ascending id)
-    std::vector<CharacterState> states_;     ///< ascending id
-    std::vector<Params> params_;             ///< parallel to states_
+    std::vector<Platform> platforms_; ///< ascending id
+    std::vector<PlatformShift>
+        platform_shift_; ///< this tick's displacement per platform (ascending id)
+    std::vector<CharacterState> states_; ///< ascending id
+    std::vector<Params> params_; ///< parallel to states_
     // Scratch of step() for the characters' collisions, sized at build() (no allocation per tick).
-    std::vector<geo::Capsule> body_start_;   ///< parallel to states_: capsule at the tick's start
-    std::vector<geo::Aabb> body_box_;        ///< parallel to states_: its bounds
-    std::vector<std::pair<int64_t, uint32_t>> body_cells_; ///< colliding characters: (2 m grid cell, index), sorted
+    std::vector<geo::Capsule> body_start_; ///< parallel to states_: capsule at the tick's start
+    std::vector<geo::Aabb> body_box_; ///< parallel to states_: its bounds
+    std::vector<std::pair<int64_t, uint32_t>>
+        body_cells_; ///< colliding characters: (2 m grid cell, index), sorted
     /// Dense grid over the cells the bodies occupy (when it has at most a few cells per body):
     /// body_cells_[cell_start_[c] .. cell_start_[c + 1]) are the bodies of cell c, where
     /// c = (cx - grid_x0_) * grid_h_ + (cz - grid_z0_). Empty when the bodies are too spread out.
@@ -182,28 +185,30 @@ private:
     std::vector<int64_t> body_cell_; ///< parallel to states_: scratch of index_bodies
     std::vector<std::pair<int64_t, uint32_t>> body_scratch_; ///< scratch of index_bodies
     int64_t grid_x0_ = 0, grid_z0_ = 0, grid_w_ = 0, grid_h_ = 0;
-    Scalar body_widest_;                     ///< largest radius among them
-    Scalar body_widest_skin_;                ///< largest skin among them
+    Scalar body_widest_; ///< largest radius among them
+    Scalar body_widest_skin_; ///< largest skin among them
     /// The index above (body_cells_, cell_start_, body_start_, body_box_, ...) describes the
     /// characters as they are now: set by resolve_bodies() at the end of a tick, cleared by
     /// step() and by every change to a character (find() included: its caller may move one).
     bool bodies_indexed_ = false;
     int64_t grid_kept_ = 0;
-    std::vector<geo::Body> body_near_;       ///< the bodies one character meets
-    std::vector<Vec3> body_push_;            ///< parallel to states_: the resolution's push
+    std::vector<geo::Body> body_near_; ///< the bodies one character meets
+    std::vector<Vec3> body_push_; ///< parallel to states_: the resolution's push
     /// parallel to states_: what each character keeps between ticks (TickCache; not state: its
     /// last cast is dropped by restore(), teleport() and set_settings())
     std::vector<TickCache> cache_;
     bool reuse_casts_ = true;
     mutable std::vector<uint8_t> checksum_bytes_; ///< scratch of checksum(), sized at build()
-    bool check_character(CharacterId id, const Vec3& feet, const Settings& settings, std::string* error) const;
+    bool check_character(CharacterId id, const Vec3& feet, const Settings& settings,
+                         std::string* error) const;
     /// The character a runtime change applies to, or null with *error ("<what>: no character N").
     CharacterState* changing(const char* what, CharacterId id, std::string* error);
-    void settle(size_t index);  ///< ground under a spawned or teleported body (as at build())
-    void size_scratch();        ///< the per-tick scratch, sized for the current characters
+    void settle(size_t index); ///< ground under a spawned or teleported body (as at build())
+    void size_scratch(); ///< the per-tick scratch, sized for the current characters
     void index_bodies();
     template <class Visit> void for_bodies_near(const geo::Aabb& q, Visit&& visit) const;
-    /// visit(i, j) once for each pair of indexed bodies whose boxes meet, one grown by the widest skin.
+    /// visit(i, j) once for each pair of indexed bodies whose boxes meet, one grown by the widest
+    /// skin.
     template <class Visit> void for_body_pairs(Visit&& visit) const;
     void resolve_bodies();
     /// The other characters character i meets this tick (near its tick_region, grown by its

@@ -30,7 +30,9 @@ struct Mat3 {
     /// M v: each component one rounding.
     Vec3 operator*(const Vec3& v) const { return {dot(row[0], v), dot(row[1], v), dot(row[2], v)}; }
     /// M^T v: the inverse rotation for an orthonormal M.
-    Vec3 transpose_mul(const Vec3& v) const { return {dot(column(0), v), dot(column(1), v), dot(column(2), v)}; }
+    Vec3 transpose_mul(const Vec3& v) const {
+        return {dot(column(0), v), dot(column(1), v), dot(column(2), v)};
+    }
     Mat3 operator*(const Mat3& m) const;
 };
 

@@ -64,13 +64,16 @@ template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
         // the rounding's addend 2^31 - [a b < 0] joins al bl (below 2^64 - 2^33 + 2^31: no carry
         // out). The sums wrap modulo 2^64 on the way and end exact, as the result fits.
         if (zeros >= 34) {
-            const uint64_t al = static_cast<uint64_t>(a) & wide::kLow32, bl = static_cast<uint64_t>(b) & wide::kLow32;
+            const uint64_t al = static_cast<uint64_t>(a) & wide::kLow32,
+                           bl = static_cast<uint64_t>(b) & wide::kLow32;
             const int64_t ah = a >> 32, bh = b >> 32;
             const uint64_t neg = ((a ^ b) < 0 && a != 0 && b != 0) ? 1 : 0;
-            const uint64_t x = (static_cast<uint64_t>(ah * bh) << 32) + static_cast<uint64_t>(ah * static_cast<int64_t>(bl)) +
+            const uint64_t x = (static_cast<uint64_t>(ah * bh) << 32) +
+                               static_cast<uint64_t>(ah * static_cast<int64_t>(bl)) +
                                static_cast<uint64_t>(static_cast<int64_t>(al) * bh);
             *ovf = false;
-            return static_cast<int64_t>(x + ((al * bl + ((uint64_t{1} << (kFracBits - 1)) - neg)) >> kFracBits));
+            return static_cast<int64_t>(
+                x + ((al * bl + ((uint64_t{1} << (kFracBits - 1)) - neg)) >> kFracBits));
         }
 #endif
         return wide::Native::mul_shift(a, b, kFracBits, ovf); // in 128 bits, rounded

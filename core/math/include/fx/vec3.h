@@ -38,14 +38,17 @@ struct Vec3 {
     /// Each component one rounded product; a zero component stays zero without one (a level
     /// motion's y, a vertical one's x and z: 0 * s is exactly 0).
     friend constexpr Vec3 operator*(const Vec3& a, Scalar s) {
-        return {a.x.raw() == 0 ? Scalar{} : a.x * s, a.y.raw() == 0 ? Scalar{} : a.y * s, a.z.raw() == 0 ? Scalar{} : a.z * s};
+        return {a.x.raw() == 0 ? Scalar{} : a.x * s, a.y.raw() == 0 ? Scalar{} : a.y * s,
+                a.z.raw() == 0 ? Scalar{} : a.z * s};
     }
     friend constexpr Vec3 operator*(Scalar s, const Vec3& a) { return a * s; }
     /// v * num / den, each component rounded once (fx::mul_div); a zero component stays zero
     /// without the division. For den > 0 (0 * num / den is exactly 0; a zero den is reported by
     /// the components that are divided).
     friend constexpr Vec3 mul_div(const Vec3& v, Scalar num, Scalar den) {
-        const auto part = [&](Scalar c) { return c.raw() == 0 ? Scalar{} : fx::mul_div(c, num, den); };
+        const auto part = [&](Scalar c) {
+            return c.raw() == 0 ? Scalar{} : fx::mul_div(c, num, den);
+        };
         return {part(v.x), part(v.y), part(v.z)};
     }
     friend constexpr Vec3 operator/(const Vec3& a, Scalar s) { return {a.x / s, a.y / s, a.z / s}; }
@@ -62,7 +65,8 @@ namespace detail {
 // Magnitude bound for exact wide sums of three products: 3 * (2^62)^2 < 2^127.
 inline constexpr uint64_t kDotComponentLimit = uint64_t{1} << 62;
 constexpr bool too_large_for_dot(const Vec3& v) {
-    return wide::uabs(v.x.raw()) >= kDotComponentLimit || wide::uabs(v.y.raw()) >= kDotComponentLimit ||
+    return wide::uabs(v.x.raw()) >= kDotComponentLimit ||
+           wide::uabs(v.y.raw()) >= kDotComponentLimit ||
            wide::uabs(v.z.raw()) >= kDotComponentLimit;
 }
 /// A value in units of 2^-64 rounded to a Scalar (nearest, ties away from zero). |v| < 2^126
@@ -92,7 +96,8 @@ constexpr Scalar round_q64(Wide v, const char* op) {
 /// in magnitude (2^30 m), far beyond the scenario bounds; a checked build verifies it.
 constexpr Wide dot_q64(const Vec3& a, const Vec3& b) {
     using B = wide::Default;
-    check_overflow(detail::too_large_for_dot(a) || detail::too_large_for_dot(b), "fx::dot (component beyond 2^30)");
+    check_overflow(detail::too_large_for_dot(a) || detail::too_large_for_dot(b),
+                   "fx::dot (component beyond 2^30)");
     return B::sdot3(a.x.raw(), b.x.raw(), a.y.raw(), b.y.raw(), a.z.raw(), b.z.raw());
 }
 /// Exact |v|^2 in units of 2^-64, unsigned (no precondition: < 3 * 2^126).
@@ -103,7 +108,9 @@ constexpr Wide length_sq_q64(const Vec3& v) {
 }
 
 /// a.b, one rounding.
-constexpr Scalar dot(const Vec3& a, const Vec3& b) { return detail::round_q64(dot_q64(a, b), "fx::dot"); }
+constexpr Scalar dot(const Vec3& a, const Vec3& b) {
+    return detail::round_q64(dot_q64(a, b), "fx::dot");
+}
 /// a x b, one rounding per component.
 Vec3 cross(const Vec3& a, const Vec3& b);
 /// |v|^2 rounded once.

@@ -115,17 +115,21 @@ struct Portable {
     /// (arithmetic) and al = a mod 2^32, so a b = ah bh 2^64 + (ah bl + al bh) 2^32 + al bl, each
     /// cross product within int64 and split the same way. Fewer operations than three products
     /// and two sums (wasm32's 128-bit arithmetic is this code).
-    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2, int64_t b2) {
+    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2,
+                             int64_t b2) {
         uint64_t lo = 0, mid = 0, hi = 0; // hi wraps modulo 2^64, as the 128-bit sum would
         const auto term = [&lo, &mid, &hi](int64_t a, int64_t b) {
             const int64_t ah = a >> 32, bh = b >> 32;
-            const uint64_t al = static_cast<uint64_t>(a) & kLow32, bl = static_cast<uint64_t>(b) & kLow32;
+            const uint64_t al = static_cast<uint64_t>(a) & kLow32,
+                           bl = static_cast<uint64_t>(b) & kLow32;
             const uint64_t ll = al * bl;
-            const int64_t lh = static_cast<int64_t>(al) * bh, hl = ah * static_cast<int64_t>(bl); // |.| < 2^63
+            const int64_t lh = static_cast<int64_t>(al) * bh,
+                          hl = ah * static_cast<int64_t>(bl); // |.| < 2^63
             lo += ll & kLow32;
-            mid += (ll >> 32) + (static_cast<uint64_t>(lh) & kLow32) + (static_cast<uint64_t>(hl) & kLow32);
-            hi += static_cast<uint64_t>(ah) * static_cast<uint64_t>(bh) + static_cast<uint64_t>(lh >> 32) +
-                  static_cast<uint64_t>(hl >> 32);
+            mid += (ll >> 32) + (static_cast<uint64_t>(lh) & kLow32) +
+                   (static_cast<uint64_t>(hl) & kLow32);
+            hi += static_cast<uint64_t>(ah) * static_cast<uint64_t>(bh) +
+                  static_cast<uint64_t>(lh >> 32) + static_cast<uint64_t>(hl >> 32);
         };
         term(a0, b0);
         term(a1, b1);
@@ -211,8 +215,8 @@ struct Native {
 #if defined(__wasm__)
     // wasm has no 64 x 64 -> 128-bit product: the compiler's is a call to the generic 128 x 128
     // routine (__multi3). Here one 64-bit product when both factors fit in 32 bits, else the
-    // four 32 x 32 partial products inline (Portable::umul). The same bits (tests/math/wide_test.cpp
-    // compares the backends; the wasm32 leg runs it under node).
+    // four 32 x 32 partial products inline (Portable::umul). The same bits
+    // (tests/math/wide_test.cpp compares the backends; the wasm32 leg runs it under node).
     static constexpr T umul(uint64_t a, uint64_t b) {
         if (((a | b) >> 32) == 0) return static_cast<T>(a * b);
         const Portable::T p = Portable::umul(a, b);
@@ -224,7 +228,8 @@ struct Native {
         const Portable::T p = Portable::smul(a, b);
         return make(p.hi, p.lo);
     }
-    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2, int64_t b2) {
+    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2,
+                             int64_t b2) {
         const Portable::T p = Portable::sdot3(a0, b0, a1, b1, a2, b2);
         return make(p.hi, p.lo);
     }
@@ -233,17 +238,32 @@ struct Native {
         return make(p.hi, p.lo);
     }
 #else
-    static constexpr T umul(uint64_t a, uint64_t b) { return static_cast<T>(a) * b; }
-    static constexpr T smul(int64_t a, int64_t b) { return from_i64(a) * from_i64(b); }
-    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2, int64_t b2) {
+    static constexpr T umul(uint64_t a, uint64_t b) {
+        return static_cast<T>(a) * b;
+    }
+    static constexpr T smul(int64_t a, int64_t b) {
+        return from_i64(a) * from_i64(b);
+    }
+    static constexpr T sdot3(int64_t a0, int64_t b0, int64_t a1, int64_t b1, int64_t a2,
+                             int64_t b2) {
         return smul(a0, b0) + smul(a1, b1) + smul(a2, b2);
     }
-    static constexpr T usq3(uint64_t x, uint64_t y, uint64_t z) { return umul(x, x) + umul(y, y) + umul(z, z); }
+    static constexpr T usq3(uint64_t x, uint64_t y, uint64_t z) {
+        return umul(x, x) + umul(y, y) + umul(z, z);
+    }
 #endif
-    static constexpr T add(T a, T b) { return a + b; }
-    static constexpr T sub(T a, T b) { return a - b; }
-    static constexpr T neg(T a) { return T{0} - a; }
-    static constexpr bool is_neg(T a) { return (hi64(a) >> 63) != 0; }
+    static constexpr T add(T a, T b) {
+        return a + b;
+    }
+    static constexpr T sub(T a, T b) {
+        return a - b;
+    }
+    static constexpr T neg(T a) {
+        return T{0} - a;
+    }
+    static constexpr bool is_neg(T a) {
+        return (hi64(a) >> 63) != 0;
+    }
     /// floor((v + 2^(s-1) - [v < 0]) / 2^s), 0 < s < 64: v / 2^s rounded half away from zero
     /// (for v < 0 it equals -floor((|v| + 2^(s-1)) / 2^s)). The addend is a non-negative 64-bit
     /// value and is added as one (a carry into the high half); written with signed 128-bit
@@ -261,16 +281,25 @@ struct Native {
 #if defined(__wasm__)
     __attribute__((noinline))
 #endif
-    static constexpr int64_t mul_shift(int64_t a, int64_t b, int s, bool* ovf) {
+    static constexpr int64_t
+    mul_shift(int64_t a, int64_t b, int s, bool* ovf) {
         const S q = round_shift(static_cast<S>(smul(a, b)), s);
         const int64_t r = static_cast<int64_t>(q);
         *ovf = static_cast<S>(r) != q;
         return r;
     }
-    static constexpr bool is_zero(T a) { return a == 0; }
-    static constexpr int ucmp(T a, T b) { return a < b ? -1 : (a > b ? 1 : 0); }
-    static constexpr T shl(T a, int s) { return a << s; }
-    static constexpr T shr(T a, int s) { return a >> s; }
+    static constexpr bool is_zero(T a) {
+        return a == 0;
+    }
+    static constexpr int ucmp(T a, T b) {
+        return a < b ? -1 : (a > b ? 1 : 0);
+    }
+    static constexpr T shl(T a, int s) {
+        return a << s;
+    }
+    static constexpr T shr(T a, int s) {
+        return a >> s;
+    }
     static constexpr int clz(T a) {
         return hi64(a) != 0 ? std::countl_zero(hi64(a)) : 64 + std::countl_zero(lo64(a));
     }
@@ -353,7 +382,7 @@ inline constexpr std::array<uint64_t, 193> kSqrtEdge = [] {
     std::array<uint64_t, 193> t{};
     for (uint64_t i = 64; i <= 256; ++i) {
         const uint64_t v = i << 56; // 2^64 for i = 256: its root, 2^32, is set below
-        uint64_t r = 0;              // bit-by-bit floor square root (compile time only)
+        uint64_t r = 0; // bit-by-bit floor square root (compile time only)
         for (int b = 31; b >= 0 && i < 256; --b) {
             const uint64_t c = r | (uint64_t{1} << b);
             if (c * c <= v) r = c;
@@ -387,7 +416,8 @@ template <class B> constexpr uint64_t isqrt_top_estimate(uint64_t t) {
 /// twice; the estimate affects only the speed).
 template <class B> constexpr uint64_t isqrt_top(uint64_t t) {
     uint64_t e = isqrt_top_estimate<B>(t);
-    while (e > kLow32 || e * e > t) --e; // e * e is tested only below 2^32: no overflow
+    while (e > kLow32 || e * e > t)
+        --e; // e * e is tested only below 2^32: no overflow
     return e;
 }
 
@@ -417,7 +447,8 @@ template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) 
         return r;
     }
     const int k = (bits - 63) / 2;
-    const uint64_t t = (B::hi64(n) << (64 - 2 * k)) | (B::lo64(n) >> (2 * k)); // n / 4^k: 2 <= 2k <= 62
+    const uint64_t t =
+        (B::hi64(n) << (64 - 2 * k)) | (B::lo64(n) >> (2 * k)); // n / 4^k: 2 <= 2k <= 62
     if constexpr (B::kOneInstructionUdiv64) {
         // x86-64, where udiv64 is one instruction: one 128-bit Newton step from an over-estimate
         // (Hacker's Delight 11-1) is fewer instructions. x = (estimate + 1) 2^k > sqrt(n), so
@@ -436,7 +467,8 @@ template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) 
     }
     const uint64_t s = isqrt_top<B>(t);
     const uint64_t low = B::lo64(n); // n mod 4^k is in it: 2k <= 62
-    const uint64_t num = ((t - s * s) << (k - 1)) + ((low & ((uint64_t{1} << (2 * k)) - 1)) >> (k + 1));
+    const uint64_t num =
+        ((t - s * s) << (k - 1)) + ((low & ((uint64_t{1} << (2 * k)) - 1)) >> (k + 1));
     const uint64_t d = num / s;
     const uint64_t left = ((num - d * s) << (k + 1)) | (low & ((uint64_t{1} << (k + 1)) - 1));
     if (d * d <= left) { // d < 2^k + 1 <= 2^31 + 1: d^2 within 64 bits
