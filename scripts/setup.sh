@@ -58,6 +58,7 @@ declare -A NEED=(
   [libyaml-cpp-dev]=/usr/include/yaml-cpp/yaml.h
   [libxxhash-dev]=/usr/include/xxhash.h
   [libfmt-dev]=/usr/include/fmt/format.h
+  [clang-format-14]=/usr/bin/clang-format-14   # scripts/check-format.sh (gate.clang_format)
   [g++-aarch64-linux-gnu]=/usr/bin/aarch64-linux-gnu-g++
   [python3]=/usr/bin/python3
   [python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py   # tests/ci/test_workflow.py reads the workflow
