@@ -1,13 +1,14 @@
 # Third-party dependencies of the harness and the tests.
 #
 # Default (FX_FETCH_DEPS=OFF): the system's packages, found the CMake way (Debian: catch2 v2,
-# libcli11-dev, libyaml-cpp-dev, libxxhash-dev, libfmt-dev; scripts/setup.sh installs them).
+# libcli11-dev, libyaml-cpp-dev, libxxhash-dev, libfmt-dev, nlohmann-json3-dev; scripts/setup.sh
+# installs them).
 #
 # FX_FETCH_DEPS=ON: download pinned releases with FetchContent instead. For CI runners whose
 # package managers lack these versions (macOS, Windows/MSVC, Ubuntu's Catch2 is v3). Built here
 # without a download by scripts/fetch-deps-offline.sh (FETCHCONTENT_SOURCE_DIR_<NAME> pointing at
 # Debian's source packages of the same versions), in the extended command.
-option(FX_FETCH_DEPS "Download pinned Catch2 v2, CLI11, yaml-cpp, fmt and xxHash instead of using system packages" OFF)
+option(FX_FETCH_DEPS "Download pinned Catch2 v2, CLI11, yaml-cpp, fmt, nlohmann/json and xxHash instead of using system packages" OFF)
 
 if(FX_FETCH_DEPS)
   include(FetchContent)
@@ -22,12 +23,15 @@ if(FX_FETCH_DEPS)
   FetchContent_Declare(fx_yaml_cpp URL https://github.com/jbeder/yaml-cpp/archive/refs/tags/yaml-cpp-0.7.0.tar.gz)
   FetchContent_Declare(fx_fmt URL https://github.com/fmtlib/fmt/archive/refs/tags/9.1.0.tar.gz)
   FetchContent_Declare(fx_xxhash URL https://github.com/Cyan4973/xxHash/archive/refs/tags/v0.8.1.tar.gz)
+  FetchContent_Declare(fx_json URL https://github.com/nlohmann/json/archive/refs/tags/v3.11.2.tar.gz)
+  set(JSON_BuildTests OFF CACHE BOOL "" FORCE)
+  set(JSON_Install OFF CACHE BOOL "" FORCE)
   set(YAML_CPP_BUILD_TESTS OFF CACHE BOOL "" FORCE)
   set(YAML_CPP_BUILD_TOOLS OFF CACHE BOOL "" FORCE)
   set(YAML_CPP_BUILD_CONTRIB OFF CACHE BOOL "" FORCE)
   set(CLI11_BUILD_TESTS OFF CACHE BOOL "" FORCE)
   set(CLI11_BUILD_EXAMPLES OFF CACHE BOOL "" FORCE)
-  FetchContent_MakeAvailable(fx_catch2 fx_cli11 fx_yaml_cpp fx_fmt)
+  FetchContent_MakeAvailable(fx_catch2 fx_cli11 fx_yaml_cpp fx_fmt fx_json)
   FetchContent_GetProperties(fx_xxhash)
   if(NOT fx_xxhash_POPULATED)
     FetchContent_Populate(fx_xxhash)
@@ -39,7 +43,8 @@ else()
   set(FX_HAVE_DEPS OFF)
 endif()
 
-# fx_find_harness_deps(): yaml-cpp, CLI11, fmt and the xxHash header, from packages or fetched.
+# fx_find_harness_deps(): yaml-cpp, CLI11, fmt, nlohmann/json (header-only: the JSON reports,
+# records/json.h) and the xxHash header, from packages or fetched.
 # fmt is used through the target fx::fmt: the compiled library where there is one (the host's
 # package, or fetched), else its headers alone (FMT_HEADER_ONLY): Debian ships only a shared
 # libfmt, which static cross builds cannot link, so scripts/deps/ copy the headers into their
@@ -48,6 +53,7 @@ macro(fx_find_harness_deps)
   if(NOT FX_HAVE_DEPS)
     find_package(yaml-cpp REQUIRED)
     find_package(CLI11 CONFIG REQUIRED)
+    find_package(nlohmann_json 3.11 CONFIG REQUIRED)
     # xxHash ships no CMake package; header-only use (XXH_INLINE_ALL) is enough.
     find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
     if(NOT CMAKE_CROSSCOMPILING)

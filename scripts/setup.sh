@@ -27,7 +27,7 @@ if [ "$(uname -s)" = Darwin ]; then
   missing=""
   for pair in cmake:bin/cmake ninja:bin/ninja catch2:include/catch2/catch_all.hpp \
               cli11:include/CLI/CLI.hpp yaml-cpp:include/yaml-cpp/yaml.h xxhash:include/xxhash.h \
-              fmt:include/fmt/format.h; do
+              fmt:include/fmt/format.h nlohmann-json:include/nlohmann/json.hpp; do
     [ -e "$prefix/${pair#*:}" ] || missing="$missing ${pair%%:*}"
   done
   command -v python3 >/dev/null 2>&1 || missing="$missing python@3"
@@ -58,6 +58,7 @@ declare -A NEED=(
   [libyaml-cpp-dev]=/usr/include/yaml-cpp/yaml.h
   [libxxhash-dev]=/usr/include/xxhash.h
   [libfmt-dev]=/usr/include/fmt/format.h
+  [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp   # JSON reports (records/json.h)
   [clang-format-14]=/usr/bin/clang-format-14   # scripts/check-format.sh (gate.clang_format)
   [g++-aarch64-linux-gnu]=/usr/bin/aarch64-linux-gnu-g++
   [python3]=/usr/bin/python3

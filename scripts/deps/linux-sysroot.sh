@@ -45,16 +45,25 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO "${APT[@]}" update -qq >/dev/null || true
   $SUDO "${APT[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# fmt's headers (header-only use, cmake/FxDependencies.cmake), also into a sysroot made before
-# they were needed.
+# fmt's headers (header-only use, cmake/FxDependencies.cmake) and nlohmann/json's (header-only,
+# with its CMake package: find_package(nlohmann_json)), also into a sysroot made before they were
+# needed.
 stage_fmt() { rm -rf "$1/include/fmt"; mkdir -p "$1/include"; cp -a /usr/include/fmt "$1/include/"; }
+stage_json() {
+  rm -rf "$1/include/nlohmann" "$1/share/cmake/nlohmann_json"
+  mkdir -p "$1/include" "$1/share/cmake"
+  cp -a /usr/include/nlohmann "$1/include/"
+  cp -a /usr/share/cmake/nlohmann_json "$1/share/cmake/"
+}
 if [ -f "$STAMP" ]; then
   [ -f "$SYSROOT/usr/include/fmt/format.h" ] || stage_fmt "$SYSROOT/usr"
+  [ -f "$SYSROOT/usr/share/cmake/nlohmann_json/nlohmann_jsonConfig.cmake" ] || stage_json "$SYSROOT/usr"
   echo "$SYSROOT"
   exit 0
 fi
 
 for f in /usr/include/CLI/CLI.hpp /usr/include/xxhash.h /usr/include/catch2/catch.hpp /usr/include/fmt/format.h \
+         /usr/include/nlohmann/json.hpp /usr/share/cmake/nlohmann_json/nlohmann_jsonConfig.cmake \
          /usr/lib/cmake/Catch2/Catch2Config.cmake /usr/share/cmake/CLI11/CLI11Config.cmake; do
   [ -e "$f" ] || { echo "linux-sysroot: $f missing (run scripts/setup.sh first)" >&2; exit 1; }
 done
@@ -114,6 +123,7 @@ mkdir -p "$R/include" "$R/lib/cmake/Catch2" "$R/share/cmake"
 cp -a /usr/include/CLI /usr/include/catch2 "$R/include/"
 cp -a /usr/include/xxhash.h "$R/include/"
 stage_fmt "$R"
+stage_json "$R"
 [ -e /usr/include/xxh3.h ] && cp -a /usr/include/xxh3.h "$R/include/"
 cp -a /usr/share/cmake/CLI11 "$R/share/cmake/"
 for f in /usr/lib/cmake/Catch2/*.cmake; do

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds a static yaml-cpp for a cross target from Debian's own source package, and stages the
-# header-only dependencies (CLI11, xxHash, Catch2 v2, fmt) next to it, so that the target's CMake
+# header-only dependencies (CLI11, xxHash, Catch2 v2, fmt, nlohmann/json) next to it, so that the target's CMake
 # finds everything in one private prefix and never in the host's /usr/include:
 #   scripts/deps/yaml-cpp-source.sh TOOLCHAIN_FILE PREFIX
 # TOOLCHAIN_FILE: the CMake toolchain file of the target (e.g. cmake/toolchains/x86_64-w64-mingw32.cmake).
 # PREFIX:         where to install, e.g. ${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/mingw64. Gets
 #                 include/yaml-cpp, lib/libyaml-cpp.a, lib/cmake/yaml-cpp (the package), and copies of
-#                 /usr/include/{CLI,xxhash.h,catch2,fmt}, /usr/share/cmake/CLI11, /usr/lib/cmake/Catch2.
+#                 /usr/include/{CLI,xxhash.h,catch2,fmt,nlohmann}, /usr/share/cmake/{CLI11,nlohmann_json},
+#                 /usr/lib/cmake/Catch2.
 # The source is fetched once into ${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/src with `apt-get source`
 # (scripts/deps/apt-source.sh, which adds a deb-src entry when apt has none). Idempotent: a second run with the
 # same toolchain and source only prints one line.
@@ -33,6 +34,9 @@ stage_headers() {
   cp -r /usr/include/CLI "$PREFIX/include/CLI"
   cp -r /usr/include/catch2 "$PREFIX/include/catch2"
   cp -r /usr/include/fmt "$PREFIX/include/fmt" # headers only: FMT_HEADER_ONLY (cmake/FxDependencies.cmake)
+  rm -rf "$PREFIX/include/nlohmann" "$PREFIX/share/cmake/nlohmann_json"
+  cp -r /usr/include/nlohmann "$PREFIX/include/nlohmann" # header-only, with its CMake package
+  cp -r /usr/share/cmake/nlohmann_json "$PREFIX/share/cmake/nlohmann_json"
   cp /usr/include/xxhash.h "$PREFIX/include/xxhash.h"
   # Copies, not links: the config files compute their prefix from their real location.
   cp -r /usr/share/cmake/CLI11 "$PREFIX/share/cmake/CLI11"
@@ -42,6 +46,7 @@ stage_headers() {
   rm -f "$PREFIX"/lib/cmake/Catch2/Catch2Targets-*.cmake
 }
 for f in /usr/include/CLI/CLI.hpp /usr/include/xxhash.h /usr/include/catch2/catch.hpp /usr/include/fmt/format.h \
+         /usr/include/nlohmann/json.hpp /usr/share/cmake/nlohmann_json/nlohmann_jsonConfig.cmake \
          /usr/share/cmake/CLI11/CLI11Config.cmake /usr/lib/cmake/Catch2/Catch2Config.cmake; do
   [ -e "$f" ] || { echo "yaml-cpp-source: $f missing (run scripts/setup.sh)" >&2; exit 125; }
 done

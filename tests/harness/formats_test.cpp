@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "fx/trig.h"
 #include "harness_test_util.h"
 #include "kcc/state_bytes.h"
+#include "records/json.h"
 #include "records/atomic_file.h"
 #include "records/compare.h"
 #include "records/hash_file.h"
@@ -940,17 +942,40 @@ characters:
     CHECK(broken.summary.find("is not the one its hash file records") != std::string::npos);
 }
 
-TEST_CASE("formats: json_quote gives valid JSON for any bytes") {
-    using fx::harness::text::json_quote;
-    CHECK(json_quote("plain") == "\"plain\"");
-    CHECK(json_quote("a\"b\\c") == "\"a\\\"b\\\\c\"");
-    CHECK(json_quote("line\nnext\ttab\r") == "\"line\\nnext\\ttab\\r\"");
-    CHECK(json_quote(std::string_view("\x01\x1f\x7f", 3)) == "\"\\u0001\\u001f\\u007f\"");
-    CHECK(json_quote("caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82") ==
-          "\"caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82\"");
-    // Not UTF-8: a lone continuation byte, a truncated sequence, bytes that never start one.
-    CHECK(json_quote("\x80") == "\"\\u0080\"");
-    CHECK(json_quote("\xe2\x80") == "\"\\u00e2\\u0080\"");
-    CHECK(json_quote("\xc0\xaf \xff \xf5\x80\x80\x80") ==
-          "\"\\u00c0\\u00af \\u00ff \\u00f5\\u0080\\u0080\\u0080\"");
+TEST_CASE("formats: JSON reports hold any bytes of a name or a message, and numbers as the CSV writes them") {
+    using fx::harness::dump_json;
+    using fx::harness::Json;
+    using fx::harness::json_decimal;
+    using fx::harness::json_text;
+    // Written and read back: every string survives, each byte that is not UTF-8 as its Latin-1
+    // character (the escape a reader decodes is \u00NN).
+    const std::string strings[] = {
+        "plain", "a\"b\\c", "line\nnext\ttab\r", std::string("\x01\x1f\x7f", 3),
+        "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82",
+        // Not UTF-8: a lone continuation byte, a truncated sequence, bytes that never start one.
+        "\x80", "\xe2\x80", "\xc0\xaf \xff \xf5\x80\x80\x80"};
+    const std::string latin1[] = {
+        "plain", "a\"b\\c", "line\nnext\ttab\r", std::string("\x01\x1f\x7f", 3),
+        "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82", "\xc2\x80", "\xc3\xa2\xc2\x80",
+        "\xc3\x80\xc2\xaf \xc3\xbf \xc3\xb5\xc2\x80\xc2\x80\xc2\x80"};
+    for (size_t i = 0; i < std::size(strings); ++i) {
+        INFO(i);
+        Json doc;
+        doc["s"] = json_text(strings[i]);
+        const std::string text = dump_json(doc);
+        const Json back = Json::parse(text); // throws on invalid JSON or UTF-8
+        CHECK(back["s"].get<std::string>() == latin1[i]);
+        CHECK(text.back() == '\n');
+    }
+    CHECK(dump_json(Json{{"s", json_text("\x01")}}) == "{\n  \"s\": \"\\u0001\"\n}\n");
+    // Numbers are the decimal text they were made from, and print back as its digits (below
+    // 1e-4 in exponent form: 1e-06).
+    for (const char* d : {"120", "-3", "0", "6.2", "-0.25", "0.0001", "1234567.123456", "3.141593"}) {
+        INFO(d);
+        CHECK(json_decimal(d).dump() == d);
+        CHECK(json_decimal(d).get<double>() == std::strtod(d, nullptr));
+    }
+    CHECK(json_decimal("0.000001").dump() == "1e-06");
+    CHECK(json_decimal("120").is_number_integer());
+    CHECK(json_decimal("not a number").is_null());
 }

@@ -7,6 +7,7 @@
 #include "forensics/bench.h"
 #include "kcc/motion.h"
 #include "records/atomic_file.h"
+#include "records/json.h"
 #include "subcommands.h"
 
 namespace fx::harness {
@@ -70,16 +71,26 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
     }
     out << o;
     if (!cmd.json_path.empty()) {
-        const std::string j = fmt::format(
-            "{{\"scenario\": \"{}\", \"character_ticks\": {}, \"repeat\": {}, \"ns_per_character_tick\": "
-            "{{\"median\": {:.3f}, \"min\": {:.3f}, \"max\": {:.3f}}}, \"queries_per_character_tick\": {{\"overlap\": "
-            "{:.4f}, \"probe_cast\": {:.4f}, \"slide_sweep\": {:.4f}, \"step_cast\": {:.4f}, \"snap_cast\": {:.4f}, "
-            "\"overlap_reused\": {:.4f}, \"probe_reused\": {:.4f}, \"probe_reused_bodies_cast\": {:.4f}}}, "
-            "\"world_bytes_per_character\": {}}}\n",
-            sc.name, r.character_ticks, cmd.repeat, r.median_ns, r.min_ns, r.max_ns,
-            per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps), per(q.step_casts),
-            per(q.snap_casts), per(q.overlaps_reused), per(q.probes_reused),
-            per(q.probes_bodies_cast), kStateBytes + kParamsBytes + kMemoBytes);
+        Json doc;
+        doc["scenario"] = json_text(sc.name);
+        doc["character_ticks"] = r.character_ticks;
+        doc["repeat"] = cmd.repeat;
+        // Wall-clock times to the nanosecond's thousandth, query rates to four places.
+        const auto fixed = [](double v, int places) { return json_decimal(fmt::format("{:.{}f}", v, places)); };
+        doc["ns_per_character_tick"] = {{"median", fixed(r.median_ns, 3)},
+                                        {"min", fixed(r.min_ns, 3)},
+                                        {"max", fixed(r.max_ns, 3)}};
+        doc["queries_per_character_tick"] = {
+            {"overlap", fixed(per(q.overlaps), 4)},
+            {"probe_cast", fixed(per(q.probe_casts), 4)},
+            {"slide_sweep", fixed(per(q.slide_sweeps), 4)},
+            {"step_cast", fixed(per(q.step_casts), 4)},
+            {"snap_cast", fixed(per(q.snap_casts), 4)},
+            {"overlap_reused", fixed(per(q.overlaps_reused), 4)},
+            {"probe_reused", fixed(per(q.probes_reused), 4)},
+            {"probe_reused_bodies_cast", fixed(per(q.probes_bodies_cast), 4)}};
+        doc["world_bytes_per_character"] = kStateBytes + kParamsBytes + kMemoBytes;
+        const std::string j = dump_json(doc);
         if (!write_file_atomic(cmd.json_path, j, &error)) {
             err << "fxkcc bench: " << error << "\n";
             return kExitCannotTest;

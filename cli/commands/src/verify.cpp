@@ -8,6 +8,7 @@
 
 #include "records/atomic_file.h"
 #include "records/build_info.h"
+#include "records/json.h"
 #include "records/paths.h"
 #include "records/text.h"
 #include "run/verify.h"
@@ -98,34 +99,32 @@ const char* json_status(Status s) {
 std::string report_json(const std::vector<Outcome>& outcomes, const std::string& build_target,
                         const std::string& golden_target, const std::string& note,
                         const int (&counts)[7], int checks_failed, int exit_code) {
-    using text::json_quote;
     const BuildInfo& b = build_info();
-    std::string j = "{\n  \"format\": \"fxkcc-verify 1\",\n";
-    j += "  \"build\": {\"target\": " + json_quote(build_target) +
-         ", \"engine\": " + json_quote(kEngine) +
-         ", \"behaviour\": " + std::to_string(kBehaviourVersion) +
-         ", \"source\": " + json_quote(b.commit) + ", \"dirty\": " + (b.dirty ? "true" : "false") +
-         ", \"compiler\": " + json_quote(b.compiler) + "},\n";
-    j += "  \"goldens\": " + json_quote(golden_target) + ",\n";
-    j += "  \"note\": " + json_quote(note) + ",\n";
-    j += fmt::format(
-        "  \"counts\": {{\"scenarios\": {}, \"passed\": {}, \"mismatched\": {}, \"stale\": {}, "
-        "\"missing\": {}, \"errors\": {}, \"cannot_test\": {}, \"failed_checks\": {}}},\n",
-        outcomes.size(), counts[0], counts[1], counts[2], counts[3], counts[4], counts[5],
-        checks_failed);
-    j += "  \"exit_code\": " + std::to_string(exit_code) + ",\n  \"scenarios\": [";
-    for (size_t i = 0; i < outcomes.size(); ++i) {
-        const Outcome& o = outcomes[i];
-        j += std::string(i == 0 ? "\n" : ",\n") + "    {\"name\": " + json_quote(o.name) +
-             ", \"path\": " + json_quote(o.path) + ", \"status\": \"" + json_status(o.status) +
-             "\", \"checks_failed\": " + (o.checks_failed ? "true" : "false") +
-             ", \"ticks\": " + std::to_string(o.ticks) +
-             ", \"seconds\": " + seconds_text(o.millis) +
-             ", \"summary\": " + json_quote(o.summary) + ", \"detail\": " + json_quote(o.detail) +
-             "}";
+    Json doc;
+    doc["format"] = "fxkcc-verify 1";
+    doc["build"] = {{"target", json_text(build_target)}, {"engine", kEngine},
+                    {"behaviour", kBehaviourVersion}, {"source", json_text(b.commit)},
+                    {"dirty", b.dirty}, {"compiler", json_text(b.compiler)}};
+    doc["goldens"] = json_text(golden_target);
+    doc["note"] = json_text(note);
+    doc["counts"] = {{"scenarios", outcomes.size()}, {"passed", counts[0]},
+                     {"mismatched", counts[1]}, {"stale", counts[2]},
+                     {"missing", counts[3]},    {"errors", counts[4]},
+                     {"cannot_test", counts[5]}, {"failed_checks", checks_failed}};
+    doc["exit_code"] = exit_code;
+    Json scenarios = Json::array();
+    for (const Outcome& o : outcomes) {
+        scenarios.push_back({{"name", json_text(o.name)},
+                             {"path", json_text(o.path)},
+                             {"status", json_status(o.status)},
+                             {"checks_failed", o.checks_failed},
+                             {"ticks", o.ticks},
+                             {"seconds", json_decimal(seconds_text(o.millis))},
+                             {"summary", json_text(o.summary)},
+                             {"detail", json_text(o.detail)}});
     }
-    j += outcomes.empty() ? "]\n}\n" : "\n  ]\n}\n";
-    return j;
+    doc["scenarios"] = std::move(scenarios);
+    return dump_json(doc);
 }
 
 /// The status word of an outcome, coloured by what it means.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "records/json.h"
 #include "records/text.h"
 #include "run/checks.h"
 
@@ -78,27 +79,31 @@ std::string metrics_csv(const CheckReport& report) {
 }
 
 std::string metrics_json(const Scenario& sc, const CheckReport& report) {
-    std::ostringstream o;
-    o << "{\n  \"scenario\": " << text::json_quote(sc.name) << ",\n  \"ticks\": " << report.ticks
-      << ",\n  \"characters\": [";
-    for (size_t i = 0; i < report.metrics.size(); ++i) {
-        const CharacterMetrics& c = report.metrics[i];
-        o << (i == 0 ? "\n" : ",\n") << "    {\"id\": " << c.id;
+    Json doc;
+    doc["scenario"] = json_text(sc.name);
+    doc["ticks"] = report.ticks;
+    Json characters = Json::array();
+    for (const CharacterMetrics& c : report.metrics) {
+        Json one;
+        one["id"] = c.id;
         for (int m = 0; m < kMetricCount; ++m) {
             const MetricValue& v = c.values[static_cast<size_t>(m)];
-            o << ", \"" << metric_info()[m].name << "\": " << (v.present ? metric_text(v) : "null");
+            // The CSV's digits (metric_text), as a number.
+            one[metric_info()[m].name] = v.present ? json_decimal(metric_text(v)) : Json(nullptr);
         }
-        o << "}";
+        characters.push_back(std::move(one));
     }
-    o << "\n  ],\n  \"expectations\": " << report.expectations << ",\n  \"failures\": [";
-    for (size_t i = 0; i < report.failures.size(); ++i) {
-        const CheckFailure& f = report.failures[i];
-        o << (i == 0 ? "\n" : ",\n") << "    {\"kind\": \""
-          << (f.kind == CheckFailure::Kind::kExpectation ? "expectation" : "invariant")
-          << "\", \"tick\": " << f.tick << ", \"message\": " << text::json_quote(f.message) << "}";
+    doc["characters"] = std::move(characters);
+    doc["expectations"] = report.expectations;
+    Json failures = Json::array();
+    for (const CheckFailure& f : report.failures) {
+        failures.push_back(
+            {{"kind", f.kind == CheckFailure::Kind::kExpectation ? "expectation" : "invariant"},
+             {"tick", f.tick},
+             {"message", json_text(f.message)}});
     }
-    o << (report.failures.empty() ? "]\n}\n" : "\n  ]\n}\n");
-    return o.str();
+    doc["failures"] = std::move(failures);
+    return dump_json(doc);
 }
 
 std::string format_failures(const CheckReport& report, const std::string& indent) {

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "records/json.h"
 #include "records/atomic_file.h"
 #include "records/build_info.h"
 #include "records/text.h"
@@ -361,39 +362,35 @@ std::string report_text(const SwarmReport& r) {
 }
 
 std::string report_json(const SwarmReport& r) {
-    std::string s = "{\n  \"seed\": " + std::to_string(r.seed) +
-                    ",\n  \"commit\": " + text::json_quote(r.commit) +
-                    ",\n  \"runs\": " + std::to_string(r.runs) +
-                    ",\n  \"character_ticks\": " + std::to_string(r.character_ticks) +
-                    ",\n  \"oracles\": {";
-    bool first = true;
-    for (const auto& [name, n] : r.oracles) {
-        s += std::string(first ? "" : ",") + "\n    " + text::json_quote(name) + ": " +
-             std::to_string(n);
-        first = false;
-    }
-    s += "\n  },\n  \"findings\": [";
-    first = true;
+    Json doc;
+    doc["seed"] = r.seed;
+    doc["commit"] = json_text(r.commit);
+    doc["runs"] = r.runs;
+    doc["character_ticks"] = r.character_ticks;
+    Json oracles = Json::object();
+    for (const auto& [name, n] : r.oracles)
+        oracles[json_text(name)] = n;
+    doc["oracles"] = std::move(oracles);
+    Json findings = Json::array();
     for (const SwarmFinding& f : r.findings) {
-        s += std::string(first ? "" : ",") +
-             "\n    {\"signature\": " + text::json_quote(f.signature) +
-             ", \"oracle\": " + text::json_quote(f.finding.oracle) +
-             ", \"seed\": " + std::to_string(r.seed) + ", \"run\": " + std::to_string(f.run) +
-             ", \"features\": " + text::json_quote(feature_names(f.run_features)) +
-             ", \"character\": " +
-             (f.finding.has_character ? std::to_string(f.finding.character) : "null") +
-             ", \"tick\": " + std::to_string(f.finding.tick) +
-             ", \"steps\": " + text::json_quote(f.steps) +
-             ", \"message\": " + text::json_quote(f.finding.message) +
-             ", \"scenario\": " + (f.scenario.empty() ? "null" : text::json_quote(f.scenario)) +
-             ", \"repro\": " + text::json_quote(f.repro) +
-             ", \"duplicates\": " + std::to_string(f.duplicates) +
-             ", \"key\": " + text::json_quote(f.key) +
-             ", \"known\": " + (f.known ? "true" : "false") + "}";
-        first = false;
+        findings.push_back(
+            {{"signature", json_text(f.signature)},
+             {"oracle", json_text(f.finding.oracle)},
+             {"seed", r.seed},
+             {"run", f.run},
+             {"features", json_text(feature_names(f.run_features))},
+             {"character", f.finding.has_character ? Json(f.finding.character) : Json(nullptr)},
+             {"tick", f.finding.tick},
+             {"steps", json_text(f.steps)},
+             {"message", json_text(f.finding.message)},
+             {"scenario", f.scenario.empty() ? Json(nullptr) : Json(json_text(f.scenario))},
+             {"repro", json_text(f.repro)},
+             {"duplicates", f.duplicates},
+             {"key", json_text(f.key)},
+             {"known", f.known}});
     }
-    s += "\n  ]\n}\n";
-    return s;
+    doc["findings"] = std::move(findings);
+    return dump_json(doc);
 }
 
 namespace {

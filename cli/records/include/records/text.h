@@ -72,59 +72,6 @@ inline std::string xml_escape(std::string_view s) {
     return o;
 }
 
-/// A JSON string literal, quotes included: '"' and '\\' escaped, control bytes as \n, \r, \t or
-/// \u00NN; well-formed UTF-8 sequences as they are, any other byte as \u00NN (its Latin-1
-/// reading), so that the result is always valid JSON whatever a path or a message holds.
-inline std::string json_quote(std::string_view s) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    auto escaped = [](std::string& o, unsigned char c) {
-        o += "\\u00";
-        o += kHex[c >> 4];
-        o += kHex[c & 15];
-    };
-    std::string o = "\"";
-    for (size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x80) {
-            const size_t n = c >= 0xF5 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-            bool whole = n > 0 && i + n <= s.size();
-            for (size_t k = 1; whole && k < n; ++k)
-                whole = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-            if (whole) {
-                o.append(s.substr(i, n));
-                i += n - 1;
-            } else {
-                escaped(o, c);
-            }
-            continue;
-        }
-        switch (c) {
-        case '"':
-            o += "\\\"";
-            break;
-        case '\\':
-            o += "\\\\";
-            break;
-        case '\n':
-            o += "\\n";
-            break;
-        case '\r':
-            o += "\\r";
-            break;
-        case '\t':
-            o += "\\t";
-            break;
-        default:
-            if (c < 0x20 || c == 0x7F) {
-                escaped(o, c);
-            } else {
-                o += static_cast<char>(c);
-            }
-        }
-    }
-    return o + "\"";
-}
-
 /// Splits text into lines (LF; one trailing CR per line is dropped, for CRLF checkouts),
 /// counting them 1-based. After the last line, next() returns false and number() is the line
 /// where the end of the text was met.
