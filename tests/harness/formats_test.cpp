@@ -2,8 +2,8 @@
 // hashes and first-divergence reports. Determinism tests: everything is compared bit for bit.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -11,10 +11,10 @@
 #include "fx/trig.h"
 #include "harness_test_util.h"
 #include "kcc/state_bytes.h"
-#include "records/json.h"
 #include "records/atomic_file.h"
 #include "records/compare.h"
 #include "records/hash_file.h"
+#include "records/json.h"
 #include "records/text.h"
 #include "records/tick_hash.h"
 #include "records/trajectory.h"
@@ -942,7 +942,8 @@ characters:
     CHECK(broken.summary.find("is not the one its hash file records") != std::string::npos);
 }
 
-TEST_CASE("formats: JSON reports hold any bytes of a name or a message, and numbers as the CSV writes them") {
+TEST_CASE(
+    "formats: JSON reports hold any bytes of a name or a message, and numbers as the CSV writes them") {
     using fx::harness::dump_json;
     using fx::harness::Json;
     using fx::harness::json_decimal;
@@ -954,10 +955,14 @@ TEST_CASE("formats: JSON reports hold any bytes of a name or a message, and numb
         "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82",
         // Not UTF-8: a lone continuation byte, a truncated sequence, bytes that never start one.
         "\x80", "\xe2\x80", "\xc0\xaf \xff \xf5\x80\x80\x80"};
-    const std::string latin1[] = {
-        "plain", "a\"b\\c", "line\nnext\ttab\r", std::string("\x01\x1f\x7f", 3),
-        "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82", "\xc2\x80", "\xc3\xa2\xc2\x80",
-        "\xc3\x80\xc2\xaf \xc3\xbf \xc3\xb5\xc2\x80\xc2\x80\xc2\x80"};
+    const std::string latin1[] = {"plain",
+                                  "a\"b\\c",
+                                  "line\nnext\ttab\r",
+                                  std::string("\x01\x1f\x7f", 3),
+                                  "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82",
+                                  "\xc2\x80",
+                                  "\xc3\xa2\xc2\x80",
+                                  "\xc3\x80\xc2\xaf \xc3\xbf \xc3\xb5\xc2\x80\xc2\x80\xc2\x80"};
     for (size_t i = 0; i < std::size(strings); ++i) {
         INFO(i);
         Json doc;
@@ -970,7 +975,8 @@ TEST_CASE("formats: JSON reports hold any bytes of a name or a message, and numb
     CHECK(dump_json(Json{{"s", json_text("\x01")}}) == "{\n  \"s\": \"\\u0001\"\n}\n");
     // Numbers are the decimal text they were made from, and print back as its digits (below
     // 1e-4 in exponent form: 1e-06).
-    for (const char* d : {"120", "-3", "0", "6.2", "-0.25", "0.0001", "1234567.123456", "3.141593"}) {
+    for (const char* d :
+         {"120", "-3", "0", "6.2", "-0.25", "0.0001", "1234567.123456", "3.141593"}) {
         INFO(d);
         CHECK(json_decimal(d).dump() == d);
         CHECK(json_decimal(d).get<double>() == std::strtod(d, nullptr));

@@ -76,7 +76,9 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
         doc["character_ticks"] = r.character_ticks;
         doc["repeat"] = cmd.repeat;
         // Wall-clock times to the nanosecond's thousandth, query rates to four places.
-        const auto fixed = [](double v, int places) { return json_decimal(fmt::format("{:.{}f}", v, places)); };
+        const auto fixed = [](double v, int places) {
+            return json_decimal(fmt::format("{:.{}f}", v, places));
+        };
         doc["ns_per_character_tick"] = {{"median", fixed(r.median_ns, 3)},
                                         {"min", fixed(r.min_ns, 3)},
                                         {"max", fixed(r.max_ns, 3)}};

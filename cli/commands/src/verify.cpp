@@ -102,15 +102,18 @@ std::string report_json(const std::vector<Outcome>& outcomes, const std::string&
     const BuildInfo& b = build_info();
     Json doc;
     doc["format"] = "fxkcc-verify 1";
-    doc["build"] = {{"target", json_text(build_target)}, {"engine", kEngine},
-                    {"behaviour", kBehaviourVersion}, {"source", json_text(b.commit)},
-                    {"dirty", b.dirty}, {"compiler", json_text(b.compiler)}};
+    doc["build"] = {{"target", json_text(build_target)},
+                    {"engine", kEngine},
+                    {"behaviour", kBehaviourVersion},
+                    {"source", json_text(b.commit)},
+                    {"dirty", b.dirty},
+                    {"compiler", json_text(b.compiler)}};
     doc["goldens"] = json_text(golden_target);
     doc["note"] = json_text(note);
     doc["counts"] = {{"scenarios", outcomes.size()}, {"passed", counts[0]},
-                     {"mismatched", counts[1]}, {"stale", counts[2]},
-                     {"missing", counts[3]},    {"errors", counts[4]},
-                     {"cannot_test", counts[5]}, {"failed_checks", checks_failed}};
+                     {"mismatched", counts[1]},      {"stale", counts[2]},
+                     {"missing", counts[3]},         {"errors", counts[4]},
+                     {"cannot_test", counts[5]},     {"failed_checks", checks_failed}};
     doc["exit_code"] = exit_code;
     Json scenarios = Json::array();
     for (const Outcome& o : outcomes) {

@@ -8,9 +8,9 @@
 #include <mutex>
 #include <thread>
 
-#include "records/json.h"
 #include "records/atomic_file.h"
 #include "records/build_info.h"
+#include "records/json.h"
 #include "records/text.h"
 #include "scenario/writer.h"
 
