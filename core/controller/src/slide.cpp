@@ -19,9 +19,8 @@ bool is_edge(const geo::Feature& f) {
 
 /// A body met a wall (a contact too steep to stand on, normal n) while `inside` its skin (along
 /// n; <= 0: not inside): `feet` moves horizontally away from the wall until the body is one
-/// skin from it (at most a skin back), unless that move would meet something. Before, a body
-/// that came down along a step's edge onto the floor rested 4.6 mm from the edge, and one held
-/// against a wall it had come within the skin of stayed there.
+/// skin from it (at most a skin back), unless that move would meet something: a body that came
+/// down along a step's edge, or was held against a wall, rests a skin from it.
 /// hn_known: horizontal_normal(n), when the caller has it (else computed here).
 void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, const Params& p,
                   Vec3* feet, const Vec3* hn_known = nullptr) {

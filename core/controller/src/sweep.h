@@ -60,12 +60,10 @@ inline bool resists(const geo::Hit& h, const Vec3& motion, geo::ShapeId ignore) 
 }
 
 /// The earliest hit (hit_less order) of the capsule moved along `motion` up to `distance` that
-/// resists the motion (above), never one with shape `ignore` (kNoId: none). Without the filter
-/// a body touching the floor with no gap (less than skin) had every horizontal sweep stopped at
-/// distance 0 by the floor, and never moved (docs/fuzzing.md). One query: its earliest hit is
-/// the plain cast's (out holds it when nothing resists, as the cast would leave it); where that
-/// is such a contact, the hits behind it are looked at (before, a second query found them: a
-/// body on the floor or touching another made it on most sweeps).
+/// resists the motion (above), never one with shape `ignore` (kNoId: none): a body touching the
+/// floor is not stopped by it when it walks. One query: its earliest hit is the plain cast's
+/// (out holds it when nothing resists, as the cast would leave it); where that is such a
+/// contact, the hits behind it are looked at.
 inline bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion,
                   Scalar distance, geo::ShapeId ignore, geo::Hit* out) {
     Results<geo::Hit, kMaxSweepHits> results;

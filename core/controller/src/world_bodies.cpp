@@ -145,9 +145,8 @@ template <class Visit> void World::for_body_pairs(Visit&& visit) const {
     // the same cell or in neighbouring ones, and the dense grid visits each such pair once: a body
     // against the bodies after it in its own cell and those of the next cell of its row (one
     // stretch of body_cells_), and the bodies of the three cells beside it in the next row
-    // (another). Before, each body looked up the cells around its box (for_bodies_near) and
-    // skipped every pair it met from the other side: on crowd-1024 that look-up cost more than
-    // the pairs (docs/performance.md).
+    // (another). Otherwise each body looks up the cells around its box (for_bodies_near) and
+    // skips every pair it met from the other side.
     const int64_t d =
         body_widest_.raw() * 2 + widest_skin.raw(); // radii and skins are bounded (settings)
     if (!cell_start_.empty() && d <= (int64_t{1} << kBodyCellShift)) {
