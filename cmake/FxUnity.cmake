@@ -13,6 +13,12 @@
 # x86_64-linux-O0 leg of the test command builds the harness libraries and fxkcc that way, so
 # each of their files still compiles alone with its own includes.
 option(FX_UNITY "Compile the harness and the tests in batches (CMake unity build)" ON)
+# FX_HARNESS_OPTIMIZE (e.g. -O1): an optimisation flag for the harness libraries, fxkcc's main
+# and the test executables only, placed after the build type's flags so that it wins. The
+# numeric, geometry and controller layers keep the build type's flags: what they compute is what
+# the goldens hold. The test command's cross-target legs set -O1 (docs/testing.md: the harness is
+# most of each leg's compile time, and -O3 buys it nothing under an emulator).
+set(FX_HARNESS_OPTIMIZE "" CACHE STRING "Optimisation flag for the harness and tests only (empty: the build type's)")
 
 function(fx_unity target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "BATCH" "")
@@ -21,5 +27,13 @@ function(fx_unity target)
   endif()
   if(FX_UNITY)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${arg_BATCH})
+  endif()
+  fx_harness_optimize(${target})
+endfunction()
+
+# fx_harness_optimize(<target>): FX_HARNESS_OPTIMIZE on a harness or test target.
+function(fx_harness_optimize target)
+  if(FX_HARNESS_OPTIMIZE)
+    target_compile_options(${target} PRIVATE ${FX_HARNESS_OPTIMIZE})
   endif()
 endfunction()

@@ -57,7 +57,7 @@ job_setup() { bash scripts/setup.sh >/dev/null && target_setup || { echo "cross:
 job_configure() {
   mkdir -p "$BUILD"
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFX_WERROR=ON -DFX_BUILD_BENCH=OFF \
-    "${TARGET_CMAKE_ARGS[@]}" >"$BUILD/configure.log" 2>&1 ||
+    "-DFX_HARNESS_OPTIMIZE=${FX_HARNESS_OPTIMIZE:-}" "${TARGET_CMAKE_ARGS[@]}" >"$BUILD/configure.log" 2>&1 ||
     { cat "$BUILD/configure.log" >&2; echo "cross: configure of $TARGET failed" >&2; return 125; }
 }
 # job_build [cmake --build args]: everything, or e.g. --target fxkcc.
