@@ -39,10 +39,18 @@ template <class T, size_t N> struct Results {
     std::span<T> span(size_t n = N) { return {items, n < N ? n : N}; }
 };
 
-/// Adds n unless an equal plane is there; false when full or duplicate.
-inline bool add_plane(Vec3* normals, int* count, const Vec3& n) {
+/// Adds n unless an equal plane (dot >= kSamePlaneDot) is there; false when full or equal. An
+/// equal plane is replaced by n when `newest` is set: the planes a motion is solved against are
+/// the ones it meets now. A slide along a wall of boxes laid end to end meets the next box's edge
+/// at the joint with a normal a fraction of a milliradian off the wall's; kept as the wall's, the
+/// motion was left unchanged and met the edge again until the iteration cap dropped it (the body
+/// stopped dead at the joint). Solved against the edge's own normal, the motion rolls over it.
+inline bool add_plane(Vec3* normals, int* count, const Vec3& n, bool newest) {
     for (int k = 0; k < *count; ++k) {
-        if (dot(normals[k], n) >= kSamePlaneDot) return false;
+        if (dot(normals[k], n) >= kSamePlaneDot) {
+            if (newest) normals[k] = n;
+            return false;
+        }
     }
     if (*count >= kMaxPlanes) return false;
     normals[(*count)++] = n;
