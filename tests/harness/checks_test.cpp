@@ -384,3 +384,33 @@ TEST_CASE("character overlap: measured between colliding characters, none for gh
         run_ok(load_ok(two + "expect:\n  - metrics: {max_character_overlap: {max: 0.01}}\n"));
     CHECK_FALSE(c.failures.empty());
 }
+
+// docs/conformance.md, "inside too long": a body deeper than the tolerance in static geometry
+// tick after tick, its depth not growing (so the growth invariant says nothing), must be out
+// within inside_allowance(deepest, depenetration_cap) ticks: 2 * ceil(0.1 / 0.2) + 10 = 12 for a
+// body 0.1 m into the wall with the default 0.2 m cap. Held there, the 13th tick fails it, once;
+// out on the 12th tick, nothing fails.
+TEST_CASE("a body held inside a wall longer than depenetration needs violates the invariant",
+          "[checks][invariants]") {
+    const std::string level = "format: 1\nname: t\ndescription: d\nticks: 20\n" + kFloor +
+                              "  - box: {id: 7, center: [2.5, 1, 0], half_extents: [0.5, 1, 5]}\n"
+                              "characters:\n  - {id: 1, spawn: [0, 0, 0]}\n";
+    const Scenario sc = load_ok(level);
+    REQUIRE(inside_allowance(r(1, 10), r(2, 10)) == 12);
+    // The capsule (radius 0.4) at x = 1.7 reaches x = 2.1: 0.1 m into the wall (x in [2, 3]).
+    const Vec3 in = v(r(17, 10), Scalar{}, Scalar{});
+    const Vec3 out = v(r(15, 10), Scalar{}, Scalar{});
+    std::vector<CheckedTick> held;
+    for (int k = 0; k < 20; ++k)
+        held.push_back(tick_of(at(in, true, in)));
+    const CheckReport stays = check(sc, held);
+    REQUIRE(stays.invariant_failures() == 1);
+    CHECK(stays.failures[0].tick == 12);
+    CHECK(stays.failures[0].message ==
+          "tick 12, character 1: inside shape 7 for 13 ticks (0.1 m deep, 0.1 m at most): "
+          "depenetration, up to 0.2 m a tick, gets a body out within 12 ticks");
+    std::vector<CheckedTick> leaves(held.begin(), held.begin() + 12);
+    for (int k = 12; k < 20; ++k)
+        leaves.push_back(tick_of(at(out, true, k == 12 ? in : out)));
+    CHECK(check(sc, leaves).invariant_failures() == 0);
+}

@@ -23,6 +23,7 @@
 #include "test_support.h"
 
 #define XXH_INLINE_ALL
+#include <nlohmann/json.hpp>
 #include <xxhash.h>
 
 namespace fs = std::filesystem;
@@ -965,23 +966,36 @@ TEST_CASE(
                                   "\xc3\x80\xc2\xaf \xc3\xbf \xc3\xb5\xc2\x80\xc2\x80\xc2\x80"};
     for (size_t i = 0; i < std::size(strings); ++i) {
         INFO(i);
-        Json doc;
-        doc["s"] = json_text(strings[i]);
-        const std::string text = dump_json(doc);
-        const Json back = Json::parse(text); // throws on invalid JSON or UTF-8
+        const std::string text = dump_json(Json::object({{"s", strings[i]}}));
+        const auto back = nlohmann::json::parse(text); // throws on invalid JSON or UTF-8
         CHECK(back["s"].get<std::string>() == latin1[i]);
         CHECK(text.back() == '\n');
     }
-    CHECK(dump_json(Json{{"s", json_text("\x01")}}) == "{\n  \"s\": \"\\u0001\"\n}\n");
+    CHECK(dump_json(Json::object({{"s", "\x01"}})) == "{\n  \"s\": \"\\u0001\"\n}\n");
+    CHECK(json_text(strings[7]) == latin1[7]);
+    // Keys and members keep the order they were set in; a key set again keeps its place.
+    Json ordered = Json::object({{"z", 1}, {"a", true}});
+    ordered.set("m", nullptr).set("z", "again");
+    Json list = Json::array();
+    list.push_back(-3);
+    list.push_back(std::uint64_t{18446744073709551615u});
+    ordered.set("list", std::move(list));
+    CHECK(dump_json(ordered) == "{\n  \"z\": \"again\",\n  \"a\": true,\n  \"m\": null,\n"
+                                "  \"list\": [\n    -3,\n    18446744073709551615\n  ]\n}\n");
     // Numbers are the decimal text they were made from, and print back as its digits (below
     // 1e-4 in exponent form: 1e-06).
     for (const char* d :
          {"120", "-3", "0", "6.2", "-0.25", "0.0001", "1234567.123456", "3.141593"}) {
         INFO(d);
-        CHECK(json_decimal(d).dump() == d);
-        CHECK(json_decimal(d).get<double>() == std::strtod(d, nullptr));
+        const std::string text = dump_json(json_decimal(d));
+        CHECK(text == std::string(d) + "\n");
+        CHECK(nlohmann::json::parse(text).get<double>() == std::strtod(d, nullptr));
     }
-    CHECK(json_decimal("0.000001").dump() == "1e-06");
-    CHECK(json_decimal("120").is_number_integer());
-    CHECK(json_decimal("not a number").is_null());
+    CHECK(dump_json(json_decimal("0.000001")) == "1e-06\n");
+    CHECK(nlohmann::json::parse(dump_json(json_decimal("120"))).is_number_integer());
+    CHECK(nlohmann::json::parse(dump_json(json_decimal("1.5"))).is_number_float());
+    for (const char* bad : {"not a number", "", "-", "1.", ".5", "1e5", "1.2.3"}) {
+        INFO(bad);
+        CHECK(dump_json(json_decimal(bad)) == "null\n");
+    }
 }

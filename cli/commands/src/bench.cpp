@@ -71,27 +71,27 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
     }
     out << o;
     if (!cmd.json_path.empty()) {
-        Json doc;
-        doc["scenario"] = json_text(sc.name);
-        doc["character_ticks"] = r.character_ticks;
-        doc["repeat"] = cmd.repeat;
         // Wall-clock times to the nanosecond's thousandth, query rates to four places.
         const auto fixed = [](double v, int places) {
             return json_decimal(fmt::format("{:.{}f}", v, places));
         };
-        doc["ns_per_character_tick"] = {{"median", fixed(r.median_ns, 3)},
-                                        {"min", fixed(r.min_ns, 3)},
-                                        {"max", fixed(r.max_ns, 3)}};
-        doc["queries_per_character_tick"] = {
-            {"overlap", fixed(per(q.overlaps), 4)},
-            {"probe_cast", fixed(per(q.probe_casts), 4)},
-            {"slide_sweep", fixed(per(q.slide_sweeps), 4)},
-            {"step_cast", fixed(per(q.step_casts), 4)},
-            {"snap_cast", fixed(per(q.snap_casts), 4)},
-            {"overlap_reused", fixed(per(q.overlaps_reused), 4)},
-            {"probe_reused", fixed(per(q.probes_reused), 4)},
-            {"probe_reused_bodies_cast", fixed(per(q.probes_bodies_cast), 4)}};
-        doc["world_bytes_per_character"] = kStateBytes + kParamsBytes + kMemoBytes;
+        Json doc = Json::object(
+            {{"scenario", sc.name},
+             {"character_ticks", r.character_ticks},
+             {"repeat", cmd.repeat},
+             {"ns_per_character_tick", Json::object({{"median", fixed(r.median_ns, 3)},
+                                                     {"min", fixed(r.min_ns, 3)},
+                                                     {"max", fixed(r.max_ns, 3)}})},
+             {"queries_per_character_tick",
+              Json::object({{"overlap", fixed(per(q.overlaps), 4)},
+                            {"probe_cast", fixed(per(q.probe_casts), 4)},
+                            {"slide_sweep", fixed(per(q.slide_sweeps), 4)},
+                            {"step_cast", fixed(per(q.step_casts), 4)},
+                            {"snap_cast", fixed(per(q.snap_casts), 4)},
+                            {"overlap_reused", fixed(per(q.overlaps_reused), 4)},
+                            {"probe_reused", fixed(per(q.probes_reused), 4)},
+                            {"probe_reused_bodies_cast", fixed(per(q.probes_bodies_cast), 4)}})}});
+        doc.set("world_bytes_per_character", kStateBytes + kParamsBytes + kMemoBytes);
         const std::string j = dump_json(doc);
         if (!write_file_atomic(cmd.json_path, j, &error)) {
             err << "fxkcc bench: " << error << "\n";

@@ -100,33 +100,36 @@ std::string report_json(const std::vector<Outcome>& outcomes, const std::string&
                         const std::string& golden_target, const std::string& note,
                         const int (&counts)[7], int checks_failed, int exit_code) {
     const BuildInfo& b = build_info();
-    Json doc;
-    doc["format"] = "fxkcc-verify 1";
-    doc["build"] = {{"target", json_text(build_target)},
-                    {"engine", kEngine},
-                    {"behaviour", kBehaviourVersion},
-                    {"source", json_text(b.commit)},
-                    {"dirty", b.dirty},
-                    {"compiler", json_text(b.compiler)}};
-    doc["goldens"] = json_text(golden_target);
-    doc["note"] = json_text(note);
-    doc["counts"] = {{"scenarios", outcomes.size()}, {"passed", counts[0]},
-                     {"mismatched", counts[1]},      {"stale", counts[2]},
-                     {"missing", counts[3]},         {"errors", counts[4]},
-                     {"cannot_test", counts[5]},     {"failed_checks", checks_failed}};
-    doc["exit_code"] = exit_code;
+    Json doc = Json::object({{"format", "fxkcc-verify 1"},
+                             {"build", Json::object({{"target", build_target},
+                                                     {"engine", kEngine},
+                                                     {"behaviour", kBehaviourVersion},
+                                                     {"source", b.commit},
+                                                     {"dirty", b.dirty},
+                                                     {"compiler", b.compiler}})},
+                             {"goldens", golden_target},
+                             {"note", note},
+                             {"counts", Json::object({{"scenarios", outcomes.size()},
+                                                      {"passed", counts[0]},
+                                                      {"mismatched", counts[1]},
+                                                      {"stale", counts[2]},
+                                                      {"missing", counts[3]},
+                                                      {"errors", counts[4]},
+                                                      {"cannot_test", counts[5]},
+                                                      {"failed_checks", checks_failed}})},
+                             {"exit_code", exit_code}});
     Json scenarios = Json::array();
     for (const Outcome& o : outcomes) {
-        scenarios.push_back({{"name", json_text(o.name)},
-                             {"path", json_text(o.path)},
-                             {"status", json_status(o.status)},
-                             {"checks_failed", o.checks_failed},
-                             {"ticks", o.ticks},
-                             {"seconds", json_decimal(seconds_text(o.millis))},
-                             {"summary", json_text(o.summary)},
-                             {"detail", json_text(o.detail)}});
+        scenarios.push_back(Json::object({{"name", o.name},
+                                          {"path", o.path},
+                                          {"status", json_status(o.status)},
+                                          {"checks_failed", o.checks_failed},
+                                          {"ticks", o.ticks},
+                                          {"seconds", json_decimal(seconds_text(o.millis))},
+                                          {"summary", o.summary},
+                                          {"detail", o.detail}}));
     }
-    doc["scenarios"] = std::move(scenarios);
+    doc.set("scenarios", std::move(scenarios));
     return dump_json(doc);
 }
 

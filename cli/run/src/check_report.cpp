@@ -79,30 +79,28 @@ std::string metrics_csv(const CheckReport& report) {
 }
 
 std::string metrics_json(const Scenario& sc, const CheckReport& report) {
-    Json doc;
-    doc["scenario"] = json_text(sc.name);
-    doc["ticks"] = report.ticks;
+    Json doc = Json::object({{"scenario", sc.name}, {"ticks", report.ticks}});
     Json characters = Json::array();
     for (const CharacterMetrics& c : report.metrics) {
-        Json one;
-        one["id"] = c.id;
+        Json one = Json::object({{"id", c.id}});
         for (int m = 0; m < kMetricCount; ++m) {
             const MetricValue& v = c.values[static_cast<size_t>(m)];
             // The CSV's digits (metric_text), as a number.
-            one[metric_info()[m].name] = v.present ? json_decimal(metric_text(v)) : Json(nullptr);
+            one.set(metric_info()[m].name,
+                    v.present ? json_decimal(metric_text(v)) : Json(nullptr));
         }
         characters.push_back(std::move(one));
     }
-    doc["characters"] = std::move(characters);
-    doc["expectations"] = report.expectations;
+    doc.set("characters", std::move(characters));
+    doc.set("expectations", report.expectations);
     Json failures = Json::array();
     for (const CheckFailure& f : report.failures) {
-        failures.push_back(
+        failures.push_back(Json::object(
             {{"kind", f.kind == CheckFailure::Kind::kExpectation ? "expectation" : "invariant"},
              {"tick", f.tick},
-             {"message", json_text(f.message)}});
+             {"message", f.message}}));
     }
-    doc["failures"] = std::move(failures);
+    doc.set("failures", std::move(failures));
     return dump_json(doc);
 }
 

@@ -362,34 +362,33 @@ std::string report_text(const SwarmReport& r) {
 }
 
 std::string report_json(const SwarmReport& r) {
-    Json doc;
-    doc["seed"] = r.seed;
-    doc["commit"] = json_text(r.commit);
-    doc["runs"] = r.runs;
-    doc["character_ticks"] = r.character_ticks;
+    Json doc = Json::object({{"seed", r.seed},
+                             {"commit", r.commit},
+                             {"runs", r.runs},
+                             {"character_ticks", r.character_ticks}});
     Json oracles = Json::object();
     for (const auto& [name, n] : r.oracles)
-        oracles[json_text(name)] = n;
-    doc["oracles"] = std::move(oracles);
+        oracles.set(name, n);
+    doc.set("oracles", std::move(oracles));
     Json findings = Json::array();
     for (const SwarmFinding& f : r.findings) {
-        findings.push_back(
-            {{"signature", json_text(f.signature)},
-             {"oracle", json_text(f.finding.oracle)},
+        findings.push_back(Json::object(
+            {{"signature", f.signature},
+             {"oracle", f.finding.oracle},
              {"seed", r.seed},
              {"run", f.run},
-             {"features", json_text(feature_names(f.run_features))},
+             {"features", feature_names(f.run_features)},
              {"character", f.finding.has_character ? Json(f.finding.character) : Json(nullptr)},
              {"tick", f.finding.tick},
-             {"steps", json_text(f.steps)},
-             {"message", json_text(f.finding.message)},
-             {"scenario", f.scenario.empty() ? Json(nullptr) : Json(json_text(f.scenario))},
-             {"repro", json_text(f.repro)},
+             {"steps", f.steps},
+             {"message", f.finding.message},
+             {"scenario", f.scenario.empty() ? Json(nullptr) : Json(f.scenario)},
+             {"repro", f.repro},
              {"duplicates", f.duplicates},
-             {"key", json_text(f.key)},
-             {"known", f.known}});
+             {"key", f.key},
+             {"known", f.known}}));
     }
-    doc["findings"] = std::move(findings);
+    doc.set("findings", std::move(findings));
     return dump_json(doc);
 }
 
