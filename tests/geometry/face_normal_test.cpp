@@ -67,8 +67,8 @@ TEST_CASE("face normal: a box edge met grazing gives the face beside it, whateve
     }
 }
 
-TEST_CASE("face normal: a mesh triangle's edge gives the triangle's normal on the hit's side; "
-          "faces, round shapes, bodies and unknown ids give none",
+TEST_CASE("face normal: a mesh triangle's edge gives the triangle's normal on the hit's side, "
+          "faces, round shapes, bodies and unknown ids none",
           "[geometry][internal-edges]") {
     // One triangle in the plane y = 0 (both sides collide), its edge along x at z = 0.
     TriangleMesh m;
