@@ -4,7 +4,7 @@
 # TARGET: a file scripts/targets/TARGET.sh (x86_64-linux, aarch64-linux, wasm32-emscripten,
 #         i686-linux, s390x-linux, x86_64-windows, and native variants such as x86_64-linux-clang).
 # JOB:    setup   install the target's toolchain and libraries (idempotent)
-#         build   configure and build into build-TARGET/
+#         build   configure and build into build-TARGET/ (arguments go to cmake --build: --target fxkcc)
 #         test    run the unit, known-answer and end-to-end tests there (ctest, under the emulator)
 #         verify  fxkcc verify of every bundled scenario against golden/<golden target>/
 #         bless   capture that target's goldens (fxkcc refuses when CI is set)
@@ -150,7 +150,7 @@ job_repeat() {
 
 case "$JOB" in
   setup) job_setup ;;
-  build) job_build ;;
+  build) job_build "$@" ;;
   test) job_test ;;
   verify) job_verify "$@" ;;
   bless) job_bless "$@" ;;

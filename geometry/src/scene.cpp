@@ -159,6 +159,38 @@ const StaticScene::Record* StaticScene::find(ShapeId id, ShapeKind kind) const {
     if (it == records_.end() || it->id != id || it->kind != kind) return nullptr;
     return &*it;
 }
+bool StaticScene::face_normal(const Hit& h, Vec3* out) const {
+    if (h.feature.kind != FeatureKind::kEdge && h.feature.kind != FeatureKind::kVertex)
+        return false;
+    const auto it = std::lower_bound(records_.begin(), records_.end(), h.shape,
+                                     [](const Record& r, ShapeId v) { return r.id < v; });
+    if (it == records_.end() || it->id != h.shape) return false;
+    if (it->kind == ShapeKind::kBox) {
+        Vec3 best{};
+        Scalar best_dot = -Scalar::one() - Scalar::one();
+        for (int a = 0; a < 3; ++a) {
+            const Vec3 axis = it->box.rotation.column(a);
+            const Scalar d = dot(axis, h.normal);
+            const Vec3 n = d.raw() >= 0 ? axis : -axis;
+            const Scalar dn = d.raw() >= 0 ? d : -d;
+            if (dn > best_dot) {
+                best = n;
+                best_dot = dn;
+            }
+        }
+        *out = best;
+        return true;
+    }
+    if (it->kind == ShapeKind::kMesh) {
+        const auto tris = meshes_[it->mesh].triangles();
+        if (h.feature.triangle >= tris.size()) return false;
+        const Vec3 n = tris[h.feature.triangle].normal;
+        *out = dot(n, h.normal).raw() >= 0 ? n : -n;
+        return true;
+    }
+    return false;
+}
+
 StaticScene::Record* StaticScene::find(ShapeId id, ShapeKind kind) {
     return const_cast<Record*>(static_cast<const StaticScene*>(this)->find(id, kind));
 }

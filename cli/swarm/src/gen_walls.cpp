@@ -48,8 +48,11 @@ Scalar pick_yaw(Gen& g, bool axis_aligned) {
 
 void gen_wall_joint(Gen& g) {
     const int walls = static_cast<int>(g.rng.range(1, 2));
+    // The walls of one run are parallel (or run opposite ways along parallel lines, 12 m apart
+    // in z: at least 6 m apart across): two walls with yaws of their own crossed, and a body
+    // meeting the other wall's corner is no slide along a wall of joints.
+    const int64_t turn_deg = g.rng.range(-60, 60);
     for (int w = 0; w < walls; ++w) {
-        const int64_t turn_deg = g.rng.range(-60, 60);
         const Scalar yaw = metres(turn_deg + (g.rng.chance(1, 2) ? 180 : 0));
         const Mat3 turn = Mat3::from_yaw_pitch_roll_degrees(yaw, Scalar{}, Scalar{});
         const Vec3 origin = g.lot + Vec3{Scalar{}, Scalar{}, metres(12 * w)};

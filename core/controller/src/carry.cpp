@@ -64,7 +64,7 @@ Vec3 carry(const geo::LocalScene& scene, const Vec3& feet, const Vec3& shift, ge
             h.start_overlap ? Scalar{} : min(approach_distance(h.distance, c, s.skin), piece_len);
         const Vec3 advance = scaled(piece, move, piece_len);
         pos += advance;
-        add_plane(planes.items, &plane_count, h.normal);
+        add_plane(planes.items, &plane_count, h.normal, true);
         const PlaneSolve ps = solve_planes(motion - advance, planes.items, plane_count);
         if (ps.kind == PlaneSolveKind::kStop) break;
         motion = ps.motion;

@@ -81,6 +81,8 @@ Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_g
 
 Scalar approach_distance(Scalar d, Scalar c, Scalar skin) {
     if (c.raw() <= 0) return max(d - skin, Scalar{});
+    if (skin.raw() <= 0)
+        return d; // (d c - 0) / c, without d c's rounding (to zero, when c is tiny)
     const Scalar gap = d * c;
     if (gap <= skin) return Scalar{};
     return min((gap - skin) / c, d);

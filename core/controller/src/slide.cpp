@@ -169,10 +169,10 @@ private:
     /// Every plane met in the pass constrains the motion left; those that clip the velocity
     /// (all but walkable ones in the horizontal pass) clip it.
     void touch(const Vec3& n, bool clips_velocity, int iter, geo::ShapeId shape) {
-        if (add_plane(planes_.items, &plane_count_, n))
+        if (add_plane(planes_.items, &plane_count_, n, true))
             trace::plane_added(t_, r_.pass, iter, n, shape, plane_count_);
         if (!clips_velocity) return;
-        add_plane(velocity_planes_.items, &velocity_plane_count_, n);
+        add_plane(velocity_planes_.items, &velocity_plane_count_, n, false);
         out_.velocity =
             solve_planes(out_.velocity, velocity_planes_.items, velocity_plane_count_).motion;
     }

@@ -39,10 +39,18 @@ template <class T, size_t N> struct Results {
     std::span<T> span(size_t n = N) { return {items, n < N ? n : N}; }
 };
 
-/// Adds n unless an equal plane is there; false when full or duplicate.
-inline bool add_plane(Vec3* normals, int* count, const Vec3& n) {
+/// Adds n unless an equal plane (dot >= kSamePlaneDot) is there; false when full or equal. An
+/// equal plane is replaced by n when `newest` is set: the planes a motion is solved against are
+/// the ones it meets now. Rolling over a rounded edge (a box's corner a millimetre out of a
+/// wall), each sweep meets it with a normal a fraction of a milliradian on from the last; kept as
+/// the first, the motion met the edge again at once until the iteration cap dropped it (the body
+/// stopped dead at the joint). Solved against the edge's normal of the moment, it rolls over.
+inline bool add_plane(Vec3* normals, int* count, const Vec3& n, bool newest) {
     for (int k = 0; k < *count; ++k) {
-        if (dot(normals[k], n) >= kSamePlaneDot) return false;
+        if (dot(normals[k], n) >= kSamePlaneDot) {
+            if (newest) normals[k] = n;
+            return false;
+        }
     }
     if (*count >= kMaxPlanes) return false;
     normals[(*count)++] = n;
@@ -59,11 +67,37 @@ inline bool resists(const geo::Hit& h, const Vec3& motion, geo::ShapeId ignore) 
     return !h.start_overlap || dot(motion, h.normal) < -kPlaneTolerance;
 }
 
+/// Internal edges (docs/controller.md): a hit on an edge or a corner whose normal is this close
+/// to the normal of its shape's face there (dot >= 1 - 2^-10, about 2.5 degrees) is met as that
+/// face. A wall of boxes laid end to end is such a face at every joint: the next box's edge,
+/// reached a skin from the wall, is met grazing, its normal a fraction of a milliradian off the
+/// wall's (the boxes' rounding), and so it neither stops nor deflects a slide along the wall.
+/// The capsule then enters the edge's rounding by at most (r + skin)(1 - dot), 0.4 mm, inside the
+/// skin. The same tolerance as a mesh's inactive edges, a few degrees (TriangleMesh::build).
+constexpr Scalar kInternalEdgeDot = Scalar::from_raw(Scalar::kOneRaw - (int64_t{1} << 22));
+
+/// Hit h as the motion meets it: on an internal edge (above) with the face's normal, and then
+/// resisting only a motion into the face, as a contact at the start does (resists()): a motion
+/// along the face's plane passes the edge. False when h does not resist.
+inline bool meets(const geo::LocalScene& scene, geo::Hit* h, const Vec3& motion,
+                  geo::ShapeId ignore) {
+    if (h->shape == ignore) return false;
+    if (h->feature.kind == geo::FeatureKind::kEdge ||
+        h->feature.kind == geo::FeatureKind::kVertex) {
+        Vec3 face;
+        if (scene.face_normal(*h, &face) && dot(face, h->normal) >= kInternalEdgeDot) {
+            h->normal = face;
+            return dot(motion, face) < -kPlaneTolerance;
+        }
+    }
+    return resists(*h, motion, ignore);
+}
+
 /// The earliest hit (hit_less order) of the capsule moved along `motion` up to `distance` that
-/// resists the motion (above), never one with shape `ignore` (kNoId: none): a body touching the
-/// floor is not stopped by it when it walks. One query: its earliest hit is the plain cast's
-/// (out holds it when nothing resists, as the cast would leave it); where that is such a
-/// contact, the hits behind it are looked at.
+/// the motion meets (meets(): resists, internal edges as their faces), never one with shape
+/// `ignore` (kNoId: none): a body touching the floor is not stopped by it when it walks. One
+/// query: its earliest hit is the plain cast's (out holds it when nothing resists, as the cast
+/// would leave it); where that is such a contact, the hits behind it are looked at.
 inline bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec3& motion,
                   Scalar distance, geo::ShapeId ignore, geo::Hit* out) {
     Results<geo::Hit, kMaxSweepHits> results;
@@ -71,11 +105,11 @@ inline bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec
     const size_t found = scene.cast_all(c, motion, distance, hits);
     if (found == 0) return false;
     *out = hits[0];
-    if (resists(hits[0], motion, ignore)) return true;
     const size_t n = found < hits.size() ? found : hits.size();
     for (size_t i = 0; i < n; ++i) {
-        if (resists(hits[i], motion, ignore)) {
-            *out = hits[i];
+        geo::Hit h = hits[i];
+        if (meets(scene, &h, motion, ignore)) {
+            *out = h;
             return true;
         }
     }

@@ -82,6 +82,11 @@ public:
     size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const;
     /// Ray cast (a point cast); stops within kContactTolerance of the surface.
     bool ray_cast(const Vec3& origin, const Vec3& direction, Scalar max_distance, Hit* out) const;
+    /// For a hit on an edge or a corner (Feature kEdge, kVertex) of a box or a mesh triangle: the
+    /// normal of that shape's face there nearest to the hit's normal (dot largest; a box's six,
+    /// or the triangle's on the hit's side). False for a face, a round shape, another body
+    /// (kBodyShape) or an id that is not the scene's.
+    bool face_normal(const Hit& h, Vec3* out) const;
     /// Broadphase: ids of shapes whose bounds overlap q (planes always), ascending, at most
     /// out.size() of them. Returns the number found in all.
     size_t query_bounds(const Aabb& q, std::span<ShapeId> out) const;
@@ -195,6 +200,11 @@ public:
     }
     size_t overlap(const Capsule& c, Scalar margin, std::span<Contact> out) const {
         return scene_->overlap(c, margin, out, this);
+    }
+
+    /// StaticScene::face_normal (false for another body).
+    bool face_normal(const Hit& h, Vec3* out) const {
+        return h.shape != kBodyShape && scene_->face_normal(h, out);
     }
 
     /// Other bodies (characters' capsules) that every query of this LocalScene also meets, as
