@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzing with libFuzzer (tests/fuzz, docs/fuzzing.md):
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
-#   scripts/fuzz.sh --setup     # step 1 alone (the test command installs before its legs run)
 # SECONDS_PER_TARGET: how long each target runs (default 60; e.g. 3600 for a long run).
 # TARGET: loader, decimal, formats, controller (default: all four, one after the other).
 #
@@ -22,8 +21,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-SETUP_ONLY=0
-[ "${1:-}" = --setup ] && { SETUP_ONLY=1; shift; }
 SECS=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
 case "$SECS" in ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [loader|decimal|formats|controller ...]" >&2; exit 2 ;; esac
@@ -50,14 +47,12 @@ if ! have_fuzzer_rt; then
     SUDO=sudo
   fi
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq || echo "fuzz: apt-get update failed; installing from the package lists already here" >&2
-  $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev ||
+  $SUDO apt-get update -qq || echo "fuzz: apt-get update failed; installing from the package lists already here" >&2
+  $SUDO apt-get install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev ||
     { echo "fuzz: cannot install clang-14 libclang-rt-14-dev" >&2; exit 125; }
   CXX=$(command -v clang++-14 || command -v clang++ || true)
   have_fuzzer_rt || { echo "fuzz: libFuzzer runtime still missing after the install" >&2; exit 125; }
 fi
-
-[ "$SETUP_ONLY" = 1 ] && exit 0
 
 # ---- 2. build --------------------------------------------------------------------------------
 echo "== fuzz: configure and build $BUILD ($CXX)"

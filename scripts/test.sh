@@ -8,9 +8,6 @@
 #                      the installed package built against from a project outside the tree
 #                      (scripts/package-test.sh); then its verify step fails on an altered golden,
 #                      as it must
-#   setup-targets      every target's toolchain and the fuzzer's packages, one after the other
-#   then in two lanes at once (run_lanes, below): asan, aarch64, wasm32 | i686, s390x, Windows,
-#   -O0, -O2, -clang, fuzz:
 #   TARGET             the cross-target proof (docs/determinism.md), scripts/cross.sh TARGET all
 #                      (+ desync for aarch64 and wasm32, + the package test for aarch64): set up, built, tested under its
 #                      emulator and verified against its goldens; i686 (no __int128: the portable
@@ -30,8 +27,7 @@
 # The cross-target and the -O2/-clang legs compile the harness and the tests at -O1
 # (FX_HARNESS_OPTIMIZE, cmake/FxUnity.cmake; FX_HARNESS_OPTIMIZE= keeps the build type's); the
 # numeric, geometry and controller layers at their release flags (docs/testing.md).
-# Environment: JOBS (default: number of cores); FX_LANES=1 (the two lanes one after the other);
-# FX_TARGETS (default: all five cross targets);
+# Environment: JOBS (default: number of cores); FX_TARGETS (default: all five cross targets);
 # FX_FUZZ_SECONDS; FX_SKIP_CROSS=1 skips the cross, variant, sanitizer and fuzz legs (a quick local
 # run; CI never sets it).
 set -euo pipefail
@@ -40,12 +36,10 @@ ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 export JOBS
 
-# Every test's temporary files go to one private folder, which must be empty at the end. The
-# logs of the legs run in two lanes (below) go to another.
+# Every test's temporary files go to one private folder, which must be empty at the end.
 FX_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/fxkcc-test.XXXXXX")
-LANE_LOGS=$(mktemp -d "${TMPDIR:-/tmp}/fxkcc-lanes.XXXXXX")
 export TMPDIR="$FX_TEST_TMP"
-trap 'rm -rf "$FX_TEST_TMP" "$LANE_LOGS"' EXIT
+trap 'rm -rf "$FX_TEST_TMP"' EXIT
 
 HARNESS_OPTIMIZE=${FX_HARNESS_OPTIMIZE--O1}
 
@@ -78,90 +72,6 @@ leg() {
   fi
 }
 
-# Two lanes. After the native leg the cross-target, variant, sanitizer and fuzz legs share
-# nothing but build/ (read only) and the installed packages (installed before, in order:
-# setup-targets), so they run in two lanes at once: a leg's serial stretches (configure, links,
-# an emulator's start, e2e tests driving one process at a time, desync) leave a core idle that the
-# other lane's leg fills. Each lane has its own temporary folder (a test that watches the folder
-# for leftovers sees only its lane); each leg's output goes to its log, printed whole when both
-# lanes are done, a line as each leg ends. The table's times are then legs run side by side;
-# "lanes" is the wall time of the two together. FX_LANES=1 runs them one after the other.
-# lane_leg NAME COMMAND...: runs a leg into $LANE_LOGS/NAME.log, its seconds and exit code into
-# NAME.time; false when it failed.
-lane_leg() {
-  local name=$1 start=$SECONDS rc=0
-  shift
-  "$@" >"$LANE_LOGS/$name.log" 2>&1 || rc=$?
-  echo "$((SECONDS - start)) $rc" >"$LANE_LOGS/$name.time"
-  echo "== $name: $([ $rc = 0 ] && echo passed || echo "FAILED (exit $rc)") in $((SECONDS - start)) s"
-  return $rc
-}
-# lane NAME LEG_NAME... : runs its legs (run_leg) one after the other in its own temporary
-# folder, stopping at the first that fails.
-lane() {
-  local dir="$FX_TEST_TMP/lane-$1" name
-  shift
-  mkdir -p "$dir"
-  for name in "$@"; do
-    TMPDIR="$dir" lane_leg "$name" run_leg "$name" || return 1
-  done
-}
-# run_leg NAME: the leg of that name.
-run_leg() {
-  case "$1" in
-    x86_64-linux-O0) bash scripts/cross.sh x86_64-linux-O0 quick ;;
-    x86_64-linux-O2 | x86_64-linux-clang)
-      FX_HARNESS_OPTIMIZE="$HARNESS_OPTIMIZE" bash scripts/cross.sh "$1" quick ;;
-    asan) bash scripts/cross.sh x86_64-linux-asan all ;;
-    fuzz) FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-30}" ;;
-    *) cross_leg "$1" ;;
-  esac
-}
-# Every target's and the fuzzer's packages, one after the other (apt has one lock).
-setup_targets() {
-  local t
-  for t in ${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows} \
-           x86_64-linux-clang x86_64-linux-asan; do
-    bash scripts/cross.sh "$t" setup || return
-  done
-  bash scripts/fuzz.sh --setup
-}
-# run_lanes A_LEGS B_LEGS (space-separated names): both lanes, then each leg's log and time in
-# order (A's, then B's); stops with the table when a leg failed.
-run_lanes() {
-  local start=$SECONDS pa pb ra=0 rb=0 name t rc failed=0
-  if [ "${FX_LANES:-2}" = 1 ]; then
-    # shellcheck disable=SC2086
-    lane a $1 $2 || ra=$?
-  else
-    # shellcheck disable=SC2086
-    lane a $1 &
-    pa=$!
-    # shellcheck disable=SC2086
-    lane b $2 &
-    pb=$!
-    wait $pa || ra=$?
-    wait $pb || rb=$?
-  fi
-  for name in $1 $2; do
-    [ -f "$LANE_LOGS/$name.time" ] || continue
-    echo "== $name"
-    cat "$LANE_LOGS/$name.log"
-    read -r t rc <"$LANE_LOGS/$name.time"
-    echo "== $name: $([ "$rc" = 0 ] && echo passed || echo "FAILED (exit $rc)") in $t s"
-    LEG_NAMES+=("$name")
-    LEG_SECONDS+=("$t")
-    [ "$rc" = 0 ] || failed=$rc
-  done
-  LEG_NAMES+=("lanes (wall)")
-  LEG_SECONDS+=($((SECONDS - start)))
-  rmdir "$FX_TEST_TMP"/lane-* 2>/dev/null || true # left non-empty: the leftovers leg says so
-  if [ "$failed" != 0 ] || [ "$ra" != 0 ] || [ "$rb" != 0 ]; then
-    print_times
-    exit $((failed != 0 ? failed : 1))
-  fi
-}
-
 # (set -e does not reach into a function that `leg` calls as `"$@" || rc=$?`: steps say `|| return`.)
 cross_leg() {
   local FX_HARNESS_OPTIMIZE=$HARNESS_OPTIMIZE
@@ -187,15 +97,17 @@ leg setup bash scripts/setup.sh
 # test, verify the goldens; then its verify step must fail on an altered golden.
 leg native python3 tests/ci/test_workflow.py
 if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
-  leg setup-targets setup_targets
-  # Balanced on fresh-clone run 55's leg times (docs/testing.md): about 20 minutes each.
-  lane_a="" lane_b=""
   for target in ${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows}; do
-    case "$target" in aarch64-linux|wasm32-emscripten) lane_a+=" $target" ;; *) lane_b+=" $target" ;; esac
+    leg "$target" cross_leg "$target"
   done
-  run_lanes "asan$lane_a" "$lane_b x86_64-linux-O0 x86_64-linux-O2 x86_64-linux-clang fuzz"
+  leg x86_64-linux-O0 bash scripts/cross.sh x86_64-linux-O0 quick
+  for variant in x86_64-linux-O2 x86_64-linux-clang; do
+    leg "$variant" env FX_HARNESS_OPTIMIZE="$HARNESS_OPTIMIZE" bash scripts/cross.sh "$variant" quick
+  done
   leg compare-goldens build/cli/fxkcc compare-goldens
   leg bless-all python3 tests/ci/test_bless_all.py
+  leg asan bash scripts/cross.sh x86_64-linux-asan all
+  leg fuzz env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-30}"
 fi
 leg workflow bash scripts/lint-workflow.sh
 leg leftovers no_leftovers
