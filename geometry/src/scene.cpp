@@ -166,19 +166,15 @@ bool StaticScene::face_normal(const Hit& h, Vec3* out) const {
                                      [](const Record& r, ShapeId v) { return r.id < v; });
     if (it == records_.end() || it->id != h.shape) return false;
     if (it->kind == ShapeKind::kBox) {
-        Vec3 best{};
-        Scalar best_dot = -Scalar::one() - Scalar::one();
-        for (int a = 0; a < 3; ++a) {
-            const Vec3 axis = it->box.rotation.column(a);
-            const Scalar d = dot(axis, h.normal);
-            const Vec3 n = d.raw() >= 0 ? axis : -axis;
-            const Scalar dn = d.raw() >= 0 ? d : -d;
-            if (dn > best_dot) {
-                best = n;
-                best_dot = dn;
-            }
+        // The face whose normal is nearest: the axis with the largest |dot|, on the hit's side.
+        int best = 0;
+        for (int a = 1; a < 3; ++a) {
+            if (abs(dot(it->box.rotation.column(a), h.normal)) >
+                abs(dot(it->box.rotation.column(best), h.normal)))
+                best = a;
         }
-        *out = best;
+        const Vec3 axis = it->box.rotation.column(best);
+        *out = dot(axis, h.normal).raw() >= 0 ? axis : -axis;
         return true;
     }
     if (it->kind == ShapeKind::kMesh) {

@@ -59,8 +59,6 @@ KINDS = ("exact", "overlap-1mm", "overlap-50mm", "gap-1mm", "gap-5mm", "tilt-5mr
 YAWS = (0, 17, 45, -120, 90, 200, -33, 138)
 LENGTHS = (2.0, 1.3, 3.1, 2.45, 1.75, 2.8)
 DELTA = 0.005  # tilt, rad
-OFFSET = 0.003
-NX = math.sqrt(0.415**2 - 0.412**2) / 0.415
 JOINT = {"exact": 0.0, "overlap-1mm": -0.001, "overlap-50mm": -0.05, "gap-1mm": 0.001,
          "gap-5mm": 0.005}
 
@@ -129,7 +127,6 @@ def wall(k, kind, face, box_h, psi, ox, oz):
     while x < 22.0:
         length = LENGTHS[i % len(LENGTHS)]
         a = (DELTA if i % 2 == 0 else -DELTA) if kind == "tilt-5mrad" else 0.0
-        f = face + ((OFFSET if i % 2 == 0 else -OFFSET) if kind == "offset-3mm" else 0.0)
         if kind == "tilt-5mrad":
             # The face from (x, z) to (x + L cos a, z + L sin a); the box behind it.
             ex, ez = x + length * math.cos(a), z + length * math.sin(a)
@@ -137,8 +134,7 @@ def wall(k, kind, face, box_h, psi, ox, oz):
             lo, hi = min(lo, ez), max(hi, ez)
             x, z = ex, ez
         else:
-            cx, cz = x + length / 2, f + 0.25
-            lo, hi = min(lo, f), max(hi, f)
+            cx, cz = x + length / 2, face + 0.25
             x += length + JOINT.get(kind, 0.0)
         wx, wz = rot(psi, cx, cz)
         # A positive local turn a (toward +z) is a negative yaw (rotation_y turns +x to -z).
@@ -147,11 +143,7 @@ def wall(k, kind, face, box_h, psi, ox, oz):
                      f"{num(oz + wz)}], half_extents: [{num(length / 2)}, {num(box_h)}, 0.25], "
                      f"rotation: [{num(yaw)}, 0, 0]}}")
         i += 1
-    return lines, lo, hi, i
-
-
-def world_v(psi, a, b):
-    return rot(psi, a, b)
+    return lines, lo, hi
 
 
 def lane(k, air, kind, theta, psi):
@@ -159,7 +151,7 @@ def lane(k, air, kind, theta, psi):
     acc = AIR_ACC if air else GROUND_ACC
     lateral = round(R + SKIN + reach(theta, acc) + 0.05, 3)
     face = lateral
-    world, lo, hi, boxes = wall(k, kind, face, 30.0 if air else 1.5, psi, ox, oz)
+    world, lo, hi = wall(k, kind, face, 30.0 if air else 1.5, psi, ox, oz)
     th = math.radians(theta)
     sx, sz = rot(psi, math.cos(th), math.sin(th))
     ch = (f"  - id: {k + 1}   # {'air' if air else 'ground'}, {kind}, theta {theta}, yaw {psi}\n"
@@ -199,7 +191,7 @@ def lane(k, air, kind, theta, psi):
         xs, zs = [], []
         for tt in range(t0, t1 + 1):
             for v in vs:
-                wx, wz = world_v(psi, *v[tt])
+                wx, wz = rot(psi, *v[tt])
                 xs.append(wx)
                 zs.append(wz)
         return (min(xs) - 1e-4, max(xs) + 1e-4), (min(zs) - 1e-4, max(zs) + 1e-4)
