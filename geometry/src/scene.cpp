@@ -237,6 +237,17 @@ void StaticScene::for_candidates(const Aabb& q, const LocalScene* local, Visit&&
     kinematic_tree_.query(q, [&](uint32_t item) { visit(records_[kinematic_items_[item]]); });
 }
 
+namespace {
+/// Another body the capsule starts a cast inside of (or touching) is left out of the cast's
+/// results when the motion goes along or away from it (dot(dir, n) >= 0): it cannot stop that
+/// motion nor be ground under it, and a crowd standing in one another (characters released at
+/// one point) would otherwise fill every bounded list of hits (the probe's eight) before the
+/// floor. A motion into it still meets it. (docs/controller.md, "Characters".)
+bool passes_body(const Hit& h, const Vec3& dir) {
+    return h.start_overlap && dot(dir, h.normal).raw() >= 0;
+}
+} // namespace
+
 size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max_distance,
                              std::span<Hit> out) const {
     return cast_all(c, direction, max_distance, out, nullptr, false);
@@ -315,8 +326,10 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
             if (any && total > 0) break;
             if (!body.bounds.overlaps(swept)) continue;
             Hit h;
-            keep(cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h), h,
-                 kBodyShape);
+            if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h) ||
+                passes_body(h, dir))
+                continue;
+            keep(true, h, kBodyShape);
         }
     }
     return total;
@@ -334,7 +347,8 @@ size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar m
     for (const Body& body : bodies_) {
         if (!body.bounds.overlaps(swept)) continue;
         Hit h;
-        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h))
+        if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h) ||
+            passes_body(h, dir))
             continue;
         h.shape = kBodyShape;
         ++found;

@@ -163,6 +163,42 @@ TEST_CASE("bodies handed to a LocalScene are met by every query, as kBodyShape, 
     CHECK(error.find("reserved") != std::string::npos);
 }
 
+TEST_CASE("a cast looks past another body it starts inside of unless it moves into it",
+          "[scene][bodies]") {
+    StaticScene s;
+    s.add_box(1, Box{V(0, -0.5L, 0), V(20, 0.5L, 20), Mat3::identity()});
+    std::string error;
+    REQUIRE(s.build(&error));
+    // The mover overlaps the other body by 0.3 m; the other lies toward +x.
+    const Capsule mover{V(0, 0.415L, 0), V(0, 1.415L, 0), S(0.4L)};
+    const Capsule other{V(0.5L, 0.415L, 0), V(0.5L, 1.415L, 0), S(0.4L)};
+    const std::vector<Body> bodies{Body::of(other)};
+    LocalScene scene(s, Aabb{V(-5, -1, -5), V(5, 3, 5)});
+    scene.set_bodies(bodies);
+    std::array<Hit, 4> hits;
+    // Into it: met at the start.
+    REQUIRE(scene.cast_all(mover, V(1, 0, 0), S(1), hits) == 1);
+    CHECK(hits[0].shape == kBodyShape);
+    CHECK(hits[0].start_overlap);
+    // Away from it, along it (straight down, as the probe casts: onto the floor) : not met, so it
+    // takes no place in a list of hits before the floor.
+    CHECK(scene.cast_all(mover, V(-1, 0, 0), S(1), hits) == 0);
+    CHECK(scene.cast_all(mover, V(0, 0, 1), S(1), hits) == 0);
+    REQUIRE(scene.cast_all(mover, V(0, -1, 0), S(1), hits) == 1);
+    CHECK(hits[0].shape == 1);
+    // cast_bodies (the probe's memo path) answers the same.
+    std::array<Hit, 4> list;
+    size_t count = 0;
+    CHECK(scene.cast_bodies(mover, V(0, -1, 0), S(1), list, &count) == 0);
+    CHECK(scene.cast_bodies(mover, V(1, 0, 0), S(1), list, &count) == 1);
+    // A body the mover stands on (below it, touching): still met by the cast down.
+    const Capsule below{V(0, 0.415L - 1.8L, 0), V(0, 1.415L - 1.8L, 0), S(0.4L)};
+    const std::vector<Body> under{Body::of(below)};
+    scene.set_bodies(under);
+    REQUIRE(scene.cast_all(mover, V(0, -1, 0), S(1), hits) >= 1);
+    CHECK(hits[0].shape == kBodyShape);
+}
+
 TEST_CASE("LocalScene: remembered directions are normalize()'s, whatever the order they come in",
           "[scene][local]") {
     // unit() keeps the last few directions it normalised; a stream of a few recurring and many

@@ -349,7 +349,7 @@ TEST_CASE("expect errors name the line, column, key path and what was expected",
     CHECK(
         load_err(head + "expect:\n  - {tick: 5}\n") ==
         "scenarios/x.yaml:12:5: expect[0]: expected at least one check (grounded, platform, or one of x, y, z, vx, "
-        "vy, vz, speed, horizontal_speed, surface_speed, ground_angle, facing), found none");
+        "vy, vz, speed, horizontal_speed, surface_speed, ground_angle, facing, character_overlap), found none");
     CHECK(load_err(head + "expect:\n  - {tick: 5, grounded: yes}\n") ==
           "scenarios/x.yaml:12:25: expect[0].grounded: expected true or false, found 'yes'");
     CHECK(

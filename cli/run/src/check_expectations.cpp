@@ -35,7 +35,7 @@ bool Checker::prepare(std::string* error) {
     return true;
 }
 
-Scalar Checker::field(StateField f, const kcc::CharacterState& s) const {
+Scalar Checker::field(StateField f, const kcc::CharacterState& s, size_t index) const {
     switch (f) {
     case StateField::kX:
         return s.position.x;
@@ -59,6 +59,8 @@ Scalar Checker::field(StateField f, const kcc::CharacterState& s) const {
         return s.grounded ? rad_to_deg(acos(s.ground_normal.y)) : Scalar{};
     case StateField::kFacing:
         return rad_to_deg(s.facing);
+    case StateField::kCharacterOverlap:
+        return index < overlap_now_.size() ? overlap_now_[index] : Scalar{};
     }
     return Scalar{};
 }
@@ -94,7 +96,7 @@ void Checker::expectations(int64_t tick, std::span<const kcc::CharacterState> ch
                 failed = "platform is " + name(s.platform) + ", expected " + name(e.platform);
             } else {
                 for (const auto& [f, c] : e.checks) {
-                    const Scalar v = field(f, s);
+                    const Scalar v = field(f, s, static_cast<size_t>(&s - chars.data()));
                     if (!c.holds(v)) {
                         failed = std::string(state_field_names()[static_cast<int>(f)]) + " = " +
                                  num(v) + ", expected " + check_text(c);

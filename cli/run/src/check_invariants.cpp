@@ -83,6 +83,7 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
             worst = max(worst, reach - dist);
         }
         raise(t, kMaxCharacterOverlap, worst);
+        overlap_now_[static_cast<size_t>(&s - chars.data())] = worst;
     }
     // Growth is measured from the least depth since the last tick that set it (a platform
     // contact, or a decrease), with kPenetrationGrowthTolerance for rounding: a body stuck

@@ -191,7 +191,12 @@ private:
                     std::span<const kcc::CharacterState> chars);
 
     // ---- the scenario's expectations (check_expectations.cpp) ----
-    Scalar field(StateField f, const kcc::CharacterState& s) const;
+    /// State field f of s, the character at `index` in this tick's list.
+    Scalar field(StateField f, const kcc::CharacterState& s, size_t index) const;
+    /// This tick's deepest overlap of each colliding character with another, parallel to the
+    /// tick's list: the state field character_overlap (invariants() sets it, expectations()
+    /// reads it).
+    std::vector<Scalar> overlap_now_;
 
     void expectations(int64_t tick, std::span<const kcc::CharacterState> chars);
 

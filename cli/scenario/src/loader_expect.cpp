@@ -170,7 +170,7 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
         if (e.checks.empty() && e.grounded < 0 && !e.check_platform) {
             m.fail(
                 "expected at least one check (grounded, platform, or one of x, y, z, vx, vy, vz, speed, "
-                "horizontal_speed, surface_speed, ground_angle, facing), found none");
+                "horizontal_speed, surface_speed, ground_angle, facing, character_overlap), found none");
         }
         s->expect_states.push_back(std::move(e));
     }

@@ -39,6 +39,7 @@ constexpr const char* kFieldNames[kStateFieldCount] = {
     "surface_speed",
     "ground_angle",
     "facing",
+    "character_overlap",
 };
 
 } // namespace

@@ -19,7 +19,8 @@ bool is_edge(const geo::Feature& f) {
 
 /// A body met a wall (a contact too steep to stand on, normal n) while `inside` its skin (along
 /// n; <= 0: not inside): `feet` moves horizontally away from the wall until the body is one
-/// skin from it (at most a skin back), unless that move would meet something: a body that came
+/// skin from it (at most a skin back), unless that move would come within a skin of something
+/// (the grown capsule's sweep meets it): a body that came
 /// down along a step's edge, or was held against a wall, rests a skin from it.
 /// hn_known: horizontal_normal(n), when the caller has it (else computed here).
 void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, const Params& p,
@@ -31,8 +32,11 @@ void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, co
     const Scalar along = dot(hn, n); // > 0: the normal's horizontal part
     if (along.raw() <= 0) return;
     const Scalar dist = min(want / along, p.s.skin.mul_int(2));
+    // Swept grown (as the slide): the move takes the body neither into another surface nor into
+    // its skin (pinned between a wall and another character, it stays a skin from the wall).
     geo::Hit blocked;
-    if (sweep(scene, capsule_at(*feet, p), hn, dist + geo::kContactTolerance, kNoId, &blocked))
+    if (sweep(scene, grown_capsule_at(*feet, p), hn, dist + geo::kContactTolerance, kNoId,
+              &blocked))
         return;
     *feet += hn * dist;
 }

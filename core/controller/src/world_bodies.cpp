@@ -218,8 +218,11 @@ void World::resolve_bodies() {
     for_body_pairs([&](uint32_t i, uint32_t j) {
         // body_separation is exactly antisymmetric: which of the two comes first does not matter.
         const Vec3 push = body_separation(body_start_[i], body_start_[j],
-                                          max(params_[i].s.skin, params_[j].s.skin));
+                                          max(params_[i].s.skin, params_[j].s.skin), states_[i].id,
+                                          states_[j].id);
         if (push.is_zero()) return;
+        const geo::Capsule &a = body_start_[i], &b = body_start_[j];
+        if (a.a == b.a && a.b == b.b && a.radius == b.radius) ++id_ties_;
         body_push_[i] += push;
         body_push_[j] -= push;
         any = true;

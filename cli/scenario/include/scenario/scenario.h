@@ -178,8 +178,9 @@ enum class StateField : uint8_t {
     kSurfaceSpeed,
     kGroundAngle,
     kFacing,
+    kCharacterOverlap,
 };
-inline constexpr int kStateFieldCount = 11;
+inline constexpr int kStateFieldCount = 12;
 
 /// Where an expectation was written (for messages).
 struct SourceRef {

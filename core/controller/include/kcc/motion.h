@@ -35,14 +35,20 @@ inline geo::Capsule capsule_at(const Vec3& feet, const Params& p) {
     return geo::Capsule::upright(feet, p.s.radius, p.s.height);
 }
 
-/// The push of upright capsule `a` away from upright capsule `b` (b's is its negation, exactly)
+/// The push of upright capsule `a` (character `id_a`) away from upright capsule `b` (`id_b`)
 /// that leaves them, with b pushed as much the other way, `gap` apart: horizontal, half of
-/// what is missing. Zero when they are that far apart already, or when one stands straight
-/// over the other (no horizontal direction; two bodies in the same place included).
-Vec3 body_separation(const geo::Capsule& a, const geo::Capsule& b, Scalar gap);
-/// How far a body at `feet` can move along `push`: all of it, or, if the sweep against the
-/// scene meets something, up to one skin from it along its normal. `scene` meets no bodies
-/// (LocalScene::set_bodies).
+/// what is missing; zero when they are that far apart already. Exactly antisymmetric (b's push is
+/// the negation). Axes on one vertical line have no direction from where they are: bodies told
+/// apart by place or size separate along x (the first in place order toward -x), the same
+/// capsule in the same place along tie_direction(lower id, higher id), the lower id along it.
+Vec3 body_separation(const geo::Capsule& a, const geo::Capsule& b, Scalar gap, CharacterId id_a,
+                     CharacterId id_b);
+/// A horizontal unit direction computed from two ids alone (an integer mix of the pair):
+/// the way two characters with the same capsule in the same place separate.
+Vec3 tie_direction(CharacterId lo, CharacterId hi);
+/// How far a body at `feet` can move along `push` against the scene: all of it, or, where a
+/// sweep meets something, up to one skin from it along its normal, the rest slid along what
+/// it met (up to three sweeps). `scene` meets no bodies (LocalScene::set_bodies).
 Vec3 clear_of_statics(const geo::LocalScene& scene, const Vec3& feet, const Vec3& push,
                       const Params& p);
 /// The body's capsule grown by a skin for the horizontal pass's sweeps: radius + skin, its

@@ -155,6 +155,11 @@ public:
     /// character's state bytes (ascending id) then every platform's bytes at this tick (ascending
     /// id), the world hash the goldens record for that tick (kcc/checksum.h). Allocates nothing.
     uint64_t checksum() const;
+    /// How many times the resolution (docs/controller.md, "Characters") has separated two
+    /// characters with the same capsule in the same place, the one case where ids choose which
+    /// way each goes (body_separation), since build(). A diagnostic, not
+    /// state (no checksum or snapshot holds it): the swarm's id permutation does not apply after.
+    uint64_t id_ties() const { return id_ties_; }
     size_t snapshot_size() const;
     /// Writes the snapshot into *out (resized to snapshot_size(): no allocation when its
     /// capacity suffices). After build().
@@ -194,6 +199,7 @@ private:
     int64_t grid_kept_ = 0;
     std::vector<geo::Body> body_near_; ///< the bodies one character meets
     std::vector<Vec3> body_push_; ///< parallel to states_: the resolution's push
+    uint64_t id_ties_ = 0; ///< id_ties()
     /// parallel to states_: what each character keeps between ticks (TickCache; not state: its
     /// last cast is dropped by restore(), teleport() and set_settings())
     std::vector<TickCache> cache_;
