@@ -306,6 +306,17 @@ void load_events(Ctx& ctx, const Value& v, Scenario* s) {
         if (tp == st)
             m.fail("expected exactly one of 'teleport' and 'settings', found " +
                    std::string(tp ? "both" : "neither"));
+        // One change of each kind per character and tick: two teleports or two settings changes
+        // of one character at one tick would give another world in the other order.
+        for (auto it = s->events.rbegin(); it != s->events.rend() && it->tick == e.tick; ++it) {
+            if (it->character == e.character && (it->kind == EventDef::Kind::kTeleport) == tp) {
+                m.fail(std::string("expected at most one ") +
+                       (tp ? "teleport" : "settings change") + " of character " +
+                       std::to_string(e.character) + " at tick " + std::to_string(e.tick) +
+                       " (the event at line " + std::to_string(it->line) +
+                       " is one), found another");
+            }
+        }
         if (tp) {
             e.kind = EventDef::Kind::kTeleport;
             e.feet = m.get("teleport").vec3(detail::kCoordinate);

@@ -334,8 +334,17 @@ void gen_lifecycle(Gen& g) {
             st.settings.radius =
                 g.rng.milli(250, std::min<int64_t>(600, s.height.raw() * 500 / Scalar::kOneRaw));
             if (g.rng.chance(1, 4)) st.settings.collide_characters = !s.collide_characters;
-            if (both || g.rng.chance(1, 2)) g.sc.events.push_back(tp);
-            if (both || g.sc.events.empty() || g.sc.events.back().tick != t)
+            // At most one change of each kind per character and tick (the scenario format's
+            // rule: two would give another world in the other order).
+            const auto has = [&](EventDef::Kind kind) {
+                return std::any_of(g.sc.events.begin(), g.sc.events.end(), [&](const EventDef& o) {
+                    return o.tick == t && o.character == id && o.kind == kind;
+                });
+            };
+            if ((both || g.rng.chance(1, 2)) && !has(EventDef::Kind::kTeleport))
+                g.sc.events.push_back(tp);
+            if ((both || g.sc.events.empty() || g.sc.events.back().tick != t) &&
+                !has(EventDef::Kind::kSettings))
                 g.sc.events.push_back(st);
         }
         // A rejoin of the same id later, sometimes.

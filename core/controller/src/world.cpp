@@ -95,6 +95,7 @@ bool World::add_character(CharacterId id, const Vec3& feet, const Settings& sett
     states_.insert(at, s);
     params_.insert(params_.begin() + static_cast<std::ptrdiff_t>(i), make_params(settings));
     settle(i);
+    mark_placed(id);
     size_scratch();
     if (recorder_.r != nullptr)
         recorder_.r->on_change({tick_, Recorder::ChangeKind::kJoin, id, feet, settings});
@@ -115,6 +116,8 @@ bool World::remove_character(CharacterId id, std::string* error) {
     const auto i = static_cast<std::ptrdiff_t>(s - states_.data());
     states_.erase(states_.begin() + i);
     params_.erase(params_.begin() + i);
+    const auto p = std::lower_bound(placed_.begin(), placed_.end(), id);
+    if (p != placed_.end() && *p == id) placed_.erase(p);
     size_scratch();
     if (recorder_.r != nullptr)
         recorder_.r->on_change({tick_, Recorder::ChangeKind::kLeave, id, Vec3{}, Settings{}});
@@ -125,8 +128,13 @@ bool World::set_settings(CharacterId id, const Settings& settings, std::string* 
     CharacterState* s = changing("set_settings", id, error);
     if (s == nullptr) return false;
     if (!check_character(id, s->position, settings, error)) return false;
-    params_[static_cast<size_t>(s - states_.data())] = make_params(settings);
-    cache_[static_cast<size_t>(s - states_.data())].ground.valid = false;
+    const size_t i = static_cast<size_t>(s - states_.data());
+    params_[i] = make_params(settings);
+    cache_[i].ground.valid = false;
+    // Placed since the last tick (a join or a teleport settles the body where it stands): it
+    // settles again with these settings, so a teleport and a settings change of one tick give
+    // one world in either order (docs/embedding.md).
+    if (std::binary_search(placed_.begin(), placed_.end(), id)) settle(i);
     if (recorder_.r != nullptr)
         recorder_.r->on_change({tick_, Recorder::ChangeKind::kSettings, id, Vec3{}, settings});
     return true;
@@ -147,6 +155,7 @@ bool World::teleport(CharacterId id, const Vec3& feet, std::string* error) {
     t.previous_facing = s->facing;
     *s = t;
     settle(i);
+    mark_placed(id);
     if (recorder_.r != nullptr)
         recorder_.r->on_change({tick_, Recorder::ChangeKind::kTeleport, id, feet, Settings{}});
     return true;
@@ -159,6 +168,11 @@ const Settings* World::settings(CharacterId id) const {
     return it != states_.end() && it->id == id
                ? &params_[static_cast<size_t>(it - states_.begin())].s
                : nullptr;
+}
+
+void World::mark_placed(CharacterId id) {
+    const auto p = std::lower_bound(placed_.begin(), placed_.end(), id);
+    if (p == placed_.end() || *p != id) placed_.insert(p, id);
 }
 
 void World::settle(size_t i) {
@@ -234,6 +248,7 @@ CharacterState* World::find(CharacterId id) {
 
 void World::step(std::span<const Input> inputs, TraceObserver* observer) {
     if (recorder_.r != nullptr) recorder_.r->on_step(tick_, states_, inputs);
+    placed_.clear();
     if (!platforms_.empty()) {
         for (size_t k = 0; k < platforms_.size(); ++k) {
             const Platform& pl = platforms_[k];

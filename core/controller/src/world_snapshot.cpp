@@ -130,6 +130,7 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
     }
     params_.resize(n);
     if (!same_count) size_scratch();
+    placed_.clear();
     bodies_indexed_ = false;
     for (TickCache& c : cache_)
         c.ground.valid = false;

@@ -210,6 +210,10 @@ private:
     /// The character a runtime change applies to, or null with *error ("<what>: no character N").
     CharacterState* changing(const char* what, CharacterId id, std::string* error);
     void settle(size_t index); ///< ground under a spawned or teleported body (as at build())
+    void mark_placed(CharacterId id); ///< adds id to placed_
+    /// Ids of the characters joined or teleported since the last step, ascending: a settings
+    /// change of one of them settles it again (set_settings). Not state: restore() clears it.
+    std::vector<CharacterId> placed_;
     void size_scratch(); ///< the per-tick scratch, sized for the current characters
     void index_bodies();
     template <class Visit> void for_bodies_near(const geo::Aabb& q, Visit&& visit) const;
