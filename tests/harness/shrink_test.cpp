@@ -178,6 +178,39 @@ TEST_CASE(
 }
 
 #ifdef FXKCC_BINARY
+TEST_CASE("shrink: a whole-run lower bound keeps its ticks, an upper bound loses them",
+          "[shrink]") {
+    // Character 1 walks on flat ground for 100 ticks: never airborne. "airborne at least one
+    // tick" fails in every shorter run whatever the controller does, so cutting the run would
+    // prove nothing: the ticks stay. "at most 50 ticks airborne" for a body that falls from the
+    // start (character 2, 20 m up) fails from tick 50 on: the ticks shrink to that.
+    const std::string base =
+        "format: 1\nname: n\ndescription: d\nticks: 100\nworld:\n"
+        "  - plane: {id: 1, normal: [0, 1, 0], offset: 0}\n"
+        "characters:\n"
+        "  - {id: 1, spawn: [0, 0.015, 0], input: {segments: [{ticks: 100, stick: [1, 0]}]}}\n"
+        "  - {id: 2, spawn: [5, 20, 5]}\n"
+        "expect:\n";
+    for (const bool lower : {true, false}) {
+        INFO((lower ? "lower bound" : "upper bound"));
+        const Scenario sc = load_text(
+            base + (lower ? "  - {character: 1, metrics: {airborne_ticks: {min: 1}}}\n"
+                          : "  - {character: 2, metrics: {airborne_ticks: {max: 50}}}\n"));
+        FailureSignature sig;
+        bool failed = false;
+        std::string error;
+        REQUIRE(find_check_failure(sc, &sig, &failed, &error));
+        REQUIRE(failed);
+        REQUIRE(sig.tick < 0); // a whole-run check
+        const ShrinkResult r = shrink_scenario(sc, sig, check_oracle(sig, "."), ShrinkOptions{});
+        if (lower) {
+            CHECK(r.scenario.ticks == 100);
+        } else {
+            CHECK(r.scenario.ticks == 51);
+        }
+    }
+}
+
 TEST_CASE("shrink: a desync of two sides (one faulted) shrinks to the faulted character",
           "[shrink]") {
     const Scenario sc = load_text(big_level());

@@ -145,12 +145,17 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     trace::velocity(t, vu);
 
     // 3. Horizontal pass, along the ground plane at full surface speed when grounded, with
-    //    step-up. Rolling over a ledge's edge descends no more than snap_distance below the
-    //    ledge (KCC-SPEC: a drop beyond the snap distance is a fall): the roll and the snap
-    //    together.
+    //    step-up. Rolling over a ledge's edge descends no lower than where the next tick's
+    //    probe reaches exactly snap_distance below the ledge (its band, ground_band = skin +
+    //    probe_skin, below the feet), so that ground more than snap_distance below the ledge is
+    //    never within it (KCC-SPEC: a drop beyond the snap distance is a fall; behaviour 10: the
+    //    roll stopped a skin above snap_distance below the ledge, and a floor up to 0.32 m below
+    //    was ground). The snap at the end may land the body one skin above ground up to
+    //    snap_distance below the ledge (lowest_landing): the roll and the snap together.
     Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
-    const Scalar lowest = g.support_y + p.s.skin - p.s.snap_distance;
-    const Vec3 motion = horizontal_motion(horizontal, g, on_ground, pos, lowest, p);
+    const Scalar lowest_roll = g.support_y + p.ground_band - p.s.snap_distance;
+    const Scalar lowest_landing = g.support_y + p.s.skin - p.s.snap_distance;
+    const Vec3 motion = horizontal_motion(horizontal, g, on_ground, pos, lowest_roll, p);
     Scalar step_hold; // what the horizontal pass held back at a riser this tick
     if (!motion.is_zero()) {
         SlideRequest r;
@@ -186,7 +191,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     }
 
     // 5. Snap to the ground, or land.
-    const Scalar max_drop = on_ground && g.edge ? pos.y - lowest : p.s.snap_distance;
+    const Scalar max_drop = on_ground && g.edge ? pos.y - lowest_landing : p.s.snap_distance;
     const Ground end = end_ground(scene, &pos, on_ground, max_drop, vertical, p, t);
     if (end.grounded) vy = Scalar{};
 

@@ -3,6 +3,7 @@
 #include "kcc/motion.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "sweep.h"
 #include "trace_events.h"
@@ -91,6 +92,47 @@ Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec
     return g;
 }
 
+namespace {
+
+/// The snap of a body whose sweep down is blocked at the start by the steep rim of a ledge it is
+/// rolling off (SnapLanding::edge_blocks, normal n): it slides down along the rim's tangent plane
+/// (down and away from the ledge, as the round base rolls off it) by at most max_drop, then looks
+/// for ground below from there, within what is left of max_drop. Where it would land: the
+/// position and the ground; nothing when it lands nowhere.
+std::optional<Snap> slide_off_rim(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop,
+                                  const Vec3& n, const Params& p) {
+    // Down along the plane: (0, -1, 0) less its part along n, a unit vector over its length,
+    // which is n's horizontal length nh; it descends nh per unit.
+    const Scalar nh = length(Vec3{n.x, Scalar{}, n.z});
+    if (nh < Scalar::ratio(1, 16)) return std::nullopt; // nearly level: no way down along it
+    const Vec3 along = Vec3{n.x * n.y, -(nh * nh), n.z * n.y} / nh;
+    const Scalar travel = max_drop / nh;
+    geo::Hit h;
+    Scalar move = travel;
+    if (sweep(scene, capsule_at(feet, p), along, travel, kNoId, &h)) {
+        const Scalar c = h.start_overlap ? Scalar{} : -dot(along, h.normal);
+        move = h.start_overlap ? Scalar{} : min(approach_distance(h.distance, c, p.s.skin), travel);
+    }
+    if (move.raw() <= 0) return std::nullopt;
+    const Vec3 at = feet + along * move;
+    const Scalar left = max_drop - (feet.y - at.y);
+    Results<geo::Hit, kMaxProbeHits> hits;
+    const std::span<geo::Hit> found_hits = hits.span();
+    const size_t found =
+        scene.cast_all(capsule_at(at, p), kDown, p.s.snap_distance + p.s.skin, found_hits);
+    const SnapLanding landing =
+        select_snap(found_hits.first(found < found_hits.size() ? found : found_hits.size()), p);
+    if (!landing.landed || landing.drop > left) return std::nullopt;
+    Snap out;
+    out.landed = true;
+    out.drop = feet.y - at.y + landing.drop;
+    out.position = at - Vec3{Scalar{}, landing.drop, Scalar{}};
+    out.ground = landing.ground;
+    return out;
+}
+
+} // namespace
+
 Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_drop,
                     const Params& p, const Tracer& t, GroundMemo* memo) {
     Snap out;
@@ -102,6 +144,15 @@ Snap snap_to_ground(const geo::LocalScene& scene, const Vec3& feet, Scalar max_d
     const size_t found = scene.cast_all(body, kDown, reach, found_hits);
     const size_t n = found < found_hits.size() ? found : found_hits.size();
     SnapLanding landing = select_snap(found_hits.first(n), p);
+    if (landing.edge_blocks) {
+        // Rolling off a ledge's rim that has turned steeper than the stay limit: slide off it
+        // and land below when the ledge is within the snap (KCC-SPEC: no hops down steps).
+        if (const std::optional<Snap> off =
+                slide_off_rim(scene, feet, max_drop, landing.edge_normal, p)) {
+            trace::snap(t, *off, feet);
+            return *off;
+        }
+    }
     if (landing.landed && landing.drop.raw() < 0) {
         // A lift back to one skin: not into anything above.
         geo::Hit h;

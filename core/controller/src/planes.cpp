@@ -118,7 +118,12 @@ SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p) {
         if (drop.raw() < 0 && drop > -geo::kContactTolerance) drop = Scalar{};
         if (blocker != nullptr) {
             const Scalar limit = blocker->start_overlap ? Scalar{} : blocker->distance;
-            if (drop > limit) return out; // the steep surface is in the way
+            if (drop > limit) { // the steep surface is in the way
+                out.edge_blocks = blocker->feature.kind == geo::FeatureKind::kEdge ||
+                                  blocker->feature.kind == geo::FeatureKind::kVertex;
+                out.edge_normal = blocker->normal;
+                return out;
+            }
         }
         out.landed = true;
         out.drop = drop;

@@ -133,6 +133,10 @@ struct SnapLanding {
     bool landed = false;
     Scalar drop;
     Ground ground;
+    /// Not landed because a steep edge or corner is in the way before the landing (the rim of
+    /// a ledge the body is rolling off): its normal.
+    bool edge_blocks = false;
+    Vec3 edge_normal;
 };
 SnapLanding select_snap(std::span<const geo::Hit> hits, const Params& p);
 
