@@ -47,8 +47,11 @@ What KCC-SPEC and docs/controller.md ("Characters") give, and the bounds written
 Every lane: no penetration of the static geometry.
 """
 import math
+
 import sys
-from pathlib import Path
+
+sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
+from derivation import main, num  # noqa: E402
 
 DT = 0.02
 HZ = 50
@@ -69,10 +72,6 @@ def apart_tick(n, r, share):
     travel = max(radius - disc, 0.0)
     return 10 * math.ceil(travel / CAP) + 20
 
-
-def num(v):
-    s = f"{v:.6f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
 
 
 def lanes():
@@ -220,12 +219,4 @@ def write():
 
 
 if __name__ == "__main__":
-    text, rows = write()
-    target = Path(__file__).resolve().parent.parent / "crowd-separation.yaml"
-    if "--write" in sys.argv:
-        target.write_text(text)
-    elif "--check" in sys.argv:
-        if target.read_text() != text:
-            print(f"{target}: differs from what {Path(__file__).name} writes (--write)")
-            sys.exit(1)
-    print("\n".join(rows))
+    main(__file__, "crowd-separation", write)

@@ -28,8 +28,11 @@ becomes a string of small hops"); a drop beyond that is a fall. So:
   vertical part: horizontal_speed the stick's, 1 mm/s of rounding);
 - no penetration of the static geometry.
 """
+
 import sys
-from pathlib import Path
+
+sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
+from derivation import main, num  # noqa: E402
 
 DT = 0.02
 SKIN = 0.015
@@ -40,10 +43,6 @@ SPEEDS = ((6.2, "1"), (4.65, "0.7875"), (3.1, "0.575"), (1.55, "0.3625"))
 PHASES = 3
 RUNUP = 0.6
 
-
-def num(v):
-    s = f"{v:.6f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
 
 
 def write():
@@ -84,12 +83,4 @@ def write():
 
 
 if __name__ == "__main__":
-    text, rows = write()
-    target = Path(__file__).resolve().parent.parent / "ledge-heights.yaml"
-    if "--write" in sys.argv:
-        target.write_text(text)
-    elif "--check" in sys.argv:
-        if target.read_text() != text:
-            print(f"{target}: differs from what {Path(__file__).name} writes (--write)")
-            sys.exit(1)
-    print("\n".join(rows))
+    main(__file__, "ledge-heights", write)

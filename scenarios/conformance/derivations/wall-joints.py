@@ -46,8 +46,11 @@ Every lane: no tick at the iteration cap (the wall, a joint's edge and the floor
 three sweeps) and no penetration of the static geometry.
 """
 import math
+
 import sys
-from pathlib import Path
+
+sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
+from derivation import main, num  # noqa: E402
 
 DT = 0.02
 RUN = 6.2
@@ -115,10 +118,6 @@ def rot(psi_deg, x, z):
     c, s = math.cos(math.radians(psi_deg)), math.sin(math.radians(psi_deg))
     return x * c + z * s, -x * s + z * c
 
-
-def num(v):
-    s = f"{v:.6f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
 
 
 def wall(k, kind, face, box_h, psi, ox, oz):
@@ -255,12 +254,4 @@ def write():
 
 
 if __name__ == "__main__":
-    text, rows = write()
-    target = Path(__file__).resolve().parent.parent / "wall-joints.yaml"
-    if "--write" in sys.argv:
-        target.write_text(text)
-    elif "--check" in sys.argv:
-        if target.read_text() != text:
-            print(f"{target}: differs from what {Path(__file__).name} writes (--write)")
-            sys.exit(1)
-    print("\n".join(rows))
+    main(__file__, "wall-joints", write)

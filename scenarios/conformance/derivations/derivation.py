@@ -1,0 +1,24 @@
+"""What the generated conformance scenarios' derivations share: decimals as the scenarios write
+them, and the --write / --check entry point (each derivation's docstring says how to run it)."""
+import sys
+from pathlib import Path
+
+
+def num(v):
+    """v with at most six decimals, no trailing zeros, and no negative zero."""
+    s = f"{v:.6f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def main(script, name, write):
+    """write() returns (the scenario's text, the derivation's rows). --write (re)writes
+    ../NAME.yaml, --check exits 1 when it differs from the text; the rows are printed."""
+    text, rows = write()
+    target = Path(script).resolve().parent.parent / f"{name}.yaml"
+    if "--write" in sys.argv:
+        target.write_text(text)
+    elif "--check" in sys.argv:
+        if target.read_text() != text:
+            print(f"{target}: differs from what {Path(script).name} writes (--write)")
+            sys.exit(1)
+    print("\n".join(rows))
