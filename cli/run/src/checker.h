@@ -194,9 +194,12 @@ private:
     /// State field f of s, the character at `index` in this tick's list.
     Scalar field(StateField f, const kcc::CharacterState& s, size_t index) const;
     /// This tick's deepest overlap of each colliding character with another, parallel to the
-    /// tick's list: the state field character_overlap (invariants() sets it, expectations()
-    /// reads it).
+    /// tick's list: the state field character_overlap (character_overlaps() sets it, the
+    /// invariants and expectations() read it).
     std::vector<Scalar> overlap_now_;
+    std::vector<uint32_t> by_x_; ///< scratch of character_overlaps
+    /// overlap_now_ for this tick's characters (on_tick, before the invariants).
+    void character_overlaps(std::span<const kcc::CharacterState> chars);
 
     void expectations(int64_t tick, std::span<const kcc::CharacterState> chars);
 

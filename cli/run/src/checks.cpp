@@ -86,7 +86,7 @@ bool Checker::on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                       std::span<const std::pair<uint32_t, Vec3>> platforms,
                       std::span<const Vec3> render, std::string* error) {
     ticks_ = tick + 1;
-    overlap_now_.assign(chars.size(), Scalar{});
+    character_overlaps(chars);
     for (size_t i = 0; i < chars.size(); ++i) {
         const size_t k = index_of(chars[i].id);
         const size_t entry = entry_at(sc_, chars[i].id, tick);
