@@ -552,6 +552,58 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("characters that collide: a crowd's pairs are the ones its two orders name, each once",
+          "[characters]") {
+    // Cells holding more bodies than could stand in them apart are crowded (docs/controller.md,
+    // "Crowded cells"): two of their bodies meet in the resolution when at most a few places
+    // apart in either of the crowd's two orders by place, a crowd's body meets every other body
+    // near it. Two dense blocks in neighbouring cells around (2, -2) and (4.3, -2), a ring of
+    // bodies standing apart around them, all walking into and out of each other:
+    // World::body_pairs_complete() counts the pairs from that definition (ranks counted, not
+    // looked up) at every tick.
+    World w;
+    add_floor(w);
+    std::string error;
+    CharacterId id = 1;
+    for (const long double cx : {2.0L, 4.3L}) {
+        for (int k = 0; k < 70; ++k) { // 0.13 m apart, a little off a lattice
+            const long double x = cx + 0.13L * (k % 10 - 4.5L) + 0.01L * (k % 3);
+            const long double z = -2 + 0.13L * (k / 10 - 3.5L) - 0.007L * (k % 4);
+            REQUIRE(w.add_character(id++, v3(x, rest_height(), z), kDefaults, &error));
+        }
+    }
+    for (int k = 0; k < 24; ++k) { // the ring: 1.2 m apart, 2.6 to 3.4 m from (3.15, -2)
+        const long double a = 6.2831853L * k / 24, r = 3 + 0.4L * (k % 2);
+        REQUIRE(w.add_character(id++,
+                                v3(3.15L + r * std::cos(a), rest_height(), -2 + r * std::sin(a)),
+                                kDefaults, &error));
+    }
+    REQUIRE(w.build(&error));
+    size_t crowd = 0, most_crowd = 0, fewest_crowd = SIZE_MAX;
+    REQUIRE(w.body_pairs_complete(nullptr, &crowd));
+    CHECK(crowd >= 140); // both blocks are crowded (and ring bodies that stand in their cells)
+    CHECK(crowd < 164);
+    for (int64_t t = 0; t < 160; ++t) {
+        std::vector<Input> in(w.characters().size());
+        for (size_t i = 0; i < in.size(); ++i) { // the ring inward, the blocks wandering
+            const CharacterState& c = w.characters()[i];
+            const long double a =
+                0.5L * static_cast<long double>(i) + 0.05L * static_cast<long double>(t);
+            in[i] = i >= 140 ? stick(3.15L - ld(c.position.x), -2 - ld(c.position.z))
+                             : stick(std::sin(a), std::cos(a));
+        }
+        w.step(in);
+        INFO("tick " << t);
+        size_t pairs = 0;
+        REQUIRE(w.body_pairs_complete(&pairs, &crowd));
+        most_crowd = std::max(most_crowd, crowd);
+        fewest_crowd = std::min(fewest_crowd, crowd);
+        REQUIRE(w.grid_is_fresh());
+    }
+    CHECK(most_crowd >= 140);
+    CHECK(fewest_crowd < 140); // the blocks spread: some cells were no longer crowded
+}
+
 namespace {
 /// A level with everything a snapshot must bring back: a platform carrying a body, colliding
 /// bodies pressing into each other, a body at a riser (step_hold), jumps in the air.

@@ -18,7 +18,8 @@ namespace {
 /// Sweeps of a resolution push: the push, then what is left of it along up to two surfaces met.
 constexpr int kClearPasses = 3;
 
-/// Lexicographic order of two upright capsules by their lowest centre (x, z, y), then radius.
+} // namespace
+
 int body_compare(const geo::Capsule& a, const geo::Capsule& b) {
     if (a.a.x != b.a.x) return a.a.x < b.a.x ? -1 : 1;
     if (a.a.z != b.a.z) return a.a.z < b.a.z ? -1 : 1;
@@ -27,7 +28,6 @@ int body_compare(const geo::Capsule& a, const geo::Capsule& b) {
     if (a.radius != b.radius) return a.radius < b.radius ? -1 : 1;
     return 0;
 }
-} // namespace
 
 Vec3 tie_direction(CharacterId lo, CharacterId hi) {
     // Two rounds of a multiply-xorshift mix of the pair (unsigned: wraps the same everywhere);

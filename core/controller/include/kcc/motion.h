@@ -43,6 +43,9 @@ inline geo::Capsule capsule_at(const Vec3& feet, const Params& p) {
 /// capsule in the same place along tie_direction(lower id, higher id), the lower id along it.
 Vec3 body_separation(const geo::Capsule& a, const geo::Capsule& b, Scalar gap, CharacterId id_a,
                      CharacterId id_b);
+/// Lexicographic order of two upright capsules by their lowest centre (x, z, y), then their
+/// top, then radius: -1, 0 (the same capsule in the same place) or 1.
+int body_compare(const geo::Capsule& a, const geo::Capsule& b);
 /// A horizontal unit direction computed from two ids alone (an integer mix of the pair):
 /// the way two characters with the same capsule in the same place separate.
 Vec3 tie_direction(CharacterId lo, CharacterId hi);

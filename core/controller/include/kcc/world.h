@@ -117,7 +117,11 @@ public:
     /// For tests: whether the resolution at the end of a tick, were it to run now, would meet
     /// every pair of colliding characters whose boxes meet (one grown by the widest skin) exactly
     /// once, as comparing every pair finds them (*pairs: how many there are). Allocates.
-    bool body_pairs_complete(size_t* pairs = nullptr) const;
+    /// *crowd: how many of them are in crowded cells (docs/controller.md, "Crowded cells").
+    bool body_pairs_complete(size_t* pairs = nullptr, size_t* crowd = nullptr) const;
+    /// How many pairs of characters the resolution has met (tested for an overlap) since
+    /// build(): a diagnostic of the work per tick, not state.
+    uint64_t pairs_met() const { return pairs_met_; }
     /// Platforms in ascending id (after build(); in the order added before it).
     std::span<const Platform> platforms() const { return platforms_; }
 
@@ -157,7 +161,8 @@ public:
     uint64_t checksum() const;
     /// How many times the resolution (docs/controller.md, "Characters") has separated two
     /// characters with the same capsule in the same place, the one case where ids choose which
-    /// way each goes (body_separation), since build(). A diagnostic, not
+    /// way each goes (body_separation), or ordered two such in the crowd's orders ("Crowded
+    /// cells", where ids choose their places), since build(). A diagnostic, not
     /// state (no checksum or snapshot holds it): the swarm's id permutation does not apply after.
     uint64_t id_ties() const { return id_ties_; }
     size_t snapshot_size() const;
@@ -190,6 +195,8 @@ private:
     std::vector<int64_t> body_cell_; ///< parallel to states_: scratch of index_bodies
     std::vector<std::pair<int64_t, uint32_t>> body_scratch_; ///< scratch of index_bodies
     int64_t grid_x0_ = 0, grid_z0_ = 0, grid_w_ = 0, grid_h_ = 0;
+    /// The cells' origin: the lowest x and z among the indexed bodies (cells are counted from it).
+    Scalar grid_origin_x_, grid_origin_z_;
     Scalar body_widest_; ///< largest radius among them
     Scalar body_widest_skin_; ///< largest skin among them
     /// The index above (body_cells_, cell_start_, body_start_, body_box_, ...) describes the
@@ -197,9 +204,34 @@ private:
     /// step() and by every change to a character (find() included: its caller may move one).
     bool bodies_indexed_ = false;
     int64_t grid_kept_ = 0;
+    /// The crowd (docs/controller.md, "Crowded cells"): the bodies of the cells that hold more
+    /// than could stand in them apart, in two orders by place (crowd_before). Two of them meet in
+    /// the resolution when at most kCrowdWindow places apart in either; in their casts they meet
+    /// none of the crowd; a body outside it meets those within kCrowdWindow of its place in the
+    /// first. The vectors below are filled when crowded_.
+    using CrowdEntry = std::pair<uint64_t, uint32_t>; ///< (crowd_key of its place, index)
+    bool crowded_ = false;
+    std::vector<CrowdEntry> crowd_; ///< the crowd's bodies in order
+    std::vector<uint32_t> body_rank_; ///< parallel to states_: place in crowd_, or kNoRank
+    /// The crowd in a second order, by places shifted (crowd_key_shifted), and the places in it.
+    std::vector<CrowdEntry> crowd_shifted_;
+    std::vector<uint32_t> body_rank_shifted_;
+    std::vector<CrowdEntry> crowd_scratch_; ///< scratch of order_crowd's sort
+    static constexpr uint32_t kNoRank = UINT32_MAX;
+    /// Whether the cell body_cells_[b, e) is crowded: more than kCrowdedCell bodies, or more
+    /// than could stand there apart.
+    bool crowded_run(size_t b, size_t e) const;
+    void order_crowd(); ///< crowded_, crowd_ and body_rank_, for index_bodies
+    /// Whether crowd entry u comes before a body with key `key`, capsule `c` and index `index`:
+    /// by key, then body_compare, then index (ids: states_ is in id order). A total order.
+    bool crowd_before(const CrowdEntry& u, uint64_t key, const geo::Capsule& c, size_t index) const;
+    /// The stretch of crowd_ within kCrowdWindow places of body `who`'s place in it (its own
+    /// rank, or where it would fall).
+    std::pair<size_t, size_t> crowd_window(size_t who) const;
     std::vector<geo::Body> body_near_; ///< the bodies one character meets
     std::vector<Vec3> body_push_; ///< parallel to states_: the resolution's push
     uint64_t id_ties_ = 0; ///< id_ties()
+    uint64_t pairs_met_ = 0; ///< pairs_met()
     /// parallel to states_: what each character keeps between ticks (TickCache; not state: its
     /// last cast is dropped by restore(), teleport() and set_settings())
     std::vector<TickCache> cache_;
@@ -216,7 +248,9 @@ private:
     std::vector<CharacterId> placed_;
     void size_scratch(); ///< the per-tick scratch, sized for the current characters
     void index_bodies();
-    template <class Visit> void for_bodies_near(const geo::Aabb& q, Visit&& visit) const;
+    /// visit(k) for each indexed body near box q, those of crowded cells excepted; true when it
+    /// skipped any.
+    template <class Visit> bool for_bodies_near(const geo::Aabb& q, Visit&& visit) const;
     /// visit(i, j) once for each pair of indexed bodies whose boxes meet, one grown by the widest
     /// skin.
     template <class Visit> void for_body_pairs(Visit&& visit) const;
