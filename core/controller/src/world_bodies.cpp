@@ -83,6 +83,10 @@ void radix_sort(std::vector<std::pair<uint64_t, uint32_t>>& v,
 
 bool World::crowded_run(size_t b, size_t e) const {
     if (e - b > kCrowdedCell) return true;
+    // Too few to be crowded even at the widest radius (the square's side at least 2 m): most
+    // cells, answered without a look at their bodies.
+    const uint64_t w = static_cast<uint64_t>(body_widest_.raw()) * 1000 >> 32;
+    if ((e - b) * 3 * (w + 1) * (w + 1) <= 2000 * 2000) return false;
     // Discs of radius r_i with centres in a 2 m square lie in the square grown by the largest
     // radius on every side; their areas add up to more than twice its, sum(pi r_i^2) >
     // 2 (2 + 2 r_max)^2, only where they overlap deeply (a point covered twice on average),
