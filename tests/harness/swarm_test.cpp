@@ -49,7 +49,7 @@ TEST_CASE("swarm: a seed's scenarios are the same bytes on every target", "[swar
     // (16 runs: under qemu each costs about half a second).
     // A change of the generator changes it: the failure prints the new digest; say why in the
     // commit (docs/swarm.md, "Determinism").
-    CHECK(emitted_digest(11, 16) == "34df9238eefff2cb");
+    CHECK(emitted_digest(11, 16) == "d8516f78ebc2fc22");
 }
 
 TEST_CASE("swarm: every generated scenario loads back to what was generated and uses its features",
@@ -125,15 +125,16 @@ TEST_CASE("swarm: crowd-apart reports characters left overlapping at the end", "
         return std::any_of(found.begin(), found.end(),
                            [](const Finding& f) { return f.oracle == "crowd-apart"; });
     };
-    // The first crowd of seed 5 that ends apart.
+    // The first crowd of seed 5 that ends apart (and is long enough for its derived bound: a
+    // crowd whose run ends before it must be apart has no rule).
     GeneratedRun run;
     std::string error;
     bool before = true;
-    for (int64_t i = 0; i < 30 && before; ++i) {
+    for (int64_t i = 0; i < 60 && before; ++i) {
         REQUIRE(generate_run(5, i, bit(Feature::kCrowd), true, &run, &error));
         found.clear();
         REQUIRE(check_run(run, plain, &found, &checked, &ct, &error));
-        before = apart_fails();
+        before = apart_fails() || run.crowds.empty();
     }
     REQUIRE_FALSE(before);
     REQUIRE(run.crowds.size() == 1);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "fx/sqrt.h"
 #include "gen_context.h"
 
 namespace fx::harness::swarm {
@@ -193,9 +194,13 @@ void gen_crowd(Gen& g) {
     const Vec3 point = kind >= 3 ? g.lot + Vec3{metres(1), Scalar{}, -metres(1)} : g.lot;
     const bool jitter = kind == 2 && g.rng.chance(1, 3);
     CrowdRule rule;
-    rule.from = g.ticks * 4 / 5;
+    Scalar widest, widest_skin, least_cap = metres(1000);
+    bool moved = kind >= 3; // pushed into the wall or the corner, or walking, until push_until
     for (int i = 0; i < n; ++i) {
         const kcc::Settings s = mixed ? g.settings() : base;
+        widest = max(widest, s.radius);
+        widest_skin = max(widest_skin, s.skin);
+        least_cap = min(least_cap, s.depenetration_cap);
         Vec3 at = point;
         if (kind == 0) {
             at = g.lot + Vec3{g.rng.milli(0, 1000) * side, Scalar{}, g.rng.milli(0, 1000) * side};
@@ -215,11 +220,24 @@ void gen_crowd(Gen& g) {
             Gen::hold(c, 0, push_until, into.x, into.z);
         } else if (g.rng.chance(1, 3)) {
             random_walk(g, c, 0, push_until);
+            moved = true;
         }
         rule.ids.push_back(c.id);
     }
     // KCC-SPEC: characters are solid to one another, and their overlaps are resolved like
     // depenetration: an idle crowd on a floor ends apart, standing (on the floor or on others).
+    // Apart from the tick crowd-separation's derivation gives (scenarios/conformance/
+    // derivations/crowd-separation.py, apart_tick), counted from the end of the pushes: n discs
+    // of radius r + skin / 2 packed hexagonally (density 0.9069) fill a disc, a half disc
+    // against a wall, a quarter disc in a corner; its outermost body moves at most the cap a
+    // tick, ten times that time plus 20 ticks. Not before four fifths of the run.
+    const int share = kind == 3 ? 2 : kind == 4 ? 4 : 1; // the packing's area times this
+    const Scalar disc = widest + widest_skin.div_int(2);
+    const Scalar reach = disc * sqrt(Scalar::ratio(int64_t{n} * share * 10000, 9069));
+    const Scalar travel = max(reach - disc, Scalar{});
+    const int64_t at_cap = (travel.raw() + least_cap.raw() - 1) / least_cap.raw();
+    rule.from = std::max(g.ticks * 4 / 5, (moved ? push_until : 0) + 10 * at_cap + 20);
+    if (rule.from >= g.ticks) return; // the run ends before the crowd must be apart
     g.run.crowds.push_back(rule);
     for (const kcc::CharacterId id : rule.ids)
         g.expect_grounded("crowd-stand", id, rule.from, g.ticks - 1, true);
