@@ -88,10 +88,9 @@ bool World::crowded_run(size_t b, size_t e) const {
     const uint64_t w = static_cast<uint64_t>(body_widest_.raw()) * 1000 >> 32;
     if ((e - b) * 3 * (w + 1) * (w + 1) <= 2000 * 2000) return false;
     // Discs of radius r_i with centres in a 2 m square lie in the square grown by the largest
-    // radius on every side; their areas add up to more than twice its, sum(pi r_i^2) >
-    // 2 (2 + 2 r_max)^2, only where they overlap deeply (a point covered twice on average),
-    // tested with 3 for pi in whole millimetres, each radius rounded down and the square's side
-    // up (so never where they might stand apart).
+    // radius on every side; they cannot all stand apart when their areas add up to more than
+    // its, sum(pi r_i^2) > (2 + 2 r_max)^2, tested with 3 for pi in whole millimetres, each
+    // radius rounded down and the square's side up (so never where they might stand apart).
     uint64_t area = 0, widest = 0; // mm^2 (three radii squared, summed); mm
     for (size_t k = b; k < e; ++k) {
         const uint64_t r =
