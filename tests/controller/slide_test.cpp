@@ -232,7 +232,8 @@ TEST_CASE("a step-up is not stopped by a character it moves away from but is by 
     const auto attempt = [&](const std::vector<fx::geo::Body>& bodies, const Vec3& motion) {
         fx::geo::LocalScene local(s, fx::geo::Aabb{v3(-4, -1, -4), v3(4, 4, 4)});
         local.set_bodies(bodies);
-        return try_step_up(local, feet, motion, Scalar{}, sc(0.3L), false, p, Tracer{});
+        return try_step_up(local, feet, feet.y - p.s.skin, motion, Scalar{}, sc(0.3L), false, p,
+                           Tracer{});
     };
     for (const long double forward : {0.12L, 0.2L, 0.35L}) { // at least step_min_forward (0.1 m)
         INFO("forward " << static_cast<double>(forward));

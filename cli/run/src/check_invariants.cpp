@@ -135,7 +135,23 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
     // tolerance tick after tick must be out within kInsideAllowance(deepest, cap) ticks.
     // (A body inside two overlapping boxes that pushed opposite ways stayed 0.9 m deep for
     // ever while its depth did not grow.)
-    if (depth > kPenetrationTolerance && !touches_platform) {
+    // A body pinched between static solids closer than its width (a slot narrower than it: a
+    // shape it is more than 1 mm into and another pushing the opposite way, none as deep as the
+    // radius, so its axis is in the free space between them) has no way out that does not cross one
+    // of them; it stays where it is (docs/controller.md, "Pinched"), and only the growth of its
+    // depth above is an error.
+    bool pinched = false;
+    for (size_t i = 0; i < n && depth > kPenetrationTolerance; ++i) {
+        const Scalar di = penetration(cap, contacts[i]);
+        if (di >= cap.radius) {
+            pinched = false;
+            break;
+        }
+        if (di <= kPenetrationTolerance) continue;
+        for (size_t j = 0; j < n; ++j)
+            pinched = pinched || (j != i && dot(contacts[i].normal, contacts[j].normal).raw() < 0);
+    }
+    if (depth > kPenetrationTolerance && !touches_platform && !pinched) {
         ++t.inside_ticks;
         t.inside_depth = max(t.inside_depth, depth);
         const int64_t allowed = inside_allowance(t.inside_depth, p.s.depenetration_cap);

@@ -180,6 +180,15 @@ void gen_step(Gen& g) {
     // the flat-ground pace the body is on the top step, and stays there after release.
     g.expect_state(kind == 0 ? "step-climb" : "stairs-climb", c.id, t_end, g.ticks - 1,
                    StateField::kY, rise * Scalar::from_int(steps) - mm(1), std::nullopt);
+    // KCC-SPEC: on the ground the velocity is the run speed along the stick (rising by
+    // ground_accel a second from rest); docs/controller.md, "The reported velocity": a step
+    // climbed, a nosing rolled over or a riser held at for its step take nothing from it. So
+    // from the tick the run speed is reached until the stick is released it reads v (1 mm/s).
+    const int64_t t_full =
+        ceil(v / s.ground_accel * Scalar::from_int(g.rate)).raw() / Scalar::kOneRaw - 1;
+    if (t_full < t_end)
+        g.expect_state("step-velocity", c.id, std::max<int64_t>(t_full, 0), t_end,
+                       StateField::kHorizontalSpeed, v - mm(1), v + mm(1));
 }
 
 void gen_ledge(Gen& g) {

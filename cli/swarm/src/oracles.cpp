@@ -146,12 +146,16 @@ private:
                 break;
             }
             if (r.max_travel.raw() > 0) {
-                const Scalar went = length(s.position - r.spawn);
+                // Across the ground: the way out is horizontal, and a body spawned on the
+                // floor also rises to rest a skin above it (the ground's rule, not the way out).
+                const Vec3 d = s.position - r.spawn;
+                const Scalar went = length(Vec3{d.x, Scalar{}, d.z});
                 if (went > r.max_travel) {
-                    report("rest-path", tick, s.id,
-                           at_text(tick, s.id) + ": " + m6(went) +
-                               " m from its spawn, farther than the smallest way out (" +
-                               m6(r.max_travel) + " m with its skin)");
+                    report(
+                        "rest-path", tick, s.id,
+                        at_text(tick, s.id) + ": " + m6(went) +
+                            " m from its spawn across the ground, farther than the smallest way out (" +
+                            m6(r.max_travel) + " m with its skin)");
                 }
             }
         }

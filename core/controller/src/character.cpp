@@ -120,21 +120,44 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // platform it is leaving faster than the platform follows (one it jumped off: Movers).
     const geo::Aabb region =
         known_region != nullptr && !carried ? *known_region : tick_region(pos, state.velocity, p);
-    const Movers movers{platforms, state.velocity, p.s.tick_rate_hz};
+    const Scalar own_rise = (state.velocity.y - p.gravity_step) * p.dt;
+    Movers movers{platforms, state.velocity, p.s.tick_rate_hz,
+                  own_rise.raw() > 0 ? own_rise : Scalar{}};
     TickScene scene(world_scene, region, cache, carried,
                     !state.grounded && !platforms.empty() ? &movers : nullptr);
 
     // 0. Depenetrate, so every sweep of the tick starts clean. Characters are not pushed out of
     //    one another here: the world resolves their overlaps symmetrically after every step.
-    pos += scene.depenetrate(pos, p, t).push;
+    const Vec3 push = scene.depenetrate(pos, p, t).push;
+    pos += push;
+    // Pushed out of something (a platform that caught up with it): the body is met, and lands on
+    // what the probe finds whatever its own rise (Movers::rise); a platform faster than a jump
+    // carried a body it pushed every tick while the body's own rise kept it airborne.
+    if (!push.is_zero()) movers.rise = Scalar{};
     scene.meet(bodies); // from here on every query meets the other characters near it too
 
     // 1. Probe the ground (hysteresis: the stay limit applies to a body that was grounded).
     const Ground g = scene.probe(pos, p, state.grounded, t);
 
+    // A body that fell onto a moving platform within the probe's band lands here, at the probe
+    // (the platform moved first this tick, up to it): its velocity becomes relative to the
+    // platform's before the ground rules act on it, as for a landing at the end of the tick
+    // (below). Without this it kept its flight velocity as ground speed while the platform also
+    // carried it, and skidded on (a jump off a platform moving sideways landed 0.14 m off).
+    Vec3 velocity = state.velocity;
+    Scalar run_speed = state.run_speed;
+    if (!state.grounded && g.grounded && !platforms.empty()) {
+        if (const PlatformShift* pl = find_platform(platforms, g.shape)) {
+            const Vec3 pv = platform_velocity(pl->shift, p.s.tick_rate_hz);
+            velocity.x -= pv.x;
+            velocity.z -= pv.z;
+            run_speed = horizontal_speed(velocity, nullptr);
+        }
+    }
+
     // 2. Velocity from input.
-    const VelocityUpdate vu = apply_input(state.velocity, state.run_speed, state.facing, g.grounded,
-                                          input, p, scene.stick());
+    const VelocityUpdate vu =
+        apply_input(velocity, run_speed, state.facing, g.grounded, input, p, scene.stick());
     state.facing = vu.facing;
     if (beyond_speed_bound(vu.velocity)) {
         halt(state, pos, vu.velocity);
@@ -166,6 +189,8 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
         r.grounded = on_ground;
         r.step_hold = state.step_hold;
         r.rule_out_steps = scene.rule_out_steps();
+        r.on_edge = on_ground && g.edge;
+        r.edge_support_y = g.support_y;
         const SlideResult sr = collide_and_slide(scene.local(), r, p, t);
         step_hold = sr.step_hold;
         pos = sr.position;

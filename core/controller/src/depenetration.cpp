@@ -1,6 +1,7 @@
-// Step 0 of a tick: out of whatever the body overlaps (KCC-SPEC "Depenetration"), one minimum
-// translation per contact, capped, kept out of the shapes around it, or the shortest way out of
-// a union of solids whose own translations disagree.
+// Step 0 of a tick: out of whatever the body overlaps (KCC-SPEC "Depenetration") and a skin
+// clear of it, the deepest contact first and the overlaps found again after it, capped, kept out
+// of the shapes around it; the shortest way out of a union of solids whose own translations
+// disagree; no way across a pinch.
 #include "kcc/motion.h"
 
 #include <array>
@@ -164,6 +165,63 @@ Vec3 escape_direction(const geo::LocalScene& scene, const Vec3& feet,
     return best;
 }
 
+/// How far inside a shape a capped push leaves a body that the cap would have left less than a
+/// skin outside it (2 mm, above kStuckDepth so the rest of the way is found the next tick).
+constexpr Scalar kCappedStop = Scalar::ratio(2, 1000);
+
+/// The push `push` (length `wanted`, more than `cap`) at the cap. Where that would take the body
+/// out of the deepest contact's shape but less than a skin clear of it, it stops kCappedStop
+/// inside that shape instead: the next tick finds the contact again and pushes the body the rest
+/// of the way and one skin, and what else is then within a skin (depenetrate()'s rounds).
+/// Without this the body ended between touching and a skin from the shape, with nothing to
+/// overlap and so nothing to push it on. (Only the deepest: stopping short of a shallow contact
+/// the push nearly covers shortened the whole push to a third, in a corner.)
+Vec3 capped_push(const Vec3& push, Scalar wanted, std::span<const geo::Contact> contacts,
+                 Scalar cap, Scalar skin) {
+    const Vec3 out = scaled(push, cap, wanted);
+    const geo::Contact* deepest = nullptr;
+    for (const geo::Contact& c : contacts)
+        if (deepest == nullptr || c.depth > deepest->depth) deepest = &c;
+    if (deepest == nullptr || deepest->depth <= kCappedStop) return out;
+    const Scalar cover = dot(out, deepest->normal);
+    const Scalar stop = deepest->depth - kCappedStop;
+    return cover > stop && cover < deepest->depth + skin ? out * (stop / cover) : out;
+}
+
+/// Rounds of depenetrate()'s resolution: the deepest contact, then the deepest where that leaves
+/// the body, and so on (a corner of three walls takes three).
+constexpr int kResolveRounds = 4;
+
+/// The push out of the deepest of `contacts` (ties to the earlier, contact_less order) and one
+/// skin clear of it, when that is more than `least`; else zero.
+Vec3 deepest_push(std::span<const geo::Contact> contacts, Scalar skin, Scalar least) {
+    const geo::Contact* deepest = nullptr;
+    for (const geo::Contact& c : contacts)
+        if (deepest == nullptr || c.depth > deepest->depth) deepest = &c;
+    if (deepest == nullptr || deepest->depth + skin <= least) return Vec3::zero();
+    return deepest->normal * (deepest->depth + skin);
+}
+
+/// A body pinched between static solids closer than its width: a contact deeper than kStuckDepth
+/// and another pushing the opposite way (touching or deeper), and every contact a static shape
+/// the body's axis is outside of (depth < radius). The body straddles free space (a slot narrower
+/// than it); every way out crosses one of the solids or slides along the pinch for as long as it
+/// lasts, so there is none: it gets the usual push, kept out of the shapes around it, which leaves
+/// it where it is (docs/controller.md, "Pinched"). A body whose axis is inside a solid (a union of
+/// overlapping boxes), or pressed by a platform, is not pinched: it escapes.
+bool pinched(std::span<const geo::Contact> contacts, const geo::LocalScene& scene,
+             const Params& p) {
+    bool opposed = false;
+    for (size_t i = 0; i < contacts.size(); ++i) {
+        const geo::Contact& a = contacts[i];
+        if (a.depth >= p.s.radius || scene.scene().is_kinematic(a.shape)) return false;
+        if (a.depth <= kStuckDepth) continue;
+        for (size_t j = 0; j < contacts.size() && !opposed; ++j)
+            opposed = j != i && dot(a.normal, contacts[j].normal).raw() < 0;
+    }
+    return opposed;
+}
+
 } // namespace
 
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
@@ -176,14 +234,29 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     const size_t n =
         drop_separating(contacts, found < contacts.size() ? found : contacts.size(), movers);
     out.contacts = static_cast<uint32_t>(found);
-    Vec3 push;
-    for (size_t i = 0; i < n; ++i) {
-        // Only the depth not already covered by the push so far (contact_less order).
-        const Scalar remaining = contacts[i].depth - dot(push, contacts[i].normal);
-        if (remaining.raw() > 0) push += contacts[i].normal * remaining;
+    // Out of the deepest contact and one skin clear of it (collide-and-slide never ends closer: a
+    // body pushed only to touching meets the shape at distance zero on its next sweep); then,
+    // where others were met, the overlaps are found again where that push leaves the body (and
+    // what is within a skin of it) and the deepest is resolved the same way, a few rounds. Each
+    // shape is met where the body really is: summing the contacts' own translations, the edge of
+    // a box inside a union (its minimum translation diagonal) pushed the body sideways along the
+    // union's face, and a push out of a neighbour's corner carried a body on the middle of three
+    // boxes 5 cm sideways (behaviour 12).
+    Vec3 push = deepest_push(contacts.first(n), p.s.skin, Scalar{});
+    if (n > 1) {
+        Results<geo::Contact, kMaxContacts> again_room;
+        const std::span<geo::Contact> again = again_room.span();
+        for (int round = 1; round < kResolveRounds; ++round) {
+            const size_t m = scene.overlap(capsule_at(feet + push, p), p.s.skin, again);
+            const size_t k = drop_separating(again, m < again.size() ? m : again.size(), movers);
+            const Vec3 more = deepest_push(again.first(k), p.s.skin, geo::kContactTolerance);
+            if (more.is_zero()) break;
+            push += more;
+        }
     }
     out.wanted = length(push);
-    if (out.wanted > p.s.depenetration_cap) push = scaled(push, p.s.depenetration_cap, out.wanted);
+    if (out.wanted > p.s.depenetration_cap)
+        push = capped_push(push, out.wanted, contacts.first(n), p.s.depenetration_cap, p.s.skin);
     if (!push.is_zero()) push = constrain_push(scene, feet, push, p);
     // Shapes whose minimum translations oppose one another (a solid built of overlapping boxes:
     // their sum cancels or leads back in), or a push that the shapes around cut to less than half
@@ -199,12 +272,16 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     }
     const Scalar due = min(out.wanted, p.s.depenetration_cap);
     const bool stalled = out.wanted > kStuckDepth && length(push) < due.div_int(2);
-    if (opposed || stalled) {
+    if ((opposed || stalled) && !pinched(contacts.first(n), scene, p)) {
         Scalar escape;
         const Vec3 d = escape_direction(scene, feet, contacts.first(n), p, &escape);
         if (!d.is_zero()) {
             out.wanted = escape + p.s.skin; // out, and one skin clear of what it left
-            push = d * min(out.wanted, p.s.depenetration_cap);
+            const Scalar cap = p.s.depenetration_cap;
+            // Capped within a skin of the way out: kCappedStop short of it (capped_push).
+            push = d * (out.wanted <= cap                                    ? out.wanted
+                        : cap > escape - kCappedStop && escape > kCappedStop ? escape - kCappedStop
+                                                                             : cap);
             // Squeezed by platforms alone (every contact kinematic) against the shapes around:
             // out of the platforms, but not into any other shape (constrain_push). A thin
             // platform pressing a body into the corner of the floor and a steep ramp escaped it

@@ -12,6 +12,9 @@ using namespace detail;
 
 namespace {
 
+/// Rounding allowance of at_step()'s rise (as step-up's: casts stop within kContactTolerance).
+constexpr Scalar kStepRiseTolerance = Scalar::from_raw(geo::kContactTolerance.raw() * 4);
+
 /// A contact with an edge or a corner of a shape (its normal is not a face's).
 bool is_edge(const geo::Feature& f) {
     return f.kind == geo::FeatureKind::kEdge || f.kind == geo::FeatureKind::kVertex;
@@ -78,20 +81,25 @@ public:
             const Vec3 leftover = motion_ - advance;
 
             Vec3 n = h.normal;
-            bool clips_velocity = true;
+            bool clips_velocity = true; // false: walkable for the pass
+            bool keeps_velocity = false; // a riser held at for its step (at_step)
             if (r_.pass == Pass::kHorizontal) {
                 if (walkable_for_pass(n)) {
                     clips_velocity = false;
                 } else {
                     if (r_.grounded && step_up(h, leftover)) break;
                     n = wall(h, inside);
+                    // Held at a step's riser (kHeld: its motion is kept for the step): the
+                    // riser stops this tick's motion but takes nothing from the velocity
+                    // (docs/controller.md, "The reported velocity").
+                    keeps_velocity = held_ && at_step(h);
                 }
             } else if (falling() && n.y >= p_.cos_enter && !out_.landed) {
                 land(h);
             } else if (r_.pass == Pass::kVertical && n.y < p_.cos_enter && -n.y < p_.cos_enter) {
                 restore_skin(scene_, h.normal, inside, p_, &out_.position); // sliding along a wall
             }
-            touch(n, clips_velocity, iter, h.shape);
+            touch(n, clips_velocity && !keeps_velocity, iter, h.shape);
             if (iter == iterations - 1) {
                 out_.capped = true;
                 trace::iteration_cap(t_, r_.pass, iter, leftover);
@@ -146,13 +154,41 @@ private:
     /// sliding along a wall meets the step after the wall. True when it stepped: the pass ends.
     bool step_up(const geo::Hit& h, const Vec3& leftover) {
         const StepAttempt a =
-            try_step_up(scene_, out_.position, leftover, paid_ ? Scalar{} : r_.step_hold, h.point.y,
-                        r_.rule_out_steps, p_, t_);
-        if (a.result == StepResult::kHeld) out_.step_hold = a.held;
+            try_step_up(scene_, out_.position, rise_base(), leftover,
+                        paid_ ? Scalar{} : r_.step_hold, h.point.y, r_.rule_out_steps, p_, t_);
+        held_ = a.result == StepResult::kHeld;
+        if (held_) out_.step_hold = a.held;
         if (a.result != StepResult::kAccepted) return false;
         out_.position = a.position;
         out_.stepped = true;
         return true;
+    }
+
+    /// The ground under the feet that step rises are measured from (try_step_up's `base`): a
+    /// skin below the feet, or the edge the body rests on where that is higher.
+    Scalar rise_base() const {
+        const Scalar below = out_.position.y - p_.s.skin;
+        return r_.on_edge ? max(below, r_.edge_support_y + (out_.position.y - r_.position.y))
+                          : below;
+    }
+
+    /// A hit on a step: the round base meets the riser's top edge (an edge, its normal leaning
+    /// up) no higher than step_height above the ground under the feet, and above it; or the
+    /// riser level with the base, with nothing in the way over it.
+    bool at_step(const geo::Hit& h) const {
+        if (is_edge(h.feature) && h.normal.y.raw() > 0) {
+            const Scalar rise = h.point.y - rise_base();
+            return rise > kStepRiseTolerance && rise <= p_.s.step_height + kStepRiseTolerance;
+        }
+        // A level contact (a riser's face, or its top edge met level with the base's centre):
+        // a riser when the body raised by step_height (the step-up's up sweep was free) meets
+        // nothing two skins on into it; a wall, or a wall's corner, does a skin on.
+        const Vec3 hn = horizontal_normal(h.normal);
+        if (hn.is_zero()) return false;
+        const Vec3 raised = out_.position + Vec3{Scalar{}, p_.s.step_height, Scalar{}};
+        geo::Hit over;
+        return !sweep(scene_, capsule_at(raised, p_), -hn * p_.s.skin, p_.s.skin.mul_int(2), kNoId,
+                      &over);
     }
 
     /// Too steep to walk on: a vertical wall for the horizontal pass (its horizontal normal, so
@@ -214,6 +250,7 @@ private:
     int plane_count_ = 0;
     int velocity_plane_count_ = 0;
     bool paid_ = false; ///< r.step_hold given back (keep_horizontal_length)
+    bool held_ = false; ///< the last step attempt was kHeld
 };
 
 } // namespace

@@ -59,9 +59,9 @@ const char* to_string(StepResult r) {
     return "?";
 }
 
-StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
-                        Scalar held, Scalar blocker_y, bool rule_out, const Params& p,
-                        const Tracer& t) {
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar base,
+                        const Vec3& motion, Scalar held, Scalar blocker_y, bool rule_out,
+                        const Params& p, const Tracer& t) {
     StepAttempt a;
     a.position = feet;
     const Settings& s = p.s;
@@ -75,9 +75,9 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
     if (len < kMinMove || s.step_height.raw() <= 0) {
         a.result = StepResult::kNoMotion;
     } else if (rule_out && held.raw() <= 0 && len >= s.step_min_forward &&
-               blocker_y - kRiseTolerance > feet.y - s.skin + s.step_height + kRiseTolerance) {
+               blocker_y - kRiseTolerance > base + s.step_height + kRiseTolerance) {
         // Acceptance needs a landing point no lower than blocker_y - kRiseTolerance (else
-        // kNoRise) and no higher than feet.y - skin + step_height + kRiseTolerance (else
+        // kNoRise) and no higher than base + step_height + kRiseTolerance (else
         // kTooHigh): none exists. Not kHeld (the forward is long enough, and with nothing held
         // the forward is not shortened along a wall): nothing but the trace tells the sweeps apart.
         a.result = StepResult::kAboveStep;
@@ -91,6 +91,7 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
         // is remembered, until it adds up to step_min_forward: a step-up never puts the body
         // ahead of where its speed takes it.
         const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
+        bool on_nosing = false; // kSteepLanding on the nosing of the step climbed
         const auto attempt = [&](Vec3 f, Scalar& flen) {
             // With nothing held, blocked is all a stopped forward gives: another character in
             // the way (the common case in a crowd) says so without the scene's shapes.
@@ -123,11 +124,21 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
                 a.result = StepResult::kNoLanding;
             } else if (h.start_overlap || h.normal.y < p.cos_stay) {
                 a.result = StepResult::kSteepLanding;
+                // Too steeply on the nosing of the step it is climbing (an edge, not a steep
+                // face; a step's height above the ground under the feet, no lower than the
+                // blocking contact): the base has not got far enough over it yet (a wide body,
+                // a strict stay limit).
+                const Scalar rise = h.point.y - base;
+                const bool edge = h.feature.kind == geo::FeatureKind::kEdge ||
+                                  h.feature.kind == geo::FeatureKind::kVertex;
+                on_nosing = edge && !h.start_overlap && rise > kRiseTolerance &&
+                            rise <= s.step_height + kRiseTolerance &&
+                            h.point.y >= blocker_y - kRiseTolerance;
             } else {
                 // Rise of the landing surface above the ground under the feet (feet - skin),
                 // measured at the contact: a capsule resting on a step's rounded corner is lower
                 // than the step, so the capsule's own rise would let 0.36 m steps through.
-                a.rise = h.point.y - (feet.y - s.skin);
+                a.rise = h.point.y - base;
                 if (a.rise > s.step_height + kRiseTolerance) {
                     a.result = StepResult::kTooHigh;
                 } else if (a.rise <= kRiseTolerance || h.point.y < blocker_y - kRiseTolerance) {
@@ -142,9 +153,14 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Ve
             }
         };
         attempt(fwd, len); // len: the forward actually tried (along a wall: its part along it)
-        if (len < s.step_min_forward &&
-            (a.result == StepResult::kSteepLanding || a.result == StepResult::kNoLanding ||
-             a.result == StepResult::kNoRise)) {
+        // Held, its motion kept for the step, when the forward was too short to stand on the
+        // step: shorter than step_min_forward, or landing on the step's nosing too steeply
+        // (behaviour 12: such a body lost the tick's motion at the riser, stopping for a tick
+        // at every step, or for good when no one tick's motion was enough).
+        if ((len < s.step_min_forward &&
+             (a.result == StepResult::kSteepLanding || a.result == StepResult::kNoLanding ||
+              a.result == StepResult::kNoRise)) ||
+            (a.result == StepResult::kSteepLanding && on_nosing)) {
             a.result = StepResult::kHeld;
             a.held = len;
         }

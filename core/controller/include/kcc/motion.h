@@ -89,6 +89,11 @@ struct Movers {
     std::span<const PlatformShift> platforms; ///< ascending id
     Vec3 body_velocity;
     int tick_rate_hz = 0;
+    /// How far the body rises on its own this tick ((v.y - gravity * dt) * dt, at least 0): a
+    /// platform the first probe finds is ground only where the body will be within the probe's
+    /// band of it after that rise (a platform rising faster than a jump closes on the body, but
+    /// the body also rises this tick; counted where the probe ran, it landed two ticks early).
+    Scalar rise;
     /// Whether the body separates from shape `id` at a contact with normal n (from the shape).
     bool separating(geo::ShapeId id, const Vec3& n) const;
 };
@@ -98,9 +103,11 @@ struct Depenetration {
     Scalar wanted; ///< length of the push before the cap
     uint32_t contacts = 0;
 };
-/// Minimum translation out of every overlapped shape (the first kMaxContacts in contact_less
-/// order), each adding only the depth not already covered by the push so far; capped per tick,
-/// then shortened or dropped where it would go into another shape nearby.
+/// Out of every overlapped shape and one skin clear of it: the deepest contact's minimum
+/// translation and a skin, then the deepest where that leaves the body (overlaps found again,
+/// within a skin), a few rounds; capped per tick (stopping 2 mm inside the deepest shape when the
+/// cap falls within its skin), then shortened or dropped where it would go into another shape
+/// nearby; a pinched body is not moved across the pinch, a body inside a union escapes it.
 Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                           const Tracer& t, const Movers* movers = nullptr);
 
@@ -186,6 +193,10 @@ struct SlideRequest {
                       ///< (CharacterState::step_hold)
     bool rule_out_steps =
         false; ///< step-ups whose blocking contact is too high: kAboveStep, no sweeps (try_step_up)
+    /// Horizontal pass of a body grounded on an edge: the height of its contact with the edge
+    /// (Ground::support_y), which step-up rises are measured from when it is above feet.y - skin.
+    bool on_edge = false;
+    Scalar edge_support_y;
 };
 
 /// Collide-and-slide (KCC-SPEC): sweep length = distance + skin, move until one skin from the
@@ -228,15 +239,19 @@ struct StepAttempt {
 /// A landing lower than `blocker_y` (the height of the blocking contact) is not on the step
 /// (kNoRise): a body rolling over one nosing and meeting the next riser landed on the tread it
 /// was rolling onto, a "step" of a few millimetres.
-/// So no landing is accepted when `blocker_y` - kRiseTolerance lies above feet.y - skin +
+/// So no landing is accepted when `blocker_y` - kRiseTolerance lies above base +
 /// step_height + kRiseTolerance (a wall met at the height of the round base's centre, a ledge
 /// taller than a step): with no motion held back (`held` = 0) and a forward of at least
 /// step_min_forward (so the result cannot be kHeld either), that is kAboveStep without a sweep,
 /// when `rule_out` is set. The outcome for the body is the one the three sweeps would give: not
 /// accepted, nothing held (tests compare both ways, World::set_reuse_casts).
-StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, const Vec3& motion,
-                        Scalar held, Scalar blocker_y, bool rule_out, const Params& p,
-                        const Tracer& t);
+/// `base` is the height of the ground under the feet that rises are measured from: feet.y - skin,
+/// or, for a body resting on an edge (a step's nosing, SlideRequest::edge_support_y), the higher
+/// of that and the nosing's contact: the round base sits lower than a skin above the nosing, and
+/// measured from a skin below its feet the next riser of stairs a step high was out of reach.
+StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar base,
+                        const Vec3& motion, Scalar held, Scalar blocker_y, bool rule_out,
+                        const Params& p, const Tracer& t);
 
 /// Where a body riding `platform` ends when the platform moved by `shift` this tick: the shift
 /// swept and slid like collide-and-slide (max_slide_iterations, skin) against everything but
