@@ -130,9 +130,10 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     //    one another here: the world resolves their overlaps symmetrically after every step.
     const Vec3 push = scene.depenetrate(pos, p, t).push;
     pos += push;
-    // Pushed out of something (a platform that caught up with it): the body is met, and lands on
-    // what the probe finds whatever its own rise (Movers::rise); a platform faster than a jump
-    // carried a body it pushed every tick while the body's own rise kept it airborne.
+    // Pushed out of something (a platform that closed on it by more than its own rise this tick
+    // takes it clear of: it has caught up): the body is met, and the probe takes what it finds
+    // whatever that rise (Movers::rise; else a platform faster than a jump carried, tick after
+    // tick, a body it pushed while the body's rise kept it airborne).
     if (!push.is_zero()) movers.rise = Scalar{};
     scene.meet(bodies); // from here on every query meets the other characters near it too
 

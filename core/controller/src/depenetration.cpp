@@ -231,8 +231,8 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
     Depenetration out;
     const size_t found = scene.overlap(capsule_at(feet, p), Scalar{}, contacts);
     // Platforms it leaves faster than they follow are no contacts.
-    const size_t n =
-        drop_separating(contacts, found < contacts.size() ? found : contacts.size(), movers);
+    size_t n = drop_separating(contacts, found < contacts.size() ? found : contacts.size(), movers);
+    if (movers != nullptr) n = drop_outrun(contacts.first(n), *movers, p.ground_band);
     out.contacts = static_cast<uint32_t>(found);
     // Out of the deepest contact and one skin clear of it (collide-and-slide never ends closer: a
     // body pushed only to touching meets the shape at distance zero on its next sweep); then,
@@ -248,7 +248,8 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
         const std::span<geo::Contact> again = again_room.span();
         for (int round = 1; round < kResolveRounds; ++round) {
             const size_t m = scene.overlap(capsule_at(feet + push, p), p.s.skin, again);
-            const size_t k = drop_separating(again, m < again.size() ? m : again.size(), movers);
+            size_t k = drop_separating(again, m < again.size() ? m : again.size(), movers);
+            if (movers != nullptr) k = drop_outrun(again.first(k), *movers, p.ground_band);
             const Vec3 more = deepest_push(again.first(k), p.s.skin, geo::kContactTolerance);
             if (more.is_zero()) break;
             push += more;

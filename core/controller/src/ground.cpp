@@ -44,20 +44,6 @@ void remember(GroundMemo* memo, const geo::LocalScene& scene, const geo::Capsule
     memo->count = static_cast<uint8_t>(count);
 }
 
-/// Keeps, in order, the hits that are not platforms the body will be beyond the probe's band of
-/// once it has risen this tick (Movers::rise); returns how many are kept.
-size_t drop_outrun(std::span<geo::Hit> hits, const Movers& movers, const Params& p) {
-    size_t kept = 0;
-    for (const geo::Hit& h : hits) {
-        const Scalar gap = h.start_overlap ? Scalar{} : h.distance;
-        if (find_platform(movers.platforms, h.shape) != nullptr &&
-            gap + movers.rise > p.ground_band)
-            continue;
-        hits[kept++] = h;
-    }
-    return kept;
-}
-
 } // namespace
 
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
@@ -68,7 +54,7 @@ Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
     const size_t found = scene.cast_all(body, kDown, p.s.probe_distance, out);
     // Platforms it leaves faster than they follow are no ground.
     size_t n = drop_separating(out, found < out.size() ? found : out.size(), movers);
-    if (movers != nullptr && movers->rise.raw() > 0) n = drop_outrun(out.first(n), *movers, p);
+    if (movers != nullptr) n = drop_outrun(out.first(n), *movers, p.ground_band);
     const Ground g = select_ground(out.first(n), p, was_grounded);
     trace::probe(t, g, within_band(out.first(n), p), feet);
     if (movers == nullptr) remember(memo, scene, body, p.s.probe_distance, out.first(n), found);

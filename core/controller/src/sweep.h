@@ -140,4 +140,27 @@ template <class T> size_t drop_separating(std::span<T> items, size_t n, const Mo
     return kept;
 }
 
+inline Scalar gap_of(const geo::Hit& h) {
+    return h.start_overlap ? Scalar{} : h.distance;
+}
+inline Scalar gap_of(const geo::Contact& c) {
+    return -c.depth;
+}
+
+/// Keeps, in order, the results that are not platforms the body's own rise this tick
+/// (Movers::rise) takes it beyond `band` of: a hit or a contact `gap` from the body (a contact's
+/// gap is minus its depth) with `gap + rise > band`. Returns how many are kept. (Platforms move
+/// first in a tick: a platform rising faster than the body closes on it before the body moves,
+/// and counted there it grounded a jump, or pushed it, ticks before the platform-frame landing.)
+template <class T> size_t drop_outrun(std::span<T> items, const Movers& movers, Scalar band) {
+    if (movers.rise.raw() <= 0) return items.size();
+    size_t kept = 0;
+    for (const T& r : items) {
+        if (gap_of(r) + movers.rise > band && find_platform(movers.platforms, r.shape) != nullptr)
+            continue;
+        items[kept++] = r;
+    }
+    return kept;
+}
+
 } // namespace fx::kcc::detail
