@@ -36,7 +36,7 @@ import math
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import main, num  # noqa: E402
+from derivation import main, num, scenario_text  # noqa: E402
 
 DT = 0.02
 R = 0.4
@@ -154,11 +154,7 @@ def write():
                            f"      max_depenetration: {{max: 0.0001}}")
             rows.append(f"body {ident}: pinched, {w} m narrower, {off:.3f} off centre, yaw {psi}: "
                         f"stays, {deepest:.3f} m deep at most")
-    out.append("characters:")
-    out += chars
-    out.append("expect:")
-    out += expects
-    return "\n".join(out) + "\n", rows
+    return scenario_text(out, chars, expects), rows
 
 
 if __name__ == "__main__":

@@ -10,6 +10,12 @@ def num(v):
     return "0" if s in ("-0", "") else s
 
 
+def scenario_text(head, characters, expects):
+    """The scenario's text: `head` (the lines up to the world and platforms), then the characters'
+    and the expectations' lines under their keys."""
+    return "\n".join(head + ["characters:"] + characters + ["expect:"] + expects) + "\n"
+
+
 def main(script, name, write):
     """write() returns (the scenario's text, the derivation's rows). --write (re)writes
     ../NAME.yaml, --check exits 1 when it differs from the text; the rows are printed."""

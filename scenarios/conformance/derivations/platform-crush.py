@@ -30,7 +30,7 @@ So, in every lane:
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import main, num  # noqa: E402
+from derivation import main, num, scenario_text  # noqa: E402
 
 RATE = 50
 TICKS = 200
@@ -98,11 +98,7 @@ def write():
                     f"{'edge' if edge else 'centre'}: rides to tick {last}, platform stops at tick "
                     f"{stop_tick}")
     out += plats
-    out.append("characters:")
-    out += chars
-    out.append("expect:")
-    out += expects
-    return "\n".join(out) + "\n", rows
+    return scenario_text(out, chars, expects), rows
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import math
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import main, num  # noqa: E402
+from derivation import main, num, scenario_text  # noqa: E402
 
 RATE = 50
 DT = 1 / RATE
@@ -96,11 +96,7 @@ def write():
                             f"{air_to}, grounded from {land_from}, back at its take-off point at {check}")
                 k += 1
     out += plats
-    out.append("characters:")
-    out += chars
-    out.append("expect:")
-    out += expects
-    return "\n".join(out) + "\n", rows
+    return scenario_text(out, chars, expects), rows
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import math
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import main, num  # noqa: E402
+from derivation import main, num, scenario_text  # noqa: E402
 
 DT = 0.02
 TICKS = 200
@@ -86,11 +86,7 @@ def write():
                     lane += 1
             rows.append(f"flight {flight + 1}: rise {rise}, run {run}: 12 bodies, top {top:.2f} m")
             flight += 1
-    out.append("characters:")
-    out += chars
-    out.append("expect:")
-    out += expects
-    return "\n".join(out) + "\n", rows
+    return scenario_text(out, chars, expects), rows
 
 
 if __name__ == "__main__":
