@@ -165,6 +165,14 @@ Vec3 escape_direction(const geo::LocalScene& scene, const Vec3& feet,
     return best;
 }
 
+/// The deepest of `contacts` (ties to the earlier, contact_less order), or null when none.
+const geo::Contact* deepest_of(std::span<const geo::Contact> contacts) {
+    const geo::Contact* deepest = nullptr;
+    for (const geo::Contact& c : contacts)
+        if (deepest == nullptr || c.depth > deepest->depth) deepest = &c;
+    return deepest;
+}
+
 /// How far inside a shape a capped push leaves a body that the cap would have left less than a
 /// skin outside it (2 mm, above kStuckDepth so the rest of the way is found the next tick).
 constexpr Scalar kCappedStop = Scalar::ratio(2, 1000);
@@ -179,9 +187,7 @@ constexpr Scalar kCappedStop = Scalar::ratio(2, 1000);
 Vec3 capped_push(const Vec3& push, Scalar wanted, std::span<const geo::Contact> contacts,
                  Scalar cap, Scalar skin) {
     const Vec3 out = scaled(push, cap, wanted);
-    const geo::Contact* deepest = nullptr;
-    for (const geo::Contact& c : contacts)
-        if (deepest == nullptr || c.depth > deepest->depth) deepest = &c;
+    const geo::Contact* deepest = deepest_of(contacts);
     if (deepest == nullptr || deepest->depth <= kCappedStop) return out;
     const Scalar cover = dot(out, deepest->normal);
     const Scalar stop = deepest->depth - kCappedStop;
@@ -192,12 +198,10 @@ Vec3 capped_push(const Vec3& push, Scalar wanted, std::span<const geo::Contact> 
 /// the body, and so on (a corner of three walls takes three).
 constexpr int kResolveRounds = 4;
 
-/// The push out of the deepest of `contacts` (ties to the earlier, contact_less order) and one
-/// skin clear of it, when that is more than `least`; else zero.
+/// The push out of the deepest of `contacts` (deepest_of) and one skin clear of it, when that is
+/// more than `least`; else zero.
 Vec3 deepest_push(std::span<const geo::Contact> contacts, Scalar skin, Scalar least) {
-    const geo::Contact* deepest = nullptr;
-    for (const geo::Contact& c : contacts)
-        if (deepest == nullptr || c.depth > deepest->depth) deepest = &c;
+    const geo::Contact* deepest = deepest_of(contacts);
     if (deepest == nullptr || deepest->depth + skin <= least) return Vec3::zero();
     return deepest->normal * (deepest->depth + skin);
 }
