@@ -1,4 +1,5 @@
 // One tick of one character, in the order of KCC-SPEC "One tick, in order".
+#include "geo/tolerances.h"
 #include "kcc/motion.h"
 #include "kcc/world.h"
 #include "tick_scene.h"
@@ -51,6 +52,10 @@ geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
 }
 
 namespace {
+
+/// How near the ledge's height a snap's edge contact counts as the same rim (casts stop within
+/// kContactTolerance of a surface).
+constexpr Scalar kRimTolerance = Scalar::from_raw(geo::kContactTolerance.raw() * 4);
 
 /// Step 3's motion: the velocity's horizontal part for a tick, along the ground plane at full
 /// surface speed when grounded on a face. On an edge (a step's nosing, a ledge) the normal is not
@@ -177,6 +182,12 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     //    was ground). The snap at the end may land the body one skin above ground up to
     //    snap_distance below the ledge (lowest_landing): the roll and the snap together.
     Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
+    // Rolling off an edge: the motion leads away from it, down its tangent plane (edge_motion).
+    // Toward a rising edge (a nosing climbed, its contact low on the round base) the ledge's
+    // limits below do not apply (behaviour 13: they stopped the snap of a wide body perched on a
+    // nosing it was climbing, and it hopped).
+    const bool rolling_off =
+        on_ground && g.edge && (g.normal.x * horizontal.x + g.normal.z * horizontal.z).raw() > 0;
     const Scalar lowest_roll = g.support_y + p.ground_band - p.s.snap_distance;
     const Scalar lowest_landing = g.support_y + p.s.skin - p.s.snap_distance;
     const Vec3 motion = horizontal_motion(horizontal, g, on_ground, pos, lowest_roll, p);
@@ -217,8 +228,18 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     }
 
     // 5. Snap to the ground, or land.
-    const Scalar max_drop = on_ground && g.edge ? pos.y - lowest_landing : p.s.snap_distance;
-    const Ground end = end_ground(scene, &pos, on_ground, max_drop, vertical, p, t);
+    const Scalar max_drop = rolling_off ? pos.y - lowest_landing : p.s.snap_distance;
+    const Vec3 before_snap = pos;
+    Ground end = end_ground(scene, &pos, on_ground, max_drop, vertical, p, t);
+    // The snap may take the feet down to lowest_landing onto ground below the ledge, not further
+    // down the ledge's own rim than the roll goes (behaviour 13): a body wider than the ledge is
+    // high, snapped down its rim as far, had the floor within the next probe's band on ledges up
+    // to probe_skin higher than snap_distance, and walked off them without a fall.
+    if (rolling_off && end.grounded && end.edge && pos.y < lowest_roll &&
+        end.support_y >= g.support_y - kRimTolerance) {
+        pos.y = min(before_snap.y, lowest_roll);
+        end = scene.probe_end(pos, p, true, t);
+    }
     if (end.grounded) vy = Scalar{};
 
     state.position = pos;

@@ -31,6 +31,51 @@ bool body_resists(const geo::LocalScene& scene, const geo::Capsule& c, const Vec
     return found > count; // more of them than the buffer holds: sweep() stops the motion
 }
 
+/// Halvings of the forward tried by bisect_forward().
+constexpr int kForwardBisections = 4;
+
+/// A body held at a riser (its forward landed too steeply on the step's nosing, `held` long)
+/// whose whole forward now lands past the step's walkable part (on the next nosing up, too
+/// steeply or too high) or, raised, meets the next nosing up (stairs steeper than the raise
+/// clears at that forward): a body wider than the treads, on stairs whose nosings are steeper than
+/// its stay limit, has a walkable landing on each nosing only over a short stretch of forward,
+/// which `held` falls short of and `held` plus a tick's motion may pass. The forward between the
+/// two is halved kForwardBisections times, toward the nosing when a landing is past it and away
+/// when one is short of it, and the first accepted landing is the step (behaviour 13; before,
+/// such a body alternated between held and a steep landing, and never climbed). Never further
+/// than the whole forward: the body is not put ahead of where its speed takes it. No landing
+/// found: held at the longest forward that landed short of the walkable part, or, when none
+/// did, the whole forward's result.
+template <typename Attempt>
+void bisect_forward(StepAttempt& a, const Attempt& attempt, const Vec3& fwd, Scalar held,
+                    Scalar whole, bool& on_nosing) {
+    const StepAttempt past = a;
+    Scalar shorter = held; // lands on the nosing too steeply
+    Scalar longer = whole; // lands past the walkable part
+    for (int i = 0; i < kForwardBisections; ++i) {
+        const Scalar tried = shorter + Scalar::from_raw((longer - shorter).raw() / 2);
+        if (tried <= shorter) break;
+        Scalar along = tried; // attempt() shortens it when the forward slides along a wall
+        attempt(scaled(fwd, tried, whole), along);
+        if (a.result == StepResult::kAccepted) return;
+        if (a.result == StepResult::kSteepLanding && on_nosing) {
+            shorter = tried;
+        } else if (a.result == StepResult::kSteepLanding || a.result == StepResult::kTooHigh ||
+                   a.result == StepResult::kBlocked) {
+            longer = tried;
+        } else {
+            break; // no landing: the stretch between is not a step's nosing
+        }
+    }
+    if (shorter > held) {
+        a.result = StepResult::kHeld;
+        a.held = shorter;
+    } else {
+        a = past;
+    }
+    on_nosing = false;
+}
+
 } // namespace
 
 const char* to_string(StepResult r) {
@@ -93,6 +138,7 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar b
         const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
         bool on_nosing = false; // kSteepLanding on the nosing of the step climbed
         const auto attempt = [&](Vec3 f, Scalar& flen) {
+            on_nosing = false;
             // With nothing held, blocked is all a stopped forward gives: another character in
             // the way (the common case in a crowd) says so without the scene's shapes.
             if (held.raw() <= 0 && body_resists(scene, capsule_at(raised, p), f, flen + s.skin)) {
@@ -152,7 +198,12 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar b
                 }
             }
         };
+        const Scalar whole = len;
         attempt(fwd, len); // len: the forward actually tried (along a wall: its part along it)
+        if (held.raw() > 0 && a.result != StepResult::kAccepted &&
+            (a.result == StepResult::kTooHigh || a.result == StepResult::kBlocked ||
+             (a.result == StepResult::kSteepLanding && !on_nosing)))
+            bisect_forward(a, attempt, fwd, held, whole, on_nosing);
         // Held, its motion kept for the step, when the forward was too short to stand on the
         // step: shorter than step_min_forward, or landing on the step's nosing too steeply
         // (behaviour 12: such a body lost the tick's motion at the riser, stopping for a tick
