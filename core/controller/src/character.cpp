@@ -62,14 +62,16 @@ constexpr Scalar kRimTolerance = Scalar::from_raw(geo::kContactTolerance.raw() *
 /// the ground's direction (following it at surface speed would slow the body to cos(angle) of
 /// its speed on every stair): over a descending edge the body rolls down it at its full
 /// horizontal speed, no lower than `lowest`; toward a rising one it moves level and the pass
-/// takes the edge as a step.
+/// takes the edge as a step. *rolling_off: over a descending edge (its tangent plane leads down
+/// along the motion).
 Vec3 horizontal_motion(const Vec3& horizontal, const Ground& g, bool on_ground, const Vec3& pos,
-                       Scalar lowest, const Params& p) {
+                       Scalar lowest, const Params& p, bool* rolling_off) {
     Vec3 motion{horizontal.x * p.dt, Scalar{},
                 horizontal.z * p.dt}; // (horizontal * dt: y is 0 * dt)
     if (!on_ground) return motion;
     if (!g.edge) return ground_plane_motion(motion, g.normal);
     motion = edge_motion(motion, g.normal);
+    *rolling_off = motion.y.raw() < 0;
     motion.y = max(motion.y, min(lowest - pos.y, Scalar{}));
     return motion;
 }
@@ -79,11 +81,22 @@ Vec3 horizontal_motion(const Vec3& horizontal, const Ground& g, bool on_ground, 
 /// to drop onto (or a steep edge in the way); an airborne one that landed stands on its landing,
 /// unless the leftover of the fall slid it on along the surface (off a round surface the tangent
 /// plane leads into the air): then where it ends decides. *pos: moved by the snap.
-Ground end_ground(TickScene& scene, Vec3* pos, bool on_ground, Scalar max_drop,
-                  const SlideResult& vertical, const Params& p, const Tracer& t) {
+Ground end_ground(TickScene& scene, Vec3* pos, bool on_ground, Scalar max_drop, const Ground* rim,
+                  Scalar lowest_roll, const SlideResult& vertical, const Params& p,
+                  const Tracer& t) {
     if (on_ground) {
         const Snap sn = scene.snap(*pos, max_drop, p, t);
         if (!sn.landed) return scene.probe_end(*pos, p, true, t);
+        // Rolling off `rim` (an edge), the snap may take the feet down to max_drop onto ground
+        // below the ledge, not further down the ledge's own rim than the roll goes, lowest_roll
+        // (behaviour 13: a base wider than the ledge is high, snapped down its rim as far, had
+        // the floor within the next probe's band on ledges up to probe_skin higher than
+        // snap_distance, and walked off them without a fall).
+        if (rim != nullptr && sn.ground.edge && sn.position.y < lowest_roll &&
+            sn.ground.support_y >= rim->support_y - kRimTolerance) {
+            pos->y = min(pos->y, lowest_roll);
+            return scene.probe_end(*pos, p, true, t);
+        }
         *pos = sn.position;
         return sn.ground;
     }
@@ -182,15 +195,15 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     //    was ground). The snap at the end may land the body one skin above ground up to
     //    snap_distance below the ledge (lowest_landing): the roll and the snap together.
     Vec3 horizontal{vu.velocity.x, Scalar{}, vu.velocity.z};
-    // Rolling off an edge: the motion leads away from it, down its tangent plane (edge_motion).
-    // Toward a rising edge (a nosing climbed, its contact low on the round base) the ledge's
-    // limits below do not apply (behaviour 13: they stopped the snap of a wide body perched on a
-    // nosing it was climbing, and it hopped).
-    const bool rolling_off =
-        on_ground && g.edge && (g.normal.x * horizontal.x + g.normal.z * horizontal.z).raw() > 0;
     const Scalar lowest_roll = g.support_y + p.ground_band - p.s.snap_distance;
     const Scalar lowest_landing = g.support_y + p.s.skin - p.s.snap_distance;
-    const Vec3 motion = horizontal_motion(horizontal, g, on_ground, pos, lowest_roll, p);
+    // Rolling off an edge: the motion leads away from it, down its tangent plane. Toward a
+    // rising edge (a nosing climbed, its contact low on the round base) the ledge's limits do
+    // not apply (behaviour 13: they refused the snap of a wide body perched on a nosing it was
+    // climbing back onto it, and it hopped).
+    bool rolling_off = false;
+    const Vec3 motion =
+        horizontal_motion(horizontal, g, on_ground, pos, lowest_roll, p, &rolling_off);
     Scalar step_hold; // what the horizontal pass held back at a riser this tick
     if (!motion.is_zero()) {
         SlideRequest r;
@@ -229,17 +242,8 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
 
     // 5. Snap to the ground, or land.
     const Scalar max_drop = rolling_off ? pos.y - lowest_landing : p.s.snap_distance;
-    const Vec3 before_snap = pos;
-    Ground end = end_ground(scene, &pos, on_ground, max_drop, vertical, p, t);
-    // The snap may take the feet down to lowest_landing onto ground below the ledge, not further
-    // down the ledge's own rim than the roll goes (behaviour 13): a body wider than the ledge is
-    // high, snapped down its rim as far, had the floor within the next probe's band on ledges up
-    // to probe_skin higher than snap_distance, and walked off them without a fall.
-    if (rolling_off && end.grounded && end.edge && pos.y < lowest_roll &&
-        end.support_y >= g.support_y - kRimTolerance) {
-        pos.y = min(before_snap.y, lowest_roll);
-        end = scene.probe_end(pos, p, true, t);
-    }
+    const Ground end = end_ground(scene, &pos, on_ground, max_drop, rolling_off ? &g : nullptr,
+                                  lowest_roll, vertical, p, t);
     if (end.grounded) vy = Scalar{};
 
     state.position = pos;
