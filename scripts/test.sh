@@ -14,9 +14,6 @@
 #                      two-limb wide path) is built with checked arithmetic, which traps on any
 #                      overflow, so the tests and the bundled goldens also run checked there
 #   x86_64-linux-O0/-O2/-clang   those builds verify against the x86-64 goldens
-#   setup-targets      scripts/cross.sh TARGET setup for every target, variant and the sanitizers
-#                      (the cross, variant, asan and fuzz legs then run in two lanes at once:
-#                      docs/testing.md, "Two lanes")
 #   compare-goldens    fxkcc compare-goldens: all targets' goldens identical
 #   bless-all          scripts/bless-all.py with the six targets' builds, on a scratch copy
 #                      (tests/ci/test_bless_all.py): re-blesses all six, the table, refuses a
@@ -32,7 +29,7 @@
 # numeric, geometry and controller layers at their release flags (docs/testing.md).
 # Environment: JOBS (default: number of cores); FX_TARGETS (default: all five cross targets);
 # FX_FUZZ_SECONDS; FX_SKIP_CROSS=1 skips the cross, variant, sanitizer and fuzz legs (a quick local
-# run; CI never sets it); FX_LANES=1 runs those legs one after another instead of in two lanes.
+# run; CI never sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -84,83 +81,6 @@ cross_leg() {
   if [ "$1" = aarch64-linux ]; then bash scripts/package-test.sh aarch64-linux; fi
 }
 
-# What each leg after native runs (by name).
-leg_command() {
-  case "$1" in
-    aarch64-linux|wasm32-emscripten|i686-linux|s390x-linux|x86_64-windows) cross_leg "$1" ;;
-    x86_64-linux-O0) bash scripts/cross.sh x86_64-linux-O0 quick ;;
-    x86_64-linux-O2|x86_64-linux-clang)
-      env FX_HARNESS_OPTIMIZE="$HARNESS_OPTIMIZE" bash scripts/cross.sh "$1" quick ;;
-    asan) bash scripts/cross.sh x86_64-linux-asan all ;;
-    fuzz) env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-30}" ;;
-    *) echo "test.sh: no leg named $1" >&2; return 2 ;;
-  esac
-}
-
-# The toolchains of the cross targets, the variants and the sanitizers' leg.
-setup_targets() {
-  local t
-  for t in "$@" x86_64-linux-O0 x86_64-linux-O2 x86_64-linux-clang x86_64-linux-asan; do
-    bash scripts/cross.sh "$t" setup || return
-  done
-}
-
-# lanes "LEG..." "LEG...": the two lists at once, each list's legs one after another, each leg's
-# output into build/leg-logs/NAME.log (printed whole when both lanes are done, in the lanes'
-# order), a lane stopping at its first failure. Each lane has its own TMPDIR (a test that checks
-# its temporary folder sees only its own lane's files) and the bad-input catalogue's hang bounds
-# are doubled (a leg shares the cores with the other lane's).
-lanes() {
-  local logs="$ROOT/build/leg-logs" names=() pids=() i rc first=0 name secs code
-  rm -rf "$logs" && mkdir -p "$logs"
-  for i in 0 1; do
-    (
-      export TMPDIR="$FX_TEST_TMP/lane-$i"
-      mkdir -p "$TMPDIR"
-      for name in ${1}; do
-        start=$SECONDS rc=0
-        echo "== $name: started (lane $((i + 1)))"
-        lane_leg_env "$name" leg_command "$name" >"$logs/$name.log" 2>&1 || rc=$?
-        echo "$name $((SECONDS - start)) $rc" >>"$logs/lane-$i.times"
-        echo "== $name: $([ $rc = 0 ] && echo passed || echo "FAILED (exit $rc)") in $((SECONDS - start)) s (lane $((i + 1)))"
-        [ $rc = 0 ] || exit $rc
-      done
-      rmdir "$TMPDIR" 2>/dev/null || true # left non-empty: the leftovers leg names what is there
-    ) &
-    pids+=($!)
-    shift
-  done
-  for i in 0 1; do wait "${pids[$i]}" || true; done
-  # The logs, lane by lane, and the legs' times into the table.
-  for i in 0 1; do
-    [ -f "$logs/lane-$i.times" ] || continue
-    while read -r name secs code; do
-      echo "== $name"
-      cat "$logs/$name.log"
-      echo "== $name: $([ "$code" = 0 ] && echo passed || echo "FAILED (exit $code)") in $secs s"
-      LEG_NAMES+=("$name")
-      LEG_SECONDS+=("$secs")
-      [ "$code" = 0 ] || [ "$first" != 0 ] || first=$code
-    done <"$logs/lane-$i.times"
-  done
-  if [ "$first" != 0 ]; then
-    print_times
-    exit "$first"
-  fi
-}
-
-# The hang bounds of the bad-input catalogue, doubled in a lane (the targets' files scale them
-# for their emulators and sanitizers: x 3 under wine, x 5 under ASan; 1 otherwise).
-lane_leg_env() {
-  local scale
-  case "$1" in
-    x86_64-windows) scale=6 ;;
-    asan) scale=10 ;;
-    *) scale=2 ;;
-  esac
-  FX_BADINPUT_TIME_SCALE=$scale "${@:2}"
-}
-
 # Nothing may stay in the temporary folder (a self-hosted runner would keep it for ever).
 no_leftovers() {
   local left
@@ -177,27 +97,17 @@ leg setup bash scripts/setup.sh
 # test, verify the goldens; then its verify step must fail on an altered golden.
 leg native python3 tests/ci/test_workflow.py
 if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
-  CROSS_TARGETS=${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows}
-  if [ "${FX_LANES:-2}" = 1 ]; then
-    for target in $CROSS_TARGETS; do leg "$target" cross_leg "$target"; done
-    for variant in x86_64-linux-O0 x86_64-linux-O2 x86_64-linux-clang asan fuzz; do
-      leg "$variant" leg_command "$variant"
-    done
-  else
-    # Every leg's toolchain first, one after another (apt-get is not run by two legs at once).
-    leg setup-targets setup_targets $CROSS_TARGETS
-    # Then the legs in two lanes at once, each lane's legs one after another: a leg leaves a core
-    # idle while it configures, links, and waits on its longest test, and the other lane's leg
-    # fills it (docs/testing.md, "Two lanes"). Sums of the legs' times balance the lanes.
-    lane_a=() lane_b=()
-    for t in $CROSS_TARGETS; do
-      case "$t" in wasm32-emscripten|aarch64-linux|s390x-linux) lane_b+=("$t") ;; *) lane_a+=("$t") ;; esac
-    done
-    lanes "asan ${lane_a[*]} x86_64-linux-O0 x86_64-linux-clang x86_64-linux-O2" \
-      "${lane_b[*]} fuzz"
-  fi
+  for target in ${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows}; do
+    leg "$target" cross_leg "$target"
+  done
+  leg x86_64-linux-O0 bash scripts/cross.sh x86_64-linux-O0 quick
+  for variant in x86_64-linux-O2 x86_64-linux-clang; do
+    leg "$variant" env FX_HARNESS_OPTIMIZE="$HARNESS_OPTIMIZE" bash scripts/cross.sh "$variant" quick
+  done
   leg compare-goldens build/cli/fxkcc compare-goldens
   leg bless-all python3 tests/ci/test_bless_all.py
+  leg asan bash scripts/cross.sh x86_64-linux-asan all
+  leg fuzz env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-30}"
 fi
 leg workflow bash scripts/lint-workflow.sh
 leg leftovers no_leftovers
