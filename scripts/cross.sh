@@ -13,7 +13,7 @@
 #                 BlessFiles.test_two_blesses_at_once_write_what_one_does) COUNT times (default 200)
 #                 on this build, under its emulator; --load keeps both cores busy with a parallel
 #                 build (build-load-TARGET/, removed afterwards) meanwhile. Prints every failure and the count; exit 1 if any failed
-#         all     setup, build, test, verify
+#         all     setup, build, test (ctest's suite.verify_bundled_scenarios verifies the goldens)
 #         quick   setup, build fxkcc only, verify (for build variants: -O0, -O2, clang)
 # Exit codes: 0 good, 1 a test or verification failed, 125 setup or build failure.
 set -uo pipefail
@@ -34,6 +34,7 @@ TARGET_GOLDEN=""          # golden folder (fxkcc --version's target); default: t
 TARGET_CMAKE_ARGS=()      # toolchain file and options
 TARGET_RUN=()             # prefix to run a target binary (emulator), empty when native
 TARGET_CTEST_ARGS=()      # extra ctest arguments (e.g. -E patterns the target cannot run)
+TARGET_E2E_FULL_ONLY=()   # end-to-end classes run here only under FX_FULL=1 (job_test)
 target_setup() { :; }
 target_begin() { :; }     # before a job runs target binaries (an emulator's server, ...)
 target_end() { :; }       # when the job ends, however it ends
@@ -65,7 +66,22 @@ job_build() {
   job_configure || return 125
   cmake --build "$BUILD" -j "$JOBS" "$@" || { echo "cross: build of $TARGET failed" >&2; return 125; }
 }
-job_test() { ctest --test-dir "$BUILD" -j "$JOBS" --output-on-failure "${TARGET_CTEST_ARGS[@]}" || return 1; }
+# End-to-end classes (tests/e2e/test_cli.py) a target runs only under FX_FULL=1 (the extended
+# command): what they test does not depend on the target (help texts, colour, plots, review's
+# bookkeeping) and runs natively, under the sanitizers and on Windows (docs/testing.md, "What
+# runs where"). A target file lists them in TARGET_E2E_FULL_ONLY.
+job_test() {
+  local args=("${TARGET_CTEST_ARGS[@]}") skip
+  if [ "${FX_FULL:-0}" != 1 ] && [ ${#TARGET_E2E_FULL_ONLY[@]} -gt 0 ]; then
+    skip="^e2e\\.($(IFS='|'; echo "${TARGET_E2E_FULL_ONLY[*]}"))\$"
+    if [ ${#args[@]} -ge 2 ] && [ "${args[0]}" = -E ]; then
+      args[1]="(${args[1]})|$skip"
+    else
+      args+=(-E "$skip")
+    fi
+  fi
+  ctest --test-dir "$BUILD" -j "$JOBS" --output-on-failure "${args[@]}" || return 1
+}
 # Runs the target's fxkcc (fxkcc, fxkcc.js under node, fxkcc.exe under wine).
 fxkcc() {
   local exe="$BUILD/cli/fxkcc"
@@ -156,7 +172,9 @@ case "$JOB" in
   bless) job_bless "$@" ;;
   desync) job_desync ;;
   repeat) job_repeat "$@" ;;
-  all) job_setup && target_begin && job_build && job_test && job_verify "$@" ;;
+  # (ctest's suite.verify_bundled_scenarios is `fxkcc verify` of every scenario against this
+  # target's goldens: `all` does not run it a second time.)
+  all) job_setup && target_begin && job_build && job_test ;;
   quick) job_setup && target_begin && job_build --target fxkcc && job_verify "$@" ;;
   *) echo "cross: unknown job '$JOB'" >&2; exit 2 ;;
 esac

@@ -2,8 +2,10 @@
 # The extended test command (docs/testing.md): what the README's test command leaves out to stay
 # within 40 minutes on a 2-core machine. Several hours; not run by CI.
 #   1. scripts/test.sh with every test at full count (FX_TEST_SCALE=1: the accuracy sweeps and the
-#      geometry reference tests under qemu and the sanitizers too), each fuzz target for
-#      FX_FUZZ_SECONDS (default 600) instead of 60, and the bounds generator
+#      geometry reference tests under qemu and the sanitizers too), every leg and every end-to-end
+#      class on every target (FX_FULL=1: the -O0 and -O2 builds' verify, and the classes
+#      scripts/targets/*.sh leave to other legs), each fuzz target for FX_FUZZ_SECONDS
+#      (default 600) instead of 15, and the bounds generator
 #      (tests/harness/bounds_test.cpp) on FX_BOUNDS_SCENARIOS (default 10,000) random scenarios
 #      instead of 300;
 #   2. the FX_FETCH_DEPS build (what the macOS and MSVC runners build) from Debian's source packages,
@@ -19,6 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export FX_TEST_SCALE=1
+export FX_FULL=1
 export FX_FUZZ_SECONDS=${FX_FUZZ_SECONDS:-600}
 export FX_BOUNDS_SCENARIOS=${FX_BOUNDS_SCENARIOS:-10000}
 bash scripts/test.sh

@@ -13,13 +13,14 @@
 #                      emulator and verified against its goldens; i686 (no __int128: the portable
 #                      two-limb wide path) is built with checked arithmetic, which traps on any
 #                      overflow, so the tests and the bundled goldens also run checked there
-#   x86_64-linux-O0/-O2/-clang   those builds verify against the x86-64 goldens
+#   x86_64-linux-clang the clang build verifies against the x86-64 goldens (with FX_FULL=1, as the
+#                      extended command sets, the -O0 and -O2 builds too)
 #   compare-goldens    fxkcc compare-goldens: all targets' goldens identical
 #   bless-all          scripts/bless-all.py with the six targets' builds, on a scratch copy
 #                      (tests/ci/test_bless_all.py): re-blesses all six, the table, refuses a
 #                      disagreeing target
 #   asan               every test and the x86-64 goldens under ASan + UBSan
-#   fuzz               each fuzz target for FX_FUZZ_SECONDS (default 30; the extended command 600)
+#   fuzz               each fuzz target for FX_FUZZ_SECONDS (default 15; the extended command 600)
 #   workflow           the CI workflow in ci/ against the GitHub Actions schema
 #   leftovers          the tests left nothing in the temporary folder
 # Emulated legs run their slowest accuracy and random-reference tests at reduced counts
@@ -29,7 +30,8 @@
 # numeric, geometry and controller layers at their release flags (docs/testing.md).
 # Environment: JOBS (default: number of cores); FX_TARGETS (default: all five cross targets);
 # FX_FUZZ_SECONDS; FX_SKIP_CROSS=1 skips the cross, variant, sanitizer and fuzz legs (a quick local
-# run; CI never sets it).
+# run; CI never sets it); FX_FULL=1 (set by scripts/test-extended.sh) adds the -O0 and -O2 legs and
+# runs every end-to-end class on every target (scripts/cross.sh, TARGET_E2E_FULL_ONLY).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -100,14 +102,17 @@ if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
   for target in ${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows}; do
     leg "$target" cross_leg "$target"
   done
-  leg x86_64-linux-O0 bash scripts/cross.sh x86_64-linux-O0 quick
-  for variant in x86_64-linux-O2 x86_64-linux-clang; do
+  # The -O0 and -O2 builds verify under FX_FULL=1 (the extended command); clang always.
+  [ "${FX_FULL:-0}" = 1 ] && leg x86_64-linux-O0 bash scripts/cross.sh x86_64-linux-O0 quick
+  variants=(x86_64-linux-clang)
+  [ "${FX_FULL:-0}" = 1 ] && variants=(x86_64-linux-O2 x86_64-linux-clang)
+  for variant in "${variants[@]}"; do
     leg "$variant" env FX_HARNESS_OPTIMIZE="$HARNESS_OPTIMIZE" bash scripts/cross.sh "$variant" quick
   done
   leg compare-goldens build/cli/fxkcc compare-goldens
   leg bless-all python3 tests/ci/test_bless_all.py
   leg asan bash scripts/cross.sh x86_64-linux-asan all
-  leg fuzz env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-30}"
+  leg fuzz env FX_FUZZ_SEED="${FX_FUZZ_SEED:-1}" bash scripts/fuzz.sh "${FX_FUZZ_SECONDS:-15}"
 fi
 leg workflow bash scripts/lint-workflow.sh
 leg leftovers no_leftovers

@@ -19,3 +19,8 @@ target_setup() {
   bash scripts/deps/linux-sysroot.sh arm64 aarch64-linux-gnu \
     g++-aarch64-linux-gnu=/usr/bin/aarch64-linux-gnu-g++ qemu-user=/usr/bin/qemu-aarch64 >/dev/null
 }
+# End-to-end classes left to the native, sanitizer and Windows legs (FX_FULL=1 runs them here
+# too; scripts/cross.sh, job_test): help texts, colour, plots, review's bookkeeping, and the
+# golden files' and bad inputs' handling, which is the same code as on 64-bit x86-64 Linux.
+TARGET_E2E_FULL_ONLY=(VersionAndUsage ListAndValidate Review BlessFiles GoldenTrust BadInput Colour Bench
+                      SuiteOptionsStrict Plot)

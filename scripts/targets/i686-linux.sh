@@ -38,3 +38,8 @@ target_setup() {
     g++-i686-linux-gnu=/usr/bin/i686-linux-gnu-g++ qemu-user=/usr/bin/qemu-i386 >/dev/null &&
     _i686_decide
 }
+# End-to-end classes left to the native, sanitizer and Windows legs (FX_FULL=1 runs them here
+# too; scripts/cross.sh, job_test): help texts, colour, plots and review's bookkeeping. The golden
+# files' and bad inputs' handling run here (BlessFiles, GoldenTrust, BadInput): sizes and counts
+# on a 32-bit size_t.
+TARGET_E2E_FULL_ONLY=(VersionAndUsage ListAndValidate Review Colour Bench SuiteOptionsStrict Plot)

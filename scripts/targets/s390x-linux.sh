@@ -18,3 +18,8 @@ target_setup() {
   bash scripts/deps/linux-sysroot.sh s390x s390x-linux-gnu \
     g++-s390x-linux-gnu=/usr/bin/s390x-linux-gnu-g++ qemu-user=/usr/bin/qemu-s390x >/dev/null
 }
+# End-to-end classes left to the native, sanitizer and Windows legs (FX_FULL=1 runs them here
+# too; scripts/cross.sh, job_test): help texts, colour, plots, review's bookkeeping, and the
+# golden files' and bad inputs' handling, which is the same code as on 64-bit x86-64 Linux.
+TARGET_E2E_FULL_ONLY=(VersionAndUsage ListAndValidate Review BlessFiles GoldenTrust BadInput Colour Bench
+                      SuiteOptionsStrict Plot)

@@ -26,3 +26,8 @@ target_setup() {
 # Accuracy tests are skipped: this platform's long double is no reference (scripts/cross.sh).
 TARGET_CTEST_ARGS=(-E "$ACCURACY_TESTS")
 TARGET_CMAKE_ARGS+=("$ACCURACY_TAGS")
+# End-to-end classes left to the native, sanitizer and Windows legs (FX_FULL=1 runs them here
+# too; scripts/cross.sh, job_test): help texts, colour, plots and review's bookkeeping. The golden
+# files' and bad inputs' handling run here (BlessFiles, GoldenTrust, BadInput): sizes and counts
+# on a 32-bit size_t.
+TARGET_E2E_FULL_ONLY=(VersionAndUsage ListAndValidate Review Colour Bench SuiteOptionsStrict Plot)

@@ -41,3 +41,7 @@ target_setup() {
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
     --no-install-recommends "libgcc-$v-dev" libubsan1 || return 1
 }
+# End-to-end classes whose code the unit tests already drive under the sanitizers (the swarm:
+# harness.swarm_test and the suite tests) or that print help texts, colour and plots: natively,
+# and here under FX_FULL=1 (scripts/cross.sh, job_test).
+TARGET_E2E_FULL_ONLY=(VersionAndUsage Colour Bench Plot Swarm)
