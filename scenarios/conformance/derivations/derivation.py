@@ -3,6 +3,19 @@ them, and the --write / --check entry point (each derivation's docstring says ho
 import sys
 from pathlib import Path
 
+# KCC-SPEC's defaults the derivations share: the 50 Hz tick, the ground maximum and its
+# acceleration a tick, the stick's dead zone, the skin.
+DT = 0.02
+RUN_MAX = 6.2
+ACC = 45 * DT
+DEAD = 0.15
+SKIN = 0.015
+
+
+def stick_for(v):
+    """The stick magnitude whose dead-zone remap asks for v m/s (KCC-SPEC: linear past 0.15)."""
+    return DEAD + v / RUN_MAX * (1 - DEAD)
+
 
 def num(v):
     """v with at most six decimals, no trailing zeros, and no negative zero."""

@@ -26,13 +26,9 @@ import math
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import main, num, scenario_text  # noqa: E402
+from derivation import ACC, DT, SKIN, main, num, scenario_text, stick_for  # noqa: E402
 
-DT = 0.02
 TICKS = 200
-RUN_MAX, DEAD = 6.2, 0.15
-ACC = 45 * DT
-SKIN = 0.015
 STEPS = 6
 RISES = (0.1, 0.2, 0.3, 0.34)
 RUNS = (0.25, 0.3, 0.45)
@@ -66,7 +62,7 @@ def write():
                        f"# landing, top y = {num(top)}")
             lane = 0
             for v in SPEEDS:
-                stick = DEAD + v / RUN_MAX * (1 - DEAD)
+                stick = stick_for(v)
                 for phase in range(3):
                     ident += 1
                     x = ox - 6.6 + 1.2 * lane

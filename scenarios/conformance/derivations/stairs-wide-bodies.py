@@ -43,13 +43,9 @@ import math
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import main, num, scenario_text  # noqa: E402
+from derivation import ACC, DT, SKIN, main, num, scenario_text, stick_for  # noqa: E402
 
-DT = 0.02
 TICKS = 300
-RUN_MAX, DEAD = 6.2, 0.15
-ACC = 45 * DT
-SKIN = 0.015
 STEPS = 6
 FLIGHTS = ((0.2, 0.3, None), (0.25, 0.3, None), (0.3, 0.3, None), (0.6, 0.33, 0.15))  # (run, rise, snap)
 RADII = (0.45, 0.5, 0.55, 0.6)
@@ -122,7 +118,7 @@ def write():
                             f"two-nosing lean {lean:.1f} deg, walkable landing {first:.3f} to {last:.3f} m "
                             f"forward")
                 for v in SPEEDS:
-                    stick = DEAD + v / RUN_MAX * (1 - DEAD)
+                    stick = stick_for(v)
                     full = math.ceil(v / ACC - 1e-9) - 1
                     for phase in range(PHASES):
                         ident += 1
