@@ -1443,9 +1443,11 @@ class Bench(Workspace):
     def test_bench_reports_time_queries_and_memory(self):
         out, _ = self.run_ok(["bench", "scenarios/walk-wall.yaml", "--repeat", "3", "--warmup", "0", "--json", "b.json"])
         self.assertIn("walk-wall: 120 ticks x 2 characters = 240 character-ticks, 3 timed runs", out)
-        m = re.search(r"world memory per character: (\d+) bytes \(state (\d+), settings (\d+), kept between ticks (\d+)\)", out)
+        m = re.search(r"world memory per character: (\d+) bytes \(state (\d+), settings (\d+), kept between ticks "
+                      r"(\d+), the world's scratch (\d+)\)", out)
         self.assertIsNotNone(m, out)
-        self.assertEqual(int(m.group(1)), int(m.group(2)) + int(m.group(3)) + int(m.group(4)))
+        self.assertEqual(int(m.group(1)), sum(int(m.group(k)) for k in range(2, 6)))
+        self.assertGreater(int(m.group(5)), 0)
         for phase in ("depenetration + probe", "velocity", "slide (both passes)", "step-up", "snap / landing"):
             self.assertIn(phase, out)
         j = json.loads(read(self.p("b.json")))

@@ -40,10 +40,13 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
     const auto per = [ct](int64_t n) { return static_cast<double>(n) / ct; };
     const int64_t total_queries =
         q.overlaps + q.probe_casts + q.slide_sweeps + q.step_casts + q.snap_casts;
-    // The world's memory per character: its state and its settings (with the derived limits).
-    // Nothing is allocated per tick (controller test "a built world steps without allocating").
+    // The world's memory per character: its state, its settings (with the derived limits), what
+    // it keeps between ticks, and the world's scratch for it (World::scratch_bytes_per_character).
+    // Allocations are not counted here: the controller test "a built world steps without
+    // allocating" proves there are none per tick.
     constexpr size_t kStateBytes = sizeof(kcc::CharacterState), kParamsBytes = sizeof(kcc::Params),
                      kMemoBytes = sizeof(kcc::TickCache);
+    const size_t kScratchBytes = kcc::World::scratch_bytes_per_character();
     std::string o = fmt::format(
         "{}: {} ticks x {} characters = {} character-ticks, {} timed runs after {} warm-up\n"
         "ns per character-tick: median {:.1f}, min {:.1f}, max {:.1f}\n"
@@ -51,13 +54,14 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
         "snap cast {:.3f} (total {:.3f}; answered from the last tick's cast: overlap {:.3f}, probe {:.3f}, of them "
         "with a cast against the other characters near {:.3f}; "
         "step attempts {:.3f}; slide sweeps stopped by another character {:.3f})\n"
-        "world memory per character: {} bytes (state {}, settings {}, kept between ticks {}); no allocation per tick\n"
+        "world memory per character: {} bytes (state {}, settings {}, kept between ticks {}, the world's scratch {})\n"
         "time per phase (share of the solve, measured with a clock read per trace event):\n",
         sc.name, sc.ticks, character_ids(sc).size(), r.character_ticks, cmd.repeat, cmd.warmup,
         r.median_ns, r.min_ns, r.max_ns, per(q.overlaps), per(q.probe_casts), per(q.slide_sweeps),
         per(q.step_casts), per(q.snap_casts), per(total_queries), per(q.overlaps_reused),
         per(q.probes_reused), per(q.probes_bodies_cast), per(q.step_attempts), per(q.body_sweeps),
-        kStateBytes + kParamsBytes + kMemoBytes, kStateBytes, kParamsBytes, kMemoBytes);
+        kStateBytes + kParamsBytes + kMemoBytes + kScratchBytes, kStateBytes, kParamsBytes,
+        kMemoBytes, kScratchBytes);
     int64_t total = 0;
     for (int64_t v : r.phase_ns)
         total += v;
@@ -91,7 +95,8 @@ int bench_command(const BenchCommand& cmd, std::ostream& out, std::ostream& err)
                             {"overlap_reused", fixed(per(q.overlaps_reused), 4)},
                             {"probe_reused", fixed(per(q.probes_reused), 4)},
                             {"probe_reused_bodies_cast", fixed(per(q.probes_bodies_cast), 4)}})}});
-        doc.set("world_bytes_per_character", kStateBytes + kParamsBytes + kMemoBytes);
+        doc.set("world_bytes_per_character",
+                kStateBytes + kParamsBytes + kMemoBytes + kScratchBytes);
         const std::string j = dump_json(doc);
         if (!write_file_atomic(cmd.json_path, j, &error)) {
             err << "fxkcc bench: " << error << "\n";

@@ -291,4 +291,14 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
     if (recorder_.r != nullptr) recorder_.r->on_stepped(checksum());
 }
 
+size_t World::scratch_bytes_per_character() {
+    return sizeof(decltype(body_start_)::value_type) + sizeof(decltype(body_box_)::value_type) +
+           sizeof(decltype(body_cells_)::value_type) + sizeof(decltype(body_cell_)::value_type) +
+           sizeof(decltype(body_scratch_)::value_type) + sizeof(decltype(crowd_)::value_type) +
+           sizeof(decltype(body_rank_)::value_type) + sizeof(decltype(crowd_shifted_)::value_type) +
+           sizeof(decltype(body_rank_shifted_)::value_type) +
+           sizeof(decltype(crowd_scratch_)::value_type) + sizeof(decltype(body_push_)::value_type) +
+           kStateBytes; // checksum_bytes_: the character's canonical state bytes
+}
+
 } // namespace fx::kcc

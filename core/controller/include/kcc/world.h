@@ -166,6 +166,12 @@ public:
     /// state (no checksum or snapshot holds it): the swarm's id permutation does not apply after.
     uint64_t id_ties() const { return id_ties_; }
     size_t snapshot_size() const;
+    /// Bytes of scratch the world keeps for every character besides its state, settings and
+    /// TickCache: the vectors parallel to the characters for their collisions and the crowd's two
+    /// orders, and its canonical bytes for checksum() (sized at build(): no allocation per tick).
+    /// Not counted: the grid's cells and the bodies one character meets, which do not grow with the
+    /// count.
+    static size_t scratch_bytes_per_character();
     /// Writes the snapshot into *out (resized to snapshot_size(): no allocation when its
     /// capacity suffices). After build().
     void snapshot(std::vector<uint8_t>* out) const;
