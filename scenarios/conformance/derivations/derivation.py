@@ -23,6 +23,25 @@ def num(v):
     return "0" if s in ("-0", "") else s
 
 
+def flight_lines(flight, ox, foot_z, steps, rise, run, floor, stairs_width, landing):
+    """A flight of stairs on its own floor with a landing at its top, as world lines: the floor box
+    (`floor`: centre z, half extents x and z; its top at y = 0), `steps` steps from
+    (ox, 0, foot_z) along +z, and the landing box (`landing`: half extents x and z) from the
+    last riser on, its top level with the last step. Ids 100 + flight, 1000 + 20 * flight and
+    200 + flight."""
+    floor_z, floor_hx, floor_hz = floor
+    land_hx, land_hz = landing
+    top = steps * rise
+    land_from = foot_z + steps * run
+    return [f"  - box: {{id: {100 + flight}, center: [{num(ox)}, -0.5, {num(floor_z)}], "
+            f"half_extents: [{num(floor_hx)}, 0.5, {num(floor_hz)}]}}",
+            f"  - stairs: {{first_id: {1000 + 20 * flight}, foot: [{num(ox)}, 0, {num(foot_z)}], "
+            f"yaw: 0, steps: {steps}, rise: {num(rise)}, run: {num(run)}, width: {num(stairs_width)}}}",
+            f"  - box: {{id: {200 + flight}, center: [{num(ox)}, {num(top / 2)}, "
+            f"{num(land_from + land_hz)}], half_extents: [{num(land_hx)}, {num(top / 2)}, {num(land_hz)}]}}   "
+            f"# landing, top y = {num(top)}"]
+
+
 def scenario_text(head, characters, expects):
     """The scenario's text: `head` (the lines up to the world and platforms), then the characters'
     and the expectations' lines under their keys."""

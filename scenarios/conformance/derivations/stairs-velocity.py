@@ -26,7 +26,7 @@ import math
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import ACC, DT, SKIN, main, num, scenario_text, stick_for  # noqa: E402
+from derivation import ACC, DT, SKIN, flight_lines, main, num, scenario_text, stick_for  # noqa: E402
 
 TICKS = 200
 STEPS = 6
@@ -53,13 +53,8 @@ def write():
             foot_z = 3.0
             top = STEPS * rise
             land_from = foot_z + STEPS * run
-            out.append(f"  - box: {{id: {100 + flight}, center: [{num(ox)}, -0.5, 20], "
-                       f"half_extents: [9, 0.5, 25]}}")
-            out.append(f"  - stairs: {{first_id: {1000 + 20 * flight}, foot: [{num(ox)}, 0, {num(foot_z)}], "
-                       f"yaw: 0, steps: {STEPS}, rise: {num(rise)}, run: {num(run)}, width: 16}}")
-            out.append(f"  - box: {{id: {200 + flight}, center: [{num(ox)}, {num(top / 2)}, "
-                       f"{num(land_from + 15)}], half_extents: [8, {num(top / 2)}, 15]}}   "
-                       f"# landing, top y = {num(top)}")
+            out += flight_lines(flight, ox, foot_z, STEPS, rise, run, floor=(20, 9, 25), stairs_width=16,
+                                landing=(8, 15))
             lane = 0
             for v in SPEEDS:
                 stick = stick_for(v)

@@ -43,7 +43,7 @@ import math
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import ACC, DT, SKIN, main, num, scenario_text, stick_for  # noqa: E402
+from derivation import ACC, DT, SKIN, flight_lines, main, num, scenario_text, stick_for  # noqa: E402
 
 TICKS = 300
 STEPS = 6
@@ -98,13 +98,8 @@ def write():
         foot_z = 3.0
         top = STEPS * rise
         land_from = foot_z + STEPS * run
-        out.append(f"  - box: {{id: {100 + flight}, center: [{num(ox)}, -0.5, 28], "
-                   f"half_extents: [{num(width / 2 + 1)}, 0.5, 33]}}")
-        out.append(f"  - stairs: {{first_id: {1000 + 20 * flight}, foot: [{num(ox)}, 0, {num(foot_z)}], "
-                   f"yaw: 0, steps: {STEPS}, rise: {num(rise)}, run: {num(run)}, width: {num(width)}}}")
-        out.append(f"  - box: {{id: {200 + flight}, center: [{num(ox)}, {num(top / 2)}, "
-                   f"{num(land_from + 25)}], half_extents: [{num(width / 2)}, {num(top / 2)}, 25]}}   "
-                   f"# landing, top y = {num(top)}")
+        out += flight_lines(flight, ox, foot_z, STEPS, rise, run, floor=(28, width / 2 + 1, 33),
+                            stairs_width=width, landing=(width / 2, 25))
         pitch = math.degrees(math.atan2(rise, run))
         snap_setting = f", snap_distance: {num(snap)}" if snap else ""
         lane = 0
