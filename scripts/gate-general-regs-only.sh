@@ -3,6 +3,8 @@
 # -mgeneral-regs-only, under which any floating-point type or operation is a compile error.
 # First proves the gate can fail (a probe using a double must be rejected), then compiles
 # core/ and geometry/ sources. Exit 0 clean, 1 on a violation, 125 if the compiler is missing.
+# Code GCC does not generate (a header's inline function no source calls, a branch only another
+# target's preprocessor takes) is scripts/gate-compiled-types.py's: libclang's types of it all.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"

@@ -63,6 +63,7 @@ declare -A NEED=(
   [g++-aarch64-linux-gnu]=/usr/bin/aarch64-linux-gnu-g++
   [python3]=/usr/bin/python3
   [python3-yaml]=/usr/lib/python3/dist-packages/yaml/__init__.py   # tests/ci/test_workflow.py reads the workflow
+  [python3-clang]=/usr/lib/python3/dist-packages/clang/cindex.py   # libclang for scripts/gate-compiled-types.py
 )
 if [ "$have_browser" = 0 ]; then
   if [ "$os_id" = ubuntu ]; then NEED[librsvg2-bin]=/usr/bin/rsvg-convert

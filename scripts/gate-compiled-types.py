@@ -1,0 +1,286 @@
+#!/usr/bin/python3
+"""Gate: the deterministic layers (core/, geometry/) as the compiler reads them hold no floating
+point and no platform hashing. Where scripts/gate-no-float.sh looks for tokens, this gate asks
+clang (libclang, Debian's python3-clang-14) for the type of every declaration and expression:
+a `sqrt(v)` reached through a using-declaration, `std::atof`, a default template argument
+(`std::uniform_real_distribution<>`), a macro from a system header or an alias that hides
+`double` have a floating type whatever their tokens say.
+
+What is parsed, each translation unit with every diagnostic of error severity fatal:
+  - every source of core/ and geometry/ (tests and benchmarks aside);
+  - one unit including every header of core/ and geometry/ (so every inline function, called or
+    not, every template and every uninstantiated branch of `if constexpr` is read), under the
+    host's configuration and each one whose preprocessor branches differ: the portable 128-bit
+    path (FX_STANDARD_CPP_ONLY, FX_FORCE_PORTABLE_WIDE), checked arithmetic (FX_CHECKED), the
+    wasm32 branches (__wasm__), and AArch64 (a real --target=aarch64-linux-gnu parse with the
+    cross compiler's headers). That each header compiles alone is scripts/gate-standard-cpp.sh's.
+What is refused, in code located in core/ or geometry/ (after macro expansion):
+  - a declaration or expression whose type, as clang spells it canonically, names float,
+    double, long double, _FloatN, __fp16, __bf16, __float128, __ibm128 or _DecimalN;
+  - a floating literal;
+  - a type naming std::hash or an unordered container (their order is the platform's);
+  - an #include of <cmath>, <math.h>, <cfloat>, <float.h> or <stdfloat>.
+
+    scripts/gate-compiled-types.py [ROOT]       exit 0 clean, 1 naming each violation, 2 usage,
+                                                125 libclang or a compiler missing
+    scripts/gate-compiled-types.py --self-test  violations planted where the token gate and the
+                                                -mgeneral-regs-only compile do not look must each
+                                                fail it; a clean tree must pass
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    import clang.cindex as ci
+except ImportError:
+    print("gate-compiled-types: libclang's Python bindings are missing "
+          "(scripts/setup.sh installs python3-clang-14; run with /usr/bin/python3)", file=sys.stderr)
+    sys.exit(125)
+
+LAYERS = ("core", "geometry")
+FLOAT_TYPE = re.compile(r"\b(float|double|_Float\d+x?|__fp16|__bf16|__float128|__ibm128|_Decimal\d+)\b")
+HASHING = re.compile(r"\bstd::(hash|unordered_(map|set|multimap|multiset))\b|\bstd::__detail::_Hash")
+MATH_HEADERS = {"cmath", "math.h", "cfloat", "float.h", "stdfloat"}
+CONFIGS = [
+    ("the host's", []),
+    ("FX_STANDARD_CPP_ONLY (portable 128-bit path)", ["-DFX_STANDARD_CPP_ONLY"]),
+    ("FX_FORCE_PORTABLE_WIDE", ["-DFX_FORCE_PORTABLE_WIDE"]),
+    ("FX_CHECKED (checked arithmetic)", ["-DFX_CHECKED"]),
+    ("__wasm__ (the wasm32 branches)", ["-D__wasm__", "-D__wasm32__"]),
+    ("aarch64-linux-gnu", ["--target=aarch64-linux-gnu"]),
+]
+
+
+def layer_files(root, pattern):
+    out = []
+    for layer in LAYERS:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(root, layer)):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(("test", "bench")))
+            for name in sorted(filenames):
+                if re.search(pattern, name):
+                    out.append(os.path.join(dirpath, name))
+    return out
+
+
+def include_dirs(root):
+    dirs = []
+    for layer in LAYERS:
+        base = os.path.join(root, layer)
+        for dirpath, dirnames, _ in os.walk(base):
+            dirnames.sort()
+            if os.path.basename(dirpath) == "include":
+                dirs.append(dirpath)
+                dirnames[:] = []
+    return dirs
+
+
+class Gate:
+    def __init__(self, root):
+        self.root = os.path.realpath(root)
+        self.index = ci.Index.create()
+        self.findings = []
+        self.seen = set()
+        self.units = 0
+
+    def ours(self, path):
+        path = os.path.realpath(path)
+        return any(path.startswith(os.path.join(self.root, layer) + os.sep) for layer in LAYERS)
+
+    def rel(self, path):
+        return os.path.relpath(os.path.realpath(path), self.root)
+
+    def report(self, cursor, what):
+        loc = cursor.location
+        key = (self.rel(loc.file.name), loc.line)  # the first finding of a line names it
+        if key not in self.seen:
+            self.seen.add(key)
+            self.findings.append(f"{key[0]}:{loc.line}:{loc.column}: {what}")
+
+    def check_type(self, cursor, t, role):
+        if t is None or t.kind == ci.TypeKind.INVALID:
+            return
+        spelled = t.get_canonical().spelling
+        if FLOAT_TYPE.search(spelled):
+            self.report(cursor, f"floating type '{spelled}' ({role}, {cursor.kind.name.lower()})")
+        elif HASHING.search(spelled):
+            self.report(cursor, f"platform hashing '{spelled}' ({role}, {cursor.kind.name.lower()})")
+
+    def walk(self, cursor):
+        kind = cursor.kind
+        if kind == ci.CursorKind.FLOATING_LITERAL:
+            self.report(cursor, "floating literal")
+        elif kind == ci.CursorKind.INCLUSION_DIRECTIVE:
+            if cursor.spelling in MATH_HEADERS:
+                self.report(cursor, f"#include <{cursor.spelling}>")
+        try:
+            self.check_type(cursor, cursor.type, "type")
+            if kind in (ci.CursorKind.TYPEDEF_DECL, ci.CursorKind.TYPE_ALIAS_DECL):
+                self.check_type(cursor, cursor.underlying_typedef_type, "aliased type")
+        except ValueError:  # a cursor or type kind this libclang's Python enum does not know
+            pass
+        for child in cursor.get_children():
+            self.walk(child)
+
+    def parse(self, path, args, only=None, label=""):
+        """Parses one unit and walks what lies in `only` (a file) or in any file of the layers."""
+        opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE
+        try:
+            tu = self.index.parse(path, args=args, options=opts)
+        except ci.TranslationUnitLoadError as e:
+            self.findings.append(f"{self.rel(path)}: clang could not parse it{label}: {e}")
+            return
+        self.units += 1
+        for d in tu.diagnostics:
+            if d.severity >= ci.Diagnostic.Error:
+                where = f"{self.rel(d.location.file.name)}:{d.location.line}:{d.location.column}" \
+                    if d.location.file else self.rel(path)
+                self.findings.append(f"{where}: does not compile{label}: {d.spelling}")
+        for top in tu.cursor.get_children():
+            f = top.location.file
+            if f is None:
+                continue
+            if only is not None and os.path.realpath(f.name) != only:
+                continue
+            if only is None and not self.ours(f.name):
+                continue
+            self.walk(top)
+
+    def run(self):
+        base = ["-x", "c++", "-std=c++20"] + [f"-I{d}" for d in include_dirs(self.root)]
+        headers = layer_files(self.root, r"\.(h|hpp)$")
+        sources = layer_files(self.root, r"\.(cpp|cc)$")
+        with tempfile.TemporaryDirectory() as tmp:
+            for s in sources:
+                self.parse(s, base, only=os.path.realpath(s))
+            unit = os.path.join(tmp, "all_headers.cpp")
+            with open(unit, "w") as f:
+                f.writelines(f'#include "{os.path.realpath(h)}"\n' for h in headers)
+            for label, extra in CONFIGS:
+                self.parse(unit, base + extra, label=f" ({label})")
+        return headers, sources
+
+
+def check(root):
+    gate = Gate(root)
+    headers, sources = gate.run()
+    if gate.findings:
+        print("gate-compiled-types: floating point or platform hashing in a deterministic layer, "
+              "as clang reads it:")
+        for line in gate.findings:
+            print(f"  {line}")
+        return 1
+    print(f"gate-compiled-types: {len(sources)} sources, and {len(headers)} headers under "
+          f"{len(CONFIGS)} configurations: no floating type or literal, no math "
+          f"header, no platform hashing ({gate.units} units parsed by clang)")
+    return 0
+
+
+CLEAN_HEADER = r"""#pragma once
+#include <cstdint>
+#include <vector>
+// A comment may say double, 0.5 and std::sqrt(2): it is not code.
+namespace fx::planted {
+inline constexpr const char* kWhy = "double 0.5 std::hash";
+inline int64_t twice(int64_t v) { return v * 2; }
+template <class T> T half(T v) { return v / 2; }
+struct Cell { std::vector<int64_t> items; };
+} // namespace fx::planted
+"""
+
+# name | file (relative to the scratch tree) | code. Each is written so that the token gate
+# (scripts/gate-no-float.sh) or the -mgeneral-regs-only compile of the sources misses it: through
+# a using-declaration, a library function or a default template argument with no floating token,
+# in a header function nothing calls, in a branch only another target's preprocessor takes.
+PLANTS = [
+    ("sqrt reached through a using-declaration, in a header nothing includes",
+     "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <cstdint>\n#include <complex>\nnamespace fx::planted {\n"
+     "inline int64_t root(int64_t v) {\n    using std::sqrt;\n"
+     "    return static_cast<int64_t>(sqrt(static_cast<int64_t>(v)));\n}\n}\n"),
+    ("std::atof in a source", "geometry/src/planted.cpp",
+     "#include <cstdlib>\n#include <cstdint>\nnamespace fx::planted {\n"
+     "int64_t parse(const char* s) { return static_cast<int64_t>(std::atof(s)); }\n}\n"),
+    ("a default template argument", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <random>\nnamespace fx::planted {\n"
+     "inline int pick(std::mt19937& g) { std::uniform_real_distribution<> d; return d(g) > 0; }\n}\n"),
+    ("a macro the compiler predefines", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <cstdint>\nnamespace fx::planted {\n"
+     "inline bool tiny(int64_t v) { return v < __DBL_EPSILON__; }\n}\n"),
+    ("a floating value in the wasm32 branch of a header", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <cstdint>\nnamespace fx::planted {\n#if defined(__wasm__)\n"
+     "inline auto scale(int64_t v) { return v / std::int64_t{3} * (1 / 3.l); }\n#endif\n}\n"),
+    ("in the portable path of a header", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <cstdint>\nnamespace fx::planted {\n#ifdef FX_STANDARD_CPP_ONLY\n"
+     "template <class T> auto mean(T a, T b) { return (a + b) * .5e0; }\n#endif\n}\n"),
+    ("in an AArch64 branch", "geometry/include/fx/planted3.h",
+     "#pragma once\nnamespace fx::planted {\n#if defined(__aarch64__)\n"
+     "using real = decltype(sizeof(int) * 1.f);\ninline real r;\n#endif\n}\n"),
+    ("an unordered container behind an alias", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <unordered_map>\nnamespace fx::planted {\n"
+     "template <class K, class V> using Table = std::unordered_map<K, V>;\ninline Table<int, int> table;\n}\n"),
+    ("the math header, at global scope", "geometry/src/planted.cpp",
+     "#include <cmath>\nint planted_abs(int v) { return v < 0 ? -v : v; }\n"),
+    ("a lambda inside an uninstantiated member template", "core/planted/include/fx/planted2.h",
+     "#pragma once\nnamespace fx::planted {\nstruct S {\n    template <class T> T f(T v) const {\n"
+     "        auto g = [](T x) { return x / 2.0L; };\n        return static_cast<T>(g(v));\n    }\n};\n}\n"),
+]
+
+
+def self_test():
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in ("core/planted/include/fx", "core/planted/src", "geometry/include/fx", "geometry/src"):
+            os.makedirs(os.path.join(tmp, d))
+        with open(os.path.join(tmp, "core/planted/include/fx/planted.h"), "w") as f:
+            f.write(CLEAN_HEADER)
+        with open(os.path.join(tmp, "core/planted/src/planted.cpp"), "w") as f:
+            f.write('#include "fx/planted.h"\nnamespace fx::planted {\n'
+                    "int64_t thrice(int64_t v) { return twice(v) + half<int64_t>(v) * 2; }\n}\n")
+        gate = Gate(tmp)
+        gate.run()
+        if gate.findings:
+            print("gate-compiled-types: self-test: the clean tree failed:", *gate.findings, sep="\n  ",
+                  file=sys.stderr)
+            return 1
+        missed = 0
+        for name, rel, code in PLANTS:
+            path = os.path.join(tmp, rel)
+            with open(path, "w") as f:
+                f.write(code)
+            gate = Gate(tmp)
+            gate.run()
+            os.remove(path)
+            if not gate.findings:
+                print(f"self-test: NOT caught: {name}", file=sys.stderr)
+                missed += 1
+            elif any("does not compile" in x for x in gate.findings):
+                print(f"self-test: the plant does not compile, so it proves nothing: {name}:",
+                      *gate.findings, sep="\n  ", file=sys.stderr)
+                missed += 1
+            else:
+                print(f"self-test: caught: {name}: {gate.findings[0]}")
+        if missed:
+            return 1
+    print("self-test: every planted violation failed the gate; the clean tree passed")
+    return 0
+
+
+def main(argv):
+    if len(argv) > 2 or (len(argv) == 2 and argv[1].startswith("-") and argv[1] != "--self-test"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    if os.uname().machine != "aarch64" and not shutil.which("aarch64-linux-gnu-g++"):
+        print("gate-compiled-types: aarch64-linux-gnu-g++ not found (scripts/setup.sh installs "
+              "g++-aarch64-linux-gnu): the AArch64 configuration needs its headers", file=sys.stderr)
+        return 125
+    if len(argv) == 2 and argv[1] == "--self-test":
+        return self_test()
+    root = argv[1] if len(argv) == 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    return check(root)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
