@@ -99,5 +99,6 @@ void gen_crush(Gen& g);
 void gen_crowd(Gen& g);
 void gen_roam(Gen& g);
 void gen_lifecycle(Gen& g);
+void gen_notch(Gen& g);
 
 } // namespace fx::harness::swarm

@@ -1,7 +1,10 @@
 // Families of walls: boxes laid end to end, corners, unions of overlapping solids, slots narrower
-// than a body. Each builds in its lot's frame (turned by a yaw about the lot's origin) and
-// derives its expectations from KCC-SPEC (docs/swarm.md says how, family by family).
+// than a body, notches between two round obstacles. Each builds in its lot's frame (turned by a yaw
+// about the lot's origin) and derives its expectations from KCC-SPEC (docs/swarm.md says how,
+// family by family).
 #include <optional>
+
+#include "fx/sqrt.h"
 
 #include "gen_context.h"
 
@@ -229,6 +232,79 @@ void gen_slot(Gen& g) {
         const Scalar at = f == StateField::kX ? spawn.x : spawn.z;
         g.expect_state("slot-still", c.id, 0, g.ticks - 1, f, at - mm(2), at + mm(2));
     }
+}
+
+void gen_notch(Gen& g) {
+    const Scalar yaw = pick_yaw(g, false);
+    const Mat3 turn = Mat3::from_yaw_pitch_roll_degrees(yaw, Scalar{}, Scalar{});
+    const kcc::Settings s = g.settings();
+    const bool characters = g.rng.chance(1, 2);
+    // Two round obstacles of radius R whose surfaces are g apart, less than the body's width: two
+    // pillars (vertical capsules, static), or two idle colliding characters a skin or more apart.
+    // (Characters stand on one floor: the obstacles' straight parts reach no higher than the
+    // runner's, r to height - r, so that they meet side on, their axes R + r + skin apart.)
+    const Scalar drawn = g.rng.milli(150, 900);
+    const Scalar r_obst = characters ? min(drawn, s.height - s.radius) : drawn;
+    const Scalar lo_gap = characters ? s.skin : Scalar{};
+    const Scalar gap =
+        lo_gap + g.rng.milli(0, max(s.radius.mul_int(2) - lo_gap - mm(20), mm(1)).raw() * 1000 /
+                                    Scalar::kOneRaw);
+    const Scalar half = r_obst + gap.div_int(2);
+    const Vec3 c1 = g.lot + turn * Vec3{-half, Scalar{}, Scalar{}};
+    const Vec3 c2 = g.lot + turn * Vec3{half, Scalar{}, Scalar{}};
+    if (characters) {
+        kcc::Settings o = s;
+        o.radius = r_obst;
+        o.height = max(s.height, r_obst.mul_int(2));
+        g.character(c1, o);
+        g.character(c2, o);
+    } else {
+        const Scalar top = s.height + metres(2);
+        for (const Vec3& c : {c1, c2})
+            g.sc.capsules.push_back(CapsuleDef{g.shape_id(),
+                                               c - Vec3{Scalar{}, metres(1), Scalar{}},
+                                               c + Vec3{Scalar{}, top, Scalar{}}, r_obst});
+    }
+    // The rest point: on the notch's axis (local -z), reach = R + r + skin from both axes.
+    const Scalar reach = r_obst + s.radius + s.skin;
+    const Scalar back = fx::sqrt(reach * reach - half * half);
+    const Vec3 rest = g.lot + turn * Vec3{Scalar{}, Scalar{}, -back};
+    // A stick inside the cone of the two surfaces' pushes (-n1, -n2: from the rest point to each
+    // axis), turned so that the straight path into the rest point comes nearer to neither axis
+    // before it (d . -n >= 0 for both): d = -n1 + t (-n2), t in [max(0, -n1.n2), 1], or mirrored.
+    const Vec3 to1 = (c1 - rest) / reach, to2 = (c2 - rest) / reach;
+    const Scalar c12 = dot(to1, to2);
+    const Scalar t_lo = max(Scalar{}, -c12);
+    // (At t_lo the stick is on the cone's edge, straight at one axis or along the other surface,
+    // where rounding decides whether the body slides round: it stays a tenth of the range inside.)
+    const Scalar t = t_lo + (Scalar::one() - t_lo) * g.rng.milli(100, 1000);
+    Vec3 d = g.rng.chance(1, 2) ? to1 + to2 * t : to2 + to1 * t;
+    d = normalize(Vec3{d.x, Scalar{}, d.z});
+    const Scalar mag = g.rng.milli(600, 1000);
+    const Scalar dist = g.rng.milli(800, 3000);
+    CharacterDef& c = g.character(rest - d * dist, s);
+    Gen::hold(c, 0, g.ticks, d.x * mag, d.z * mag);
+    // KCC-SPEC's multi-plane rule, read with its "or the body jitters" (docs/controller.md,
+    // "Notches"): at the rest point the stick has no part that enters neither surface, so the body
+    // stops about one skin from both and stays, never moving back and forth (jitter, the largest
+    // reversal of the horizontal displacement while pressed: 1 mm, the settling of "about" below,
+    // where behaviour 13 went back and forth by centimetres every tick). It is there by the time a
+    // run from rest covers dist (speed v after v / accel), plus 25 ticks of slack; "about": each
+    // gap a skin less up to 1 mm (rest-skin's allowance: the motion left after the first contact
+    // slides along its tangent plane, which leaves the round surface), which moves the body up
+    // to 1 mm / sin and 1 mm / cos of the cone's half-angle along the notch's axis and across it.
+    g.expect_metric("notch-rest", c.id, Metric::kJitter, std::nullopt, mm(1));
+    const Scalar v = Gen::target_speed(s, mag);
+    if (v <= mm(100)) return;
+    const int64_t arrive =
+        g.ticks_of_ms(((dist / v + v / s.ground_accel) * metres(1000)).raw() / Scalar::kOneRaw) +
+        25;
+    if (arrive >= g.ticks - 5) return;
+    const Scalar tol = mm(1) * reach / half + mm(1) * reach / back;
+    g.expect_state("notch-rest", c.id, arrive, g.ticks - 1, StateField::kX, rest.x - tol,
+                   rest.x + tol);
+    g.expect_state("notch-rest", c.id, arrive, g.ticks - 1, StateField::kZ, rest.z - tol,
+                   rest.z + tol);
 }
 
 } // namespace fx::harness::swarm

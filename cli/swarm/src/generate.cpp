@@ -41,6 +41,9 @@ constexpr FeatureInfo kFeatures[] = {
     {"lifecycle",
      "joins, leaves, teleports and settings changes, a teleport and a settings change at one tick",
      true},
+    {"notch",
+     "two pillars or two idle characters closer than the body's width, a body held into the notch",
+     true},
     {"frames", "tick rates other than 50 Hz and display frame schedules", false},
     {"offset", "the whole run translated far from the origin", false},
     {"settings", "random settings per character: sizes, speeds, accelerations, thresholds", false},
@@ -48,9 +51,9 @@ constexpr FeatureInfo kFeatures[] = {
 static_assert(std::size(kFeatures) == static_cast<size_t>(kFeatureCount));
 
 using Family = void (*)(Gen&);
-constexpr Family kFamilies[] = {gen_wall_joint, gen_corner, gen_union, gen_slot,     gen_seams,
-                                gen_step,       gen_ledge,  gen_slope, gen_ceiling,  gen_platform,
-                                gen_crush,      gen_crowd,  gen_roam,  gen_lifecycle};
+constexpr Family kFamilies[] = {gen_wall_joint, gen_corner, gen_union, gen_slot,      gen_seams,
+                                gen_step,       gen_ledge,  gen_slope, gen_ceiling,   gen_platform,
+                                gen_crush,      gen_crowd,  gen_roam,  gen_lifecycle, gen_notch};
 
 constexpr int kLotSpacing = 80; ///< m between lots along x
 constexpr int kFloorId = 1;

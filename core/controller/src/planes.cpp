@@ -20,16 +20,19 @@ bool enters_none(const Vec3& m, const Vec3* normals, int count) {
 
 // Based on the classic Quake PM_SlideMove clip loop and Box2D's b2SolvePlanes contract (plain
 // planes in, motion out); here every candidate is checked against every plane, in a fixed order.
-PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count) {
+PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count, const Vec3* against) {
     PlaneSolve r;
     r.motion = motion;
     r.candidates = 1;
     if (enters_none(motion, normals, count)) return r;
+    const auto backwards = [against](const Vec3& m) {
+        return against != nullptr && dot(m, *against).raw() < 0;
+    };
     for (int i = count - 1; i >= 0; --i) {
         if (dot(motion, normals[i]).raw() >= 0) continue;
         ++r.candidates;
         const Vec3 m = motion - normals[i] * dot(motion, normals[i]);
-        if (enters_none(m, normals, count)) {
+        if (enters_none(m, normals, count) && !backwards(m)) {
             r.motion = m;
             r.kind = PlaneSolveKind::kSlide;
             r.plane_a = static_cast<uint8_t>(i);
@@ -42,7 +45,7 @@ PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count) {
             if (!try_normalize(cross(normals[i], normals[j]), &c)) continue; // parallel planes
             ++r.candidates;
             const Vec3 m = c * dot(motion, c);
-            if (enters_none(m, normals, count)) {
+            if (enters_none(m, normals, count) && !backwards(m)) {
                 r.motion = m;
                 r.kind = PlaneSolveKind::kCrease;
                 r.plane_a = static_cast<uint8_t>(i);

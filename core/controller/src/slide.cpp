@@ -105,7 +105,7 @@ public:
                 trace::iteration_cap(t_, r_.pass, iter, leftover);
                 break;
             }
-            const PlaneSolve ps = solve_planes(leftover, planes_.items, plane_count_);
+            const PlaneSolve ps = solve_planes(leftover, planes_.items, plane_count_, &r_.motion);
             motion_ = ps.motion;
             if (r_.pass == Pass::kHorizontal && r_.grounded)
                 keep_horizontal_length(leftover, h, ps, clips_velocity);
@@ -214,7 +214,8 @@ private:
         if (!clips_velocity) return;
         add_plane(velocity_planes_.items, &velocity_plane_count_, n, false);
         out_.velocity =
-            solve_planes(out_.velocity, velocity_planes_.items, velocity_plane_count_).motion;
+            solve_planes(out_.velocity, velocity_planes_.items, velocity_plane_count_, &r_.velocity)
+                .motion;
     }
 
     /// A grounded body's slide keeps the horizontal length its motion asked for. A walkable-angle

@@ -42,6 +42,28 @@ def flight_lines(flight, ox, foot_z, steps, rise, run, floor, stairs_width, land
             f"# landing, top y = {num(top)}"]
 
 
+def colliding_variant(source, name, description):
+    """The head and character lines of the ghosts' scenario `source` (a Path), every
+    `collide_characters: false` removed, renamed `name`, with `description`: the colliding
+    variant's world and bodies (its expectations are its derivation's)."""
+    head, chars, section = [], [], "head"
+    for line in source.read_text().splitlines():
+        if line == "characters:":
+            section = "characters"
+        elif line == "expect:":
+            break
+        elif section == "head":
+            if line.startswith("name:"):
+                line = f"name: {name}"
+            elif line.startswith("description:"):
+                line = f'description: "{description}"'
+            head.append(line)
+        elif line.strip() != "settings: {collide_characters: false}":  # (a block-style line: dropped)
+            chars.append(line.replace(", settings: {collide_characters: false}", ""))
+    assert not any("collide_characters" in c for c in chars), f"{source}: a ghost setting left"
+    return head, chars
+
+
 def scenario_text(head, characters, expects):
     """The scenario's text: `head` (the lines up to the world and platforms), then the characters'
     and the expectations' lines under their keys."""

@@ -40,6 +40,8 @@ enum class Feature : uint8_t {
            ///< spam, impulses
     kLifecycle, ///< joins, leaves, teleports and settings changes (with a teleport and a settings
                 ///< change at one tick)
+    kNotch, ///< two round obstacles (pillars, idle characters) closer than the body's width, the
+            ///< body held into the notch between them
     kFrames, ///< tick rates other than 50 Hz and display frame schedules
     kOffset, ///< the whole run far from the origin
     kSettings, ///< random settings per character (sizes, speeds, thresholds)

@@ -91,8 +91,13 @@ inline constexpr Scalar kPlaneTolerance = Scalar::from_raw(int64_t{1} << 8);
 /// -kPlaneTolerance for every n), trying in a fixed order: the motion itself; its projection
 /// onto each plane it enters, newest plane first; the projection onto each crease
 /// normalize(cross(ni, nj)), pairs newest first; else zero (three planes constrain it).
-/// normals are unit; count <= kMaxPlanes.
-PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count);
+/// With `against` (the motion the pass started with), a projection that points against it
+/// (dot < 0) is no candidate: in a notch narrower than a right angle (two round bodies side by
+/// side, a wedge of walls), the leftover slid along the first surface and clipped by the second
+/// points back out of the notch, and the body went back and forth every tick (docs/controller.md,
+/// "Notches"). normals are unit; count <= kMaxPlanes.
+PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count,
+                        const Vec3* against = nullptr);
 
 /// How far a body may move toward a contact found at distance d along a sweep so that one skin
 /// stays between it and the contact's tangent plane, measured along the contact normal: the
