@@ -35,6 +35,7 @@ TARGET_CMAKE_ARGS=()      # toolchain file and options
 TARGET_RUN=()             # prefix to run a target binary (emulator), empty when native
 TARGET_CTEST_ARGS=()      # extra ctest arguments (e.g. -E patterns the target cannot run)
 TARGET_E2E_FULL_ONLY=()   # end-to-end classes run here only under FX_FULL=1 (job_test)
+TARGET_TESTS_FULL_ONLY=() # ctest tests run here only under FX_FULL=1 (job_test)
 target_setup() { :; }
 target_begin() { :; }     # before a job runs target binaries (an emulator's server, ...)
 target_end() { :; }       # when the job ends, however it ends
@@ -66,14 +67,19 @@ job_build() {
   job_configure || return 125
   cmake --build "$BUILD" -j "$JOBS" "$@" || { echo "cross: build of $TARGET failed" >&2; return 125; }
 }
-# End-to-end classes (tests/e2e/test_cli.py) a target runs only under FX_FULL=1 (the extended
-# command): what they test does not depend on the target (help texts, colour, plots, review's
-# bookkeeping) and runs natively, under the sanitizers and on Windows (docs/testing.md, "What
-# runs where"). A target file lists them in TARGET_E2E_FULL_ONLY.
+# End-to-end classes (tests/e2e/test_cli.py) and unit-test files a target runs only under
+# FX_FULL=1 (the extended command): what they test does not depend on the target (help texts,
+# colour, plots, review's bookkeeping, the shrinker's search) and runs natively, under the
+# sanitizers and on Windows (docs/testing.md, "What runs where"). A target file lists them in
+# TARGET_E2E_FULL_ONLY and TARGET_TESTS_FULL_ONLY (ctest names, e.g. harness.shrink_test).
 job_test() {
-  local args=("${TARGET_CTEST_ARGS[@]}") skip
-  if [ "${FX_FULL:-0}" != 1 ] && [ ${#TARGET_E2E_FULL_ONLY[@]} -gt 0 ]; then
-    skip="^e2e\\.($(IFS='|'; echo "${TARGET_E2E_FULL_ONLY[*]}"))\$"
+  local args=("${TARGET_CTEST_ARGS[@]}") skip="" parts=()
+  if [ "${FX_FULL:-0}" != 1 ]; then
+    [ ${#TARGET_E2E_FULL_ONLY[@]} -gt 0 ] && parts+=("e2e\\.($(IFS='|'; echo "${TARGET_E2E_FULL_ONLY[*]}"))")
+    [ ${#TARGET_TESTS_FULL_ONLY[@]} -gt 0 ] && parts+=("$(IFS='|'; echo "${TARGET_TESTS_FULL_ONLY[*]//./\\.}")")
+    [ ${#parts[@]} -gt 0 ] && skip="^($(IFS='|'; echo "${parts[*]}"))\$"
+  fi
+  if [ -n "$skip" ]; then
     if [ ${#args[@]} -ge 2 ] && [ "${args[0]}" = -E ]; then
       args[1]="(${args[1]})|$skip"
     else

@@ -24,3 +24,6 @@ target_setup() {
 # golden files' and bad inputs' handling, which is the same code as on 64-bit x86-64 Linux.
 TARGET_E2E_FULL_ONLY=(VersionAndUsage ListAndValidate Review BlessFiles GoldenTrust BadInput Colour Bench
                       SuiteOptionsStrict Plot)
+# The shrinker's unit tests (its search over generated and bundled scenarios: 36 to 47 s under
+# this emulator) run natively, under the sanitizers, on i686, wasm32 and Windows.
+TARGET_TESTS_FULL_ONLY=(harness.shrink_test)
