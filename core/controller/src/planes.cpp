@@ -24,14 +24,23 @@ PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count, cons
     PlaneSolve r;
     r.motion = motion;
     r.candidates = 1;
-    if (enters_none(motion, normals, count)) return r;
-    const auto backwards = [against](const Vec3& m) {
-        return against != nullptr && dot(m, *against).raw() < 0;
+    // The motion's dot product with each plane, once: whether it enters any, and each projection.
+    Scalar into[kMaxPlanes];
+    bool enters = false;
+    for (int k = 0; k < count; ++k) {
+        into[k] = dot(motion, normals[k]);
+        if (into[k] < -kPlaneTolerance) enters = true;
+    }
+    if (!enters) return r;
+    // (One plane cannot turn a motion along `against` back: m . a = |a|^2 - (a . n)^2 >= 0. Only
+    // a second plane can, so with one the check is not made.)
+    const auto backwards = [against, count](const Vec3& m) {
+        return against != nullptr && count >= 2 && dot(m, *against).raw() < 0;
     };
     for (int i = count - 1; i >= 0; --i) {
-        if (dot(motion, normals[i]).raw() >= 0) continue;
+        if (into[i].raw() >= 0) continue;
         ++r.candidates;
-        const Vec3 m = motion - normals[i] * dot(motion, normals[i]);
+        const Vec3 m = motion - normals[i] * into[i];
         if (enters_none(m, normals, count) && !backwards(m)) {
             r.motion = m;
             r.kind = PlaneSolveKind::kSlide;
