@@ -303,12 +303,21 @@ void gen_ceiling(Gen& g) {
         tick_reaching(g, v, s.ground_accel, d0 + s.radius.mul_int(2) + mm(200), g.ticks);
     CharacterDef& c =
         runner(g, a, s, Scalar{}, Scalar{}, Scalar::one(), t_end < 0 ? g.ticks : t_end + 1);
-    if (cancel) {
+    // A step whose edge the round base meets at a walkable angle is no block: the body rolls
+    // over its edge as over ground (docs/controller.md, "Edges at a walkable angle") and
+    // KCC-SPEC's step-up, with its ceiling check, is not tried; the invariants then hold it out
+    // of the ceiling. (Seed 11 run 92: a 0.147 m step, radius 0.408, stay 59 degrees, climbed
+    // under a ceiling it fitted under.) The base's centre rests r + skin up, and meets the edge
+    // within r + skin (the grown capsule) or r (the body's): walkable up to an edge height of
+    // skin + (r + skin) (1 - cos stay), 5 mm of margin beyond it.
+    const Scalar edge_rise =
+        s.skin + (s.radius + s.skin) * (Scalar::one() - sincos_deg(s.max_slope_stay_deg).cos);
+    if (cancel && h > edge_rise + mm(5)) {
         // KCC-SPEC: if the upward sweep (by step_height) hits a ceiling, the whole attempt is
         // cancelled: the body stays below the step.
         g.expect_state("ceiling-cancel", c.id, 0, g.ticks - 1, StateField::kY, std::nullopt,
                        h - mm(2));
-    } else if (t_end >= 0) {
+    } else if (!cancel && t_end >= 0) {
         g.expect_state("ceiling-climb", c.id, t_end, g.ticks - 1, StateField::kY, h - mm(1),
                        std::nullopt);
     }

@@ -55,7 +55,7 @@ Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
     // Platforms it leaves faster than they follow are no ground.
     size_t n = drop_separating(out, found < out.size() ? found : out.size(), movers);
     if (movers != nullptr) n = drop_outrun(out.first(n), *movers, p.ground_band);
-    const Ground g = select_ground(out.first(n), p, was_grounded);
+    const Ground g = select_ground(out.first(n), p, was_grounded, feet.y);
     trace::probe(t, g, within_band(out.first(n), p), feet);
     if (movers == nullptr) remember(memo, scene, body, p.s.probe_distance, out.first(n), found);
     return g;
@@ -88,7 +88,8 @@ Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec
         n = within_band(list.first(n), p);
         reused |= kProbeBodiesCast;
     }
-    const Ground g = select_ground(std::span<const geo::Hit>{memo.hits.data(), n}, p, was_grounded);
+    const Ground g =
+        select_ground(std::span<const geo::Hit>{memo.hits.data(), n}, p, was_grounded, feet.y);
     trace::probe(t, g, n, feet, reused);
     return g;
 }

@@ -1,6 +1,8 @@
 // Pure plane and ground logic: the multi-plane rule, ground selection, motion along the ground.
 #include "kcc/solve.h"
 
+#include "geo/tolerances.h"
+
 namespace fx::kcc {
 
 Vec3 clip_into(const Vec3& v, const Vec3& n) {
@@ -68,14 +70,21 @@ PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count, cons
     return r;
 }
 
-Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded) {
+Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded,
+                     Scalar feet_y) {
     Ground g;
     const Scalar limit = was_grounded ? p.cos_stay : p.cos_enter;
+    // (the step-up's rounding allowance of a rise: four contact tolerances, as in slide.cpp)
+    const Scalar highest_edge =
+        feet_y - p.s.skin + p.s.step_height + Scalar::from_raw(geo::kContactTolerance.raw() * 4);
     bool found = false;
     for (const geo::Hit& h : hits) {
         const Scalar d = h.start_overlap ? Scalar{} : h.distance;
         if (d > p.ground_band) continue;
         if (h.normal.y < limit) continue;
+        const bool edge = h.feature.kind == geo::FeatureKind::kEdge ||
+                          h.feature.kind == geo::FeatureKind::kVertex;
+        if (edge && h.point.y > highest_edge) continue;
         // Steepest walkable wins (least normal.y); strict < keeps the earlier hit on ties.
         if (!found || h.normal.y < g.normal.y) {
             found = true;
@@ -83,8 +92,7 @@ Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_g
             g.normal = h.normal;
             g.shape = h.shape;
             g.distance = d;
-            g.edge = h.feature.kind == geo::FeatureKind::kEdge ||
-                     h.feature.kind == geo::FeatureKind::kVertex;
+            g.edge = edge;
             g.support_y = h.point.y;
         }
     }

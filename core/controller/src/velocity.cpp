@@ -136,4 +136,10 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
     return out;
 }
 
+Vec3 keep_air_clamp(const Vec3& velocity, const Vec3& before, Scalar max_speed) {
+    const Vec3 h = clamp_length(Vec3{velocity.x, Scalar{}, velocity.z},
+                                max(max_speed, length(Vec3{before.x, Scalar{}, before.z})));
+    return {h.x, velocity.y, h.z};
+}
+
 } // namespace fx::kcc

@@ -64,6 +64,11 @@ Scalar horizontal_speed(const Vec3& v, const StickMemo* memo);
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
                            const Input& in, const Params& p, StickMemo* memo = nullptr);
 
+/// KCC-SPEC's air clamp kept by the vertical pass's velocity clip (docs/controller.md, "The air
+/// clamp"): `velocity` with its horizontal part no longer than max(max_speed, the horizontal
+/// length of `before`, the velocity the pass began with).
+Vec3 keep_air_clamp(const Vec3& velocity, const Vec3& before, Scalar max_speed);
+
 /// a - b wrapped into (-pi, pi].
 Scalar wrap_angle(Scalar a);
 
@@ -121,9 +126,13 @@ Vec3 clip_into(const Vec3& v, const Vec3& n);
 // ---- ground -----------------------------------------------------------------------------
 
 /// Chooses the ground among probe hits (hit_less order): hits with distance <= band (or a
-/// start overlap) whose normal.y >= (was_grounded ? cos_stay : cos_enter) are walkable; the
-/// steepest (least normal.y) wins, ties to the earlier hit. None: airborne.
-Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded);
+/// start overlap) whose normal.y >= (was_grounded ? cos_stay : cos_enter) are walkable, but an
+/// edge or corner higher than step_height above the ground under the feet (feet_y - skin): a
+/// ledge the body's round base reaches over is no ground to climb (KCC-SPEC's step height;
+/// docs/controller.md, "Edges at a walkable angle"). The steepest (least normal.y) wins, ties to
+/// the earlier hit. None: airborne.
+Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded,
+                     Scalar feet_y);
 
 /// Where a downward snap sweep lands, from its hits (hit_less order). The landing is the first
 /// hit walkable by the stay limit (normal.y >= cos_stay); the body is placed one skin from it
