@@ -228,8 +228,9 @@ private:
     /// clipped by a slope turns vertical speed into horizontal; the vertical pass leaves the
     /// horizontal speed no higher than max_speed, or than it was when the pass began if that was
     /// more (behaviour 15: a fall at 4.2 m/s landing on a 16 degree slope at 6.05 m/s reported
-    /// 6.76 m/s for a tick; the swarm's `rule:speed-clamp`). The squares compared exactly here
-    /// (the vertical pass touches the ground every tick a body stands), the rest out of line.
+    /// 6.76 m/s for a tick; the swarm's `rule:speed-clamp`). The squares compared exactly here,
+    /// the rest out of line (docs/performance.md, behaviour 15: inlined, it cost the pass its
+    /// own inlining of fx::length).
     void keep_air_clamp() {
         const Vec3 h{out_.velocity.x, Scalar{}, out_.velocity.z};
         using B = wide::Default;
