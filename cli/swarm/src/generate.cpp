@@ -261,7 +261,11 @@ Scalar Gen::target_speed(const kcc::Settings& s, Scalar mag) {
 
 void Gen::hold(CharacterDef& c, int64_t from, int64_t to, Scalar x, Scalar y) {
     if (to <= from) return;
-    c.input.edit().sticks.push_back(StickSegment{from, to, x, y});
+    // A unit direction rounded to Q31.32 can have a component a few raw units past 1 (an axis
+    // rotated by a yaw that is nearly a multiple of 90 degrees, then normalized); the format
+    // takes components in [-1, 1], so such a stick is the full stick it stands for.
+    auto unit = [](Scalar v) { return clamp(v, -Scalar::one(), Scalar::one()); };
+    c.input.edit().sticks.push_back(StickSegment{from, to, unit(x), unit(y)});
 }
 
 namespace {
@@ -350,6 +354,7 @@ bool generate_run(uint64_t seed, int64_t index, FeatureMask allowed, bool all_of
     LoadError le;
     if (!load_scenario_text(run.yaml, sc.name + ".yaml", "", LoadOptions{}, &loaded, &le)) {
         *error = "the generated scenario does not load: " + le.to_string();
+        *out = std::move(run); // its index and text, to be emitted and reproduced
         return false;
     }
     run.scenario = std::move(loaded);

@@ -120,12 +120,13 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
             }
         }
         r.done = true;
-        if (!o.emit_dir.empty() && r.generated) {
+        if (!o.emit_dir.empty() && !r.run.yaml.empty()) {
             std::error_code ec;
             fs::create_directories(o.emit_dir, ec);
             std::string why;
-            if (!write_file_atomic(o.emit_dir + "/" + r.run.scenario.name + ".yaml", r.run.yaml,
-                                   &why)) {
+            const std::string name =
+                "swarm-" + std::to_string(o.seed) + "-" + std::to_string(first + i);
+            if (!write_file_atomic(o.emit_dir + "/" + name + ".yaml", r.run.yaml, &why)) {
                 std::lock_guard<std::mutex> lock(done_lock);
                 if (emit_error.empty()) emit_error = why;
             }
