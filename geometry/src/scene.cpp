@@ -242,9 +242,14 @@ namespace {
 /// results when the motion goes along or away from it (dot(dir, n) >= 0): it cannot stop that
 /// motion nor be ground under it, and a crowd standing in one another (characters released at
 /// one point) would otherwise fill every bounded list of hits (the probe's eight) before the
-/// floor. A motion into it still meets it. (docs/controller.md, "Characters".)
-bool passes_body(const Hit& h, const Vec3& dir) {
-    return h.start_overlap && dot(dir, h.normal).raw() >= 0;
+/// floor. A motion into it still meets it, unless the motion is vertical and the capsule starts
+/// more than `pass_depth` inside it (LocalScene::set_body_pass_depth): deep in a pile of bodies
+/// of mixed sizes the contact normal leans up from inside another body, and such bodies filled
+/// the probe's list before the floor too. (docs/controller.md, "Characters".)
+bool passes_body(const Hit& h, const Vec3& dir, Scalar pass_depth) {
+    if (!h.start_overlap) return false;
+    return dot(dir, h.normal).raw() >= 0 ||
+           (dir.x.raw() == 0 && dir.z.raw() == 0 && h.depth > pass_depth);
 }
 } // namespace
 
@@ -327,7 +332,7 @@ size_t StaticScene::cast_all(const Capsule& c, const Vec3& direction, Scalar max
             if (!body.bounds.overlaps(swept)) continue;
             Hit h;
             if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h) ||
-                passes_body(h, dir))
+                passes_body(h, dir, local->body_pass_depth_))
                 continue;
             keep(true, h, kBodyShape);
         }
@@ -348,7 +353,7 @@ size_t LocalScene::cast_bodies(const Capsule& c, const Vec3& direction, Scalar m
         if (!body.bounds.overlaps(swept)) continue;
         Hit h;
         if (!cast_upright(o, b, c.radius, dir, max_distance, make_core(body.capsule, o), &h) ||
-            passes_body(h, dir))
+            passes_body(h, dir, body_pass_depth_))
             continue;
         h.shape = kBodyShape;
         ++found;

@@ -84,6 +84,16 @@ void gen_wall_joint(Gen& g) {
         const int boxes =
             static_cast<int>(std::min<int64_t>(60, floor_to_int((wall_len + metres(3)) / len) + 2));
         Scalar shift; // the joints' overlaps (-) or gaps (+) so far, each joint its own
+        // Tilted and offset joints are laid so that no box's end stands out into the body's path:
+        // an end face standing e mm proud is a step, met at acos(1 - e / (r + skin)) from the face
+        // (12 degrees at 9 mm), a surface that stops a body pressed into the wall more steeply
+        // than that for good (seed 20261216 run 40622: boxes turned about their own centres
+        // made a 9 mm step). Tilt: the faces a zigzag polyline, each box turned about the end of
+        // the last one's face (as scenarios/conformance/derivations/wall-joints.py lays them);
+        // offset: each face set back from the last (the body goes along local +x).
+        Vec3 face; // tilt: where this box's face starts (local)
+        Scalar turned; // tilt: the last box's turn, degrees
+        Scalar recess; // offset: how far the faces are set back so far
         for (int i = 0; i < boxes; ++i) {
             Scalar cz = thick.div_int(2);
             Scalar box_yaw = yaw;
@@ -95,17 +105,31 @@ void gen_wall_joint(Gen& g) {
                 case 2:
                     shift = shift + g.rng.milli(1, 5);
                     break;
-                case 3:
-                    box_yaw = yaw + g.rng.milli(-300, 300);
+                case 3: {
+                    const Scalar drawn = g.rng.milli(-300, 300);
+                    turned = i % 2 == 1 ? drawn : -turned; // back to the line every other joint
+                    box_yaw = yaw + turned;
                     break;
+                }
                 case 4:
-                    cz = cz + g.rng.milli(-3, 3);
+                    recess = recess + abs(g.rng.milli(-3, 3));
+                    cz = cz + recess;
                     break;
                 default:
                     break;
                 }
             }
-            const Scalar cx = len * Scalar::from_int(i) + len.div_int(2) + shift;
+            Scalar cx = len * Scalar::from_int(i) + len.div_int(2) + shift;
+            if (joint == 3) {
+                // A positive yaw turns local +x toward -z: the face runs along u, the box behind
+                // it.
+                const SinCos t = sincos_deg(box_yaw - yaw);
+                const Vec3 u{t.cos, Scalar{}, -t.sin}, back{t.sin, Scalar{}, t.cos};
+                const Vec3 c = face + u * len.div_int(2) + back * thick.div_int(2);
+                cx = c.x;
+                cz = c.z;
+                face = face + u * len;
+            }
             g.box(origin + turn * Vec3{cx, high.div_int(2), cz},
                   Vec3{len.div_int(2), high.div_int(2), thick.div_int(2)}, box_yaw);
         }

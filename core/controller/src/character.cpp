@@ -82,11 +82,11 @@ Vec3 horizontal_motion(const Vec3& horizontal, const Ground& g, bool on_ground, 
 /// unless the leftover of the fall slid it on along the surface (off a round surface the tangent
 /// plane leads into the air): then where it ends decides. *pos: moved by the snap.
 Ground end_ground(TickScene& scene, Vec3* pos, bool on_ground, Scalar max_drop, const Ground* rim,
-                  Scalar lowest_roll, const SlideResult& vertical, const Params& p,
-                  const Tracer& t) {
+                  Scalar lowest_roll, const SlideResult& vertical, const Params& p, const Tracer& t,
+                  const Vec3& ground_normal) {
     if (on_ground) {
         const Snap sn = scene.snap(*pos, max_drop, p, t);
-        if (!sn.landed) return scene.probe_end(*pos, p, true, t);
+        if (!sn.landed) return scene.probe_end(*pos, p, true, t, ground_normal);
         // Rolling off `rim` (an edge), the snap may take the feet down to max_drop onto ground
         // below the ledge, not further down the ledge's own rim than the roll goes, lowest_roll
         // (behaviour 13: a base wider than the ledge is high, snapped down its rim as far, had
@@ -95,7 +95,7 @@ Ground end_ground(TickScene& scene, Vec3* pos, bool on_ground, Scalar max_drop, 
         if (rim != nullptr && sn.ground.edge && sn.position.y < lowest_roll &&
             sn.ground.support_y >= rim->support_y - kRimTolerance) {
             pos->y = min(pos->y, lowest_roll);
-            return scene.probe_end(*pos, p, true, t);
+            return scene.probe_end(*pos, p, true, t, ground_normal);
         }
         *pos = sn.position;
         return sn.ground;
@@ -153,10 +153,10 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // whatever that rise (Movers::rise; else a platform faster than a jump carried, tick after
     // tick, a body it pushed while the body's rise kept it airborne).
     if (!push.is_zero()) movers.rise = Scalar{};
-    scene.meet(bodies); // from here on every query meets the other characters near it too
+    scene.meet(bodies, p); // from here on every query meets the other characters near it too
 
     // 1. Probe the ground (hysteresis: the stay limit applies to a body that was grounded).
-    const Ground g = scene.probe(pos, p, state.grounded, t);
+    const Ground g = scene.probe(pos, p, state.grounded, t, state.ground_normal);
 
     // A body that fell onto a moving platform within the probe's band lands here, at the probe
     // (the platform moved first this tick, up to it): its velocity becomes relative to the
@@ -243,7 +243,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
     // 5. Snap to the ground, or land.
     const Scalar max_drop = rolling_off ? pos.y - lowest_landing : p.s.snap_distance;
     const Ground end = end_ground(scene, &pos, on_ground, max_drop, rolling_off ? &g : nullptr,
-                                  lowest_roll, vertical, p, t);
+                                  lowest_roll, vertical, p, t, g.normal);
     if (end.grounded) vy = Scalar{};
 
     state.position = pos;

@@ -47,7 +47,8 @@ void remember(GroundMemo* memo, const geo::LocalScene& scene, const geo::Capsule
 } // namespace
 
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
-                    bool was_grounded, const Tracer& t, const Movers* movers, GroundMemo* memo) {
+                    bool was_grounded, const Tracer& t, const Movers* movers, GroundMemo* memo,
+                    const Vec3& last_normal) {
     Results<geo::Hit, kMaxProbeHits> hits;
     const std::span<geo::Hit> out = hits.span(static_cast<size_t>(p.s.probe_max_hits));
     const geo::Capsule body = capsule_at(feet, p);
@@ -55,7 +56,7 @@ Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params
     // Platforms it leaves faster than they follow are no ground.
     size_t n = drop_separating(out, found < out.size() ? found : out.size(), movers);
     if (movers != nullptr) n = drop_outrun(out.first(n), *movers, p.ground_band);
-    const Ground g = select_ground(out.first(n), p, was_grounded, feet.y);
+    const Ground g = select_ground(out.first(n), p, was_grounded, feet.y, last_normal);
     trace::probe(t, g, within_band(out.first(n), p), feet);
     if (movers == nullptr) remember(memo, scene, body, p.s.probe_distance, out.first(n), found);
     return g;
@@ -70,7 +71,8 @@ bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::
 }
 
 Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec3& feet,
-                       const Params& p, bool was_grounded, const Tracer& t) {
+                       const Params& p, bool was_grounded, const Tracer& t,
+                       const Vec3& last_normal) {
     // The probe keeps its first probe_max_hits hits; those within the band come first.
     const std::span<const geo::Hit> all{memo.hits.data(), memo.count};
     const size_t max_hits = static_cast<size_t>(p.s.probe_max_hits);
@@ -88,8 +90,8 @@ Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec
         n = within_band(list.first(n), p);
         reused |= kProbeBodiesCast;
     }
-    const Ground g =
-        select_ground(std::span<const geo::Hit>{memo.hits.data(), n}, p, was_grounded, feet.y);
+    const Ground g = select_ground(std::span<const geo::Hit>{memo.hits.data(), n}, p, was_grounded,
+                                   feet.y, last_normal);
     trace::probe(t, g, n, feet, reused);
     return g;
 }

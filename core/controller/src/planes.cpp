@@ -1,6 +1,7 @@
 // Pure plane and ground logic: the multi-plane rule, ground selection, motion along the ground.
 #include "kcc/solve.h"
 
+#include "geo/scene.h"
 #include "geo/tolerances.h"
 
 namespace fx::kcc {
@@ -70,14 +71,32 @@ PlaneSolve solve_planes(const Vec3& motion, const Vec3* normals, int count, cons
     return r;
 }
 
+namespace {
+
+/// The highest an edge or corner may be and still be ground (select_ground): step_height, and
+/// the step-up's rounding allowance of a rise (four contact tolerances, as in slide.cpp), above
+/// the ground under the feet, which is where the round base touched the ground it stood on: a
+/// skin below the feet on level ground, (r + skin)(1 - n.y) higher on a slope or a rim.
+Scalar highest_ground_edge(const Params& p, bool was_grounded, Scalar feet_y,
+                           const Vec3& last_normal) {
+    Scalar base = feet_y - p.s.skin;
+    if (was_grounded && last_normal.y.raw() > 0 && last_normal.y < Scalar::one())
+        base += (p.s.radius + p.s.skin) * (Scalar::one() - last_normal.y);
+    return base + p.s.step_height + Scalar::from_raw(geo::kContactTolerance.raw() * 4);
+}
+
+} // namespace
+
+bool inside_body(const geo::Hit& h, const Params& p) {
+    return h.start_overlap && h.shape == geo::kBodyShape && h.depth > p.s.skin;
+}
+
 Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded,
-                     Scalar feet_y) {
+                     Scalar feet_y, const Vec3& last_normal) {
     Ground g;
     const Scalar limit = was_grounded ? p.cos_stay : p.cos_enter;
-    // (the step-up's rounding allowance of a rise: four contact tolerances, as in slide.cpp)
-    const Scalar highest_edge =
-        feet_y - p.s.skin + p.s.step_height + Scalar::from_raw(geo::kContactTolerance.raw() * 4);
     bool found = false;
+    const Scalar highest_edge = highest_ground_edge(p, was_grounded, feet_y, last_normal);
     for (const geo::Hit& h : hits) {
         const Scalar d = h.start_overlap ? Scalar{} : h.distance;
         if (d > p.ground_band) continue;

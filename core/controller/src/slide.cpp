@@ -94,7 +94,7 @@ public:
                     // (docs/controller.md, "The reported velocity").
                     keeps_velocity = held_ && at_step(h);
                 }
-            } else if (falling() && n.y >= p_.cos_enter && !out_.landed) {
+            } else if (falling() && n.y >= p_.cos_enter && !out_.landed && !inside_body(h, p_)) {
                 land(h);
             } else if (r_.pass == Pass::kVertical && n.y < p_.cos_enter && -n.y < p_.cos_enter) {
                 restore_skin(scene_, h.normal, inside, p_, &out_.position); // sliding along a wall

@@ -137,8 +137,10 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar b
         // ahead of where its speed takes it.
         const Vec3 raised = feet + Vec3{Scalar{}, s.step_height, Scalar{}};
         bool on_nosing = false; // kSteepLanding on the nosing of the step climbed
+        Scalar blocked_after; // kBlocked: how far the raised forward went before it was blocked
         const auto attempt = [&](Vec3 f, Scalar& flen) {
             on_nosing = false;
+            blocked_after = Scalar{};
             // With nothing held, blocked is all a stopped forward gives: another character in
             // the way (the common case in a crowd) says so without the scene's shapes.
             if (held.raw() <= 0 && body_resists(scene, capsule_at(raised, p), f, flen + s.skin)) {
@@ -149,11 +151,18 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar b
                 // Blocked up there by a wall while held at this riser: the forward slides along
                 // the wall once (a body pressed into a wall beside the step was held at the riser
                 // and then met the step before the wall in the next tick's pass, its forward
-                // still pointing into the wall), else no step.
+                // still pointing into the wall), else no step. Not a wall the raised forward
+                // met only after step_min_forward: that is ahead, over the step (the next nosing
+                // up of stairs steeper than the raise clears), and the forward is halved short
+                // of it (bisect_forward; slid along it, a forward straight into it kept nothing
+                // of the held motion).
                 const Vec3 nh = horizontal_normal(h.normal);
                 const Scalar into = dot(f, nh);
-                if (held.raw() <= 0 || nh.is_zero() || into.raw() >= 0) {
+                const Scalar after = h.start_overlap ? Scalar{} : h.distance;
+                if (held.raw() <= 0 || nh.is_zero() || into.raw() >= 0 ||
+                    after >= s.step_min_forward) {
                     a.result = StepResult::kBlocked;
+                    blocked_after = after;
                     return;
                 }
                 f = f - nh * into;
@@ -200,9 +209,10 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar b
         };
         const Scalar whole = len;
         attempt(fwd, len); // len: the forward actually tried (along a wall: its part along it)
-        if (held.raw() > 0 && a.result != StepResult::kAccepted &&
-            (a.result == StepResult::kTooHigh || a.result == StepResult::kBlocked ||
-             (a.result == StepResult::kSteepLanding && !on_nosing)))
+        if (a.result == StepResult::kTooHigh ||
+            (a.result == StepResult::kBlocked &&
+             (held.raw() > 0 || blocked_after >= s.step_min_forward)) ||
+            (a.result == StepResult::kSteepLanding && !on_nosing))
             bisect_forward(a, attempt, fwd, held, whole, on_nosing);
         // Held, its motion kept for the step, when the forward was too short to stand on the
         // step: shorter than step_min_forward, or landing on the step's nosing too steeply

@@ -57,19 +57,27 @@ public:
         return d;
     }
     /// Every query from here on meets the other characters' bodies too (they must outlive it).
-    void meet(std::span<const geo::Body> bodies) { scene_->set_bodies(bodies); }
+    /// A body more than a skin inside another passes it vertically (its probe, snap and
+    /// vertical pass): it is in it, not on it or under it (docs/controller.md, "Heads").
+    void meet(std::span<const geo::Body> bodies, const Params& p) {
+        scene_->set_bodies(bodies);
+        scene_->set_body_pass_depth(p.s.skin);
+    }
     /// Step 1 (probe_ground()), where depenetrate() left the body.
-    Ground probe(const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t) {
-        if (reuse_) return probe_from_memo(*ground_memo(), *scene_, feet, p, was_grounded, t);
-        return probe_ground(*scene_, feet, p, was_grounded, t, leaving_);
+    Ground probe(const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t,
+                 const Vec3& last_normal) {
+        if (reuse_)
+            return probe_from_memo(*ground_memo(), *scene_, feet, p, was_grounded, t, last_normal);
+        return probe_ground(*scene_, feet, p, was_grounded, t, leaving_, nullptr, last_normal);
     }
     /// Step 5 (snap_to_ground()), its cast kept for the next tick.
     Snap snap(const Vec3& feet, Scalar max_drop, const Params& p, const Tracer& t) {
         return snap_to_ground(*scene_, feet, max_drop, p, t, ground_memo());
     }
     /// The ground where the tick ends, when the snap did not decide it; its cast kept.
-    Ground probe_end(const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t) {
-        return probe_ground(*scene_, feet, p, was_grounded, t, nullptr, ground_memo());
+    Ground probe_end(const Vec3& feet, const Params& p, bool was_grounded, const Tracer& t,
+                     const Vec3& last_normal = Vec3::unit_y()) {
+        return probe_ground(*scene_, feet, p, was_grounded, t, nullptr, ground_memo(), last_normal);
     }
     /// Step 2's memo of the stick (apply_input(), horizontal_speed()), or null.
     StickMemo* stick() const { return cache_ != nullptr ? &cache_->stick : nullptr; }

@@ -533,7 +533,8 @@ void World::resolve_bodies() {
             // Cast where the body now ends its tick: remembered (GroundMemo), it answers the next
             // tick's overlap and probe queries as the step's last cast does for a body not pushed.
             GroundMemo* memo = kept != nullptr ? &cache_[i].ground : nullptr;
-            const Ground g = probe_ground(statics, s.position, p, true, Tracer{}, nullptr, memo);
+            const Ground g = probe_ground(statics, s.position, p, true, Tracer{}, nullptr, memo,
+                                          s.ground_normal);
             s.grounded = g.grounded;
             s.ground_normal = g.normal;
             s.ground_shape = g.shape;

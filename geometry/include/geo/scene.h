@@ -212,6 +212,12 @@ public:
     /// The span must outlive the queries.
     void set_bodies(std::span<const Body> bodies) { bodies_ = bodies; }
     bool has_bodies() const { return !bodies_.empty(); }
+    /// A body a vertical cast (up or down, no horizontal part) starts inside of by more than
+    /// `depth` is left out of its results too, whichever way its normal points (passes_body in
+    /// scene.cpp): bodies inside one another are separated sideways, by whoever resolves their
+    /// overlaps, and until then neither holds the other up nor stops its rise or fall. Default:
+    /// never (the largest depth).
+    void set_body_pass_depth(Scalar depth) { body_pass_depth_ = depth; }
 
     /// Whether a query with bounds q is answered from the gathered shapes.
     bool covers(const Aabb& q) const {
@@ -250,6 +256,7 @@ private:
     uint32_t kinematic_ = 0; ///< how many of the gathered shapes are kinematic
     std::array<uint32_t, kCapacity> items_{}; ///< record indices of the scene, ascending
     std::span<const Body> bodies_;
+    Scalar body_pass_depth_ = Scalar::max_value();
 };
 
 } // namespace fx::geo

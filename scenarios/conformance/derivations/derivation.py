@@ -64,6 +64,50 @@ def colliding_variant(source, name, description):
     return head, chars
 
 
+LEDGE_SPEEDS = ((6.2, "1"), (3.1, "0.575"), (1.55, "0.3625"))  # m/s and its stick (dead zone 0.15)
+
+
+def ledge_lanes(groups, ticks, phases=2, runup=0.6, lane=1.5):
+    """Bodies walking off ledges along +x, the edge at x = 0, the floor (top y = 0) beyond it, as
+    (world lines, character lines, expectation lines, rows). `groups`: (radius, snap, h, extra)
+    for each ledge of height h, walked off at the three LEDGE_SPEEDS and `phases` tick phases
+    (spawned a fraction of a tick's travel apart) by bodies of that radius and snap distance
+    (plus `extra`, more settings as YAML text, e.g. ", step_height: 0.1"), `lane` m apart along
+    z, each starting `runup` plus its radius back from the edge, one skin above the ledge.
+    Expected (KCC-SPEC, "Snap to ground"): a ledge within the snap distance walked down without
+    an airborne tick, a higher one a fall (at least one); every body ends grounded one skin above
+    the floor (0.1 mm) past the edge at its ground speed (1 mm/s), never in the static geometry."""
+    per_group = len(LEDGE_SPEEDS) * phases
+    length = len(groups) * per_group * lane
+    world = [f"  - box: {{id: 1, center: [10, -0.5, {num(length / 2)}], "
+             f"half_extents: [10, 0.5, {num(length / 2 + 2)}]}}   # floor, top y = 0, x in [0, 20]"]
+    chars, expects, rows = [], [], []
+    cid = 0
+    for group, (r, snap, h, extra) in enumerate(groups):
+        z0 = group * per_group * lane
+        world.append(f"  - box: {{id: {group + 2}, center: [-3, {num(h / 2)}, "
+                     f"{num(z0 + (per_group - 1) * lane / 2)}], half_extents: [3, {num(h / 2)}, "
+                     f"{num(per_group * lane / 2)}]}}   # ledge {num(h)} m, edge at x = 0")
+        for si, (v, stick) in enumerate(LEDGE_SPEEDS):
+            for ph in range(phases):
+                cid += 1
+                z = z0 + lane * (si * phases + ph)
+                x = -(runup + r + v * DT * ph / phases)
+                chars.append(f"  - {{id: {cid}, spawn: [{num(x)}, {num(h + SKIN)}, {num(z)}], "
+                             f"settings: {{radius: {num(r)}, snap_distance: {num(snap)}{extra}}}, "
+                             f"input: {{segments: [{{ticks: {ticks}, stick: [{stick}, 0]}}]}}}}   "
+                             f"# radius {r}, snap {snap}, ledge {num(h)} m, {v} m/s, phase {ph}/{phases}")
+                air = "{min: 1}" if h > snap else "0"
+                expects.append(f"  - {{character: {cid}, metrics: {{airborne_ticks: {air}, "
+                               f"max_penetration: {{max: 0.000001}}}}}}")
+                expects.append(f"  - {{tick: {ticks - 1}, character: {cid}, grounded: true, "
+                               f"y: [{num(SKIN - 0.0001)}, {num(SKIN + 0.0001)}], x: {{min: {num(r)}}}, "
+                               f"horizontal_speed: [{num(v - 0.001)}, {num(v + 0.001)}]}}")
+        rows.append(f"lanes {cid - per_group + 1}-{cid}: radius {r}, snap {snap}{extra.replace(':', '')}, "
+                    f"ledge {num(h)} m ({'a fall' if h > snap else 'within the snap'})")
+    return world, chars, expects, rows
+
+
 def scenario_text(head, characters, expects):
     """The scenario's text: `head` (the lines up to the world and platforms), then the characters'
     and the expectations' lines under their keys."""

@@ -34,55 +34,17 @@ body stays grounded while any part of its base is supported. So, at every width,
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scenarios when run from the suite
-from derivation import main, num, scenario_text  # noqa: E402
+from derivation import ledge_lanes, main, scenario_text  # noqa: E402
 
-DT = 0.02
-SKIN = 0.015
 TICKS = 90
 RADII = (0.3, 0.4, 0.5, 0.6)
 SNAPS = (0.1, 0.155, 0.2)
 OVER = (-0.02, 0, 0.002, 0.01, 0.019, 0.03)
-SPEEDS = ((6.2, "1"), (3.1, "0.575"), (1.55, "0.3625"))
-PHASES = 2
-RUNUP = 0.6
-LANE = 1.5
 
 
 def write():
-    per_group = len(SPEEDS) * PHASES
-    groups = len(RADII) * len(SNAPS) * len(OVER)
-    length = groups * per_group * LANE
-    world = [f"  - box: {{id: 1, center: [10, -0.5, {num(length / 2)}], "
-             f"half_extents: [10, 0.5, {num(length / 2 + 2)}]}}   # floor, top y = 0, x in [0, 20]"]
-    chars, expects, rows = [], [], []
-    cid = 0
-    group = 0
-    for r in RADII:
-        for snap in SNAPS:
-            for over in OVER:
-                h = round(snap + over, 6)
-                z0 = group * per_group * LANE
-                world.append(f"  - box: {{id: {group + 2}, center: [-3, {num(h / 2)}, "
-                             f"{num(z0 + (per_group - 1) * LANE / 2)}], half_extents: [3, {num(h / 2)}, "
-                             f"{num(per_group * LANE / 2)}]}}   # ledge {num(h)} m, edge at x = 0")
-                for si, (v, stick) in enumerate(SPEEDS):
-                    for ph in range(PHASES):
-                        cid += 1
-                        z = z0 + LANE * (si * PHASES + ph)
-                        x = -(RUNUP + r + v * DT * ph / PHASES)
-                        chars.append(f"  - {{id: {cid}, spawn: [{num(x)}, {num(h + SKIN)}, {num(z)}], "
-                                     f"settings: {{radius: {num(r)}, snap_distance: {num(snap)}}}, "
-                                     f"input: {{segments: [{{ticks: {TICKS}, stick: [{stick}, 0]}}]}}}}   "
-                                     f"# radius {r}, snap {snap}, ledge {num(h)} m, {v} m/s, phase {ph}/{PHASES}")
-                        air = "{min: 1}" if h > snap else "0"
-                        expects.append(f"  - {{character: {cid}, metrics: {{airborne_ticks: {air}, "
-                                       f"max_penetration: {{max: 0.000001}}}}}}")
-                        expects.append(f"  - {{tick: {TICKS - 1}, character: {cid}, grounded: true, "
-                                       f"y: [{num(SKIN - 0.0001)}, {num(SKIN + 0.0001)}], x: {{min: {num(r)}}}, "
-                                       f"horizontal_speed: [{num(v - 0.001)}, {num(v + 0.001)}]}}")
-                rows.append(f"lanes {cid - per_group + 1}-{cid}: radius {r}, snap {snap}, ledge {num(h)} m "
-                            f"({'a fall' if h > snap else 'within the snap'})")
-                group += 1
+    groups = [(r, snap, round(snap + over, 6), "") for r in RADII for snap in SNAPS for over in OVER]
+    world, chars, expects, rows = ledge_lanes(groups, TICKS)
     head = ["format: 1", "name: ledge-wide-bodies",
             'description: "Bodies of radius 0.3 to 0.6 m with snap distances of 0.1, 0.155 and 0.2 m walk off '
             'ledges from 0.02 m under to 0.03 m over their snap distance at 6.2, 3.1 and 1.55 m/s, two tick '

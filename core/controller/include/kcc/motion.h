@@ -156,12 +156,13 @@ inline constexpr Scalar kMemoMargin = Scalar::ratio(1, 1000);
 /// With `memo`, the cast is remembered there when it can be reused (GroundMemo).
 Ground probe_ground(const geo::LocalScene& scene, const Vec3& feet, const Params& p,
                     bool was_grounded, const Tracer& t, const Movers* movers = nullptr,
-                    GroundMemo* memo = nullptr);
+                    GroundMemo* memo = nullptr, const Vec3& last_normal = Vec3::unit_y());
 /// The probe's answer at `feet` from a memo that fits it (memo_fits()): without a query, or,
 /// with other characters near (`scene`'s bodies), with a cast against them alone, whose hits are
 /// merged into the memo's list (the memo is used up: step_character() has invalidated it).
 Ground probe_from_memo(GroundMemo& memo, const geo::LocalScene& scene, const Vec3& feet,
-                       const Params& p, bool was_grounded, const Tracer& t);
+                       const Params& p, bool was_grounded, const Tracer& t,
+                       const Vec3& last_normal = Vec3::unit_y());
 /// Whether `memo` answers the next queries of a body with capsule `body` in `scene` (above).
 bool memo_fits(const GroundMemo& memo, const geo::LocalScene& scene, const geo::Capsule& body,
                const Params& p);

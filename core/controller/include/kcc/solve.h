@@ -127,12 +127,23 @@ Vec3 clip_into(const Vec3& v, const Vec3& n);
 
 /// Chooses the ground among probe hits (hit_less order): hits with distance <= band (or a
 /// start overlap) whose normal.y >= (was_grounded ? cos_stay : cos_enter) are walkable, but an
-/// edge or corner higher than step_height above the ground under the feet (feet_y - skin): a
-/// ledge the body's round base reaches over is no ground to climb (KCC-SPEC's step height;
-/// docs/controller.md, "Edges at a walkable angle"). The steepest (least normal.y) wins, ties to
-/// the earlier hit. None: airborne.
+/// edge or corner higher than step_height above the ground under the feet: a ledge the body's
+/// round base reaches over is no ground to climb (KCC-SPEC's step height; docs/controller.md,
+/// "No higher than a step"). The ground under the feet is where the round base touched the ground
+/// it stood on (`last_normal`, when was_grounded): a skin below the feet (feet_y - skin) on level
+/// ground, (radius + skin)(1 - last_normal) higher on a slope or a rim (a base on a steep slope
+/// or a rim touches it up to r(1 - cos) above its lowest point: the rim of the slope being climbed,
+/// or of the ledge being rolled off, is no ledge above it). The steepest (least normal.y) wins,
+/// ties to the earlier hit. None: airborne.
 Ground select_ground(std::span<const geo::Hit> hits, const Params& p, bool was_grounded,
-                     Scalar feet_y);
+                     Scalar feet_y, const Vec3& last_normal = Vec3::unit_y());
+
+/// Another character's capsule a cast starts inside of by more than a skin (geo::kBodyShape,
+/// start_overlap, depth > skin): the body is in it, not on it (depenetration ignores bodies, so
+/// the overlap can be any depth; only the resolution separates them). No landing for a fall
+/// (the probe's and the snap's casts, straight down, never report one: TickScene::meet sets the
+/// scene's body pass depth to the skin; docs/controller.md, "Heads").
+bool inside_body(const geo::Hit& h, const Params& p);
 
 /// Where a downward snap sweep lands, from its hits (hit_less order). The landing is the first
 /// hit walkable by the stay limit (normal.y >= cos_stay); the body is placed one skin from it
