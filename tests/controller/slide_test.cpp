@@ -232,8 +232,8 @@ TEST_CASE("a step-up is not stopped by a character it moves away from but is by 
     const auto attempt = [&](const std::vector<fx::geo::Body>& bodies, const Vec3& motion) {
         fx::geo::LocalScene local(s, fx::geo::Aabb{v3(-4, -1, -4), v3(4, 4, 4)});
         local.set_bodies(bodies);
-        return try_step_up(local, feet, feet.y - p.s.skin, motion, Scalar{}, sc(0.3L), false, p,
-                           Tracer{});
+        return try_step_up(local, feet, feet.y - p.s.skin, motion, Scalar{}, -Vec3::unit_x(),
+                           sc(0.3L), false, p, Tracer{});
     };
     for (const long double forward : {0.12L, 0.2L, 0.35L}) { // at least step_min_forward (0.1 m)
         INFO("forward " << static_cast<double>(forward));
@@ -257,5 +257,44 @@ TEST_CASE("a step-up is not stopped by a character it moves away from but is by 
             CHECK(attempt({body_at(ld(feet.x) + ahead, 0.3L + skin, 0)}, motion).result ==
                   StepResult::kBlocked);
         }
+    }
+}
+
+TEST_CASE("motion held back at a riser approached at an angle is its part into the riser",
+          "[slide][step]") {
+    // A body held at a riser (its forward too short to stand on the step) slides along the riser
+    // by the rest of its motion in the same pass; only the part into the riser is held, and it is
+    // added straight into the riser at the next attempt. Holding the whole length moved the body
+    // along the riser twice (behaviour 16: up to 0.34 m more sideways over six risers at 25 deg).
+    fx::geo::StaticScene s;
+    s.add_box(1, fx::geo::Box{v3(0, -0.5L, 0), v3(20, 0.5L, 20),
+                              fx::Mat3::identity()}); // floor, top y = 0
+    s.add_box(2, fx::geo::Box{v3(2, 0.15L, 0), v3(1.5L, 0.15L, 3),
+                              fx::Mat3::identity()}); // step, x >= 0.5, 0.3 m
+    std::string error;
+    REQUIRE(s.build(&error));
+    const Params p = make_params(kDefaults);
+    const long double r = ld(kDefaults.radius), skin = ld(kDefaults.skin);
+    const Vec3 feet = v3(0.5L - r - skin, skin, 0);
+    const Vec3 riser = -Vec3::unit_x(); // the step's face at x = 0.5 faces -x
+    fx::geo::LocalScene local(s, fx::geo::Aabb{v3(-4, -1, -4), v3(4, 4, 4)});
+    const auto attempt = [&](const Vec3& motion, Scalar held) {
+        return try_step_up(local, feet, feet.y - p.s.skin, motion, held, riser, sc(0.3L), false, p,
+                           Tracer{});
+    };
+    for (const int deg : {0, 10, 25, 40}) {
+        INFO("angle " << deg);
+        const long double a = deg * 3.14159265358979323846L / 180;
+        const long double len = 0.06L; // under step_min_forward (0.1 m): held
+        const Vec3 motion = v3(len * std::cos(a), 0, len * std::sin(a));
+        const StepAttempt first = attempt(motion, Scalar{});
+        REQUIRE(first.result == StepResult::kHeld);
+        CHECK(ld(first.held) == Approx(len * std::cos(a)).margin(1e-8L));
+        // The next tick's motion with it: the step is taken by the forward plus the held part
+        // straight into the riser; sideways, the body moves by this tick's motion alone.
+        const StepAttempt next = attempt(motion, first.held);
+        REQUIRE(next.result == StepResult::kAccepted);
+        CHECK(ld(next.position.z) == Approx(ld(feet.z) + len * std::sin(a)).margin(1e-6L));
+        CHECK(ld(next.position.x) == Approx(ld(feet.x) + 2 * len * std::cos(a)).margin(1e-6L));
     }
 }

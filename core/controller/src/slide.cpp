@@ -158,9 +158,9 @@ private:
     /// horizontal pass is blocked by a surface that is not walkable"), not only the first: a body
     /// sliding along a wall meets the step after the wall. True when it stepped: the pass ends.
     bool step_up(const geo::Hit& h, const Vec3& leftover) {
-        const StepAttempt a =
-            try_step_up(scene_, out_.position, rise_base(), leftover,
-                        paid_ ? Scalar{} : r_.step_hold, h.point.y, r_.rule_out_steps, p_, t_);
+        const StepAttempt a = try_step_up(scene_, out_.position, rise_base(), leftover,
+                                          paid_ ? Scalar{} : r_.step_hold, h.normal, h.point.y,
+                                          r_.rule_out_steps, p_, t_);
         held_ = a.result == StepResult::kHeld;
         if (held_) out_.step_hold = a.held;
         if (a.result != StepResult::kAccepted) return false;

@@ -105,16 +105,25 @@ const char* to_string(StepResult r) {
 }
 
 StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar base,
-                        const Vec3& motion, Scalar held, Scalar blocker_y, bool rule_out,
-                        const Params& p, const Tracer& t) {
+                        const Vec3& motion, Scalar held, const Vec3& riser, Scalar blocker_y,
+                        bool rule_out, const Params& p, const Tracer& t) {
     StepAttempt a;
     a.position = feet;
     const Settings& s = p.s;
     Vec3 fwd{motion.x, Scalar{}, motion.z};
     Scalar len = length(fwd);
+    // Straight into the riser, horizontally: the way the motion held back here goes (the slide
+    // along the riser took the rest of a held tick's motion, so only this part is held).
+    const auto into_riser = [&riser] { return -horizontal_normal(riser); };
     if (len >= kMinMove && held.raw() > 0) { // the motion held back at this riser, added
-        fwd = scaled(fwd, len + held, len);
-        len = len + held;
+        const Vec3 into = into_riser();
+        if (into.is_zero()) {
+            fwd = scaled(fwd, len + held, len);
+            len = len + held;
+        } else {
+            fwd = fwd + into * held;
+            len = length(fwd);
+        }
     }
     geo::Hit h;
     if (len < kMinMove || s.step_height.raw() <= 0) {
@@ -223,7 +232,12 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar b
               a.result == StepResult::kNoRise)) ||
             (a.result == StepResult::kSteepLanding && on_nosing)) {
             a.result = StepResult::kHeld;
-            a.held = len;
+            // The forward's part into the riser (all of it, straight at the riser): the slide
+            // that follows moves the body along the riser by the rest of this tick's motion, and
+            // holding that part too would move it along twice (behaviour 16: up to 0.34 m more
+            // sideways over six risers approached at 25 degrees).
+            const Vec3 into = into_riser();
+            a.held = into.is_zero() ? len : max(min(dot(fwd, into), len), Scalar{});
         }
     }
     trace::step_attempt(t, a, motion, feet);

@@ -228,7 +228,7 @@ struct StepAttempt {
     StepResult result = StepResult::kNoMotion;
     Vec3 position; ///< the landing position when accepted
     Scalar rise;
-    Scalar held; ///< kHeld: the horizontal motion held back at the riser so far (m)
+    Scalar held; ///< kHeld: the horizontal motion held back at the riser so far, into it (m)
 };
 /// Up by step_height, forward by the (horizontal) blocked motion plus `held` (the motion held back
 /// at this riser on earlier ticks), down again. Accepted only if neither the up nor the forward
@@ -250,9 +250,12 @@ struct StepAttempt {
 /// or, for a body resting on an edge (a step's nosing, SlideRequest::edge_support_y), the higher
 /// of that and the nosing's contact: the round base sits lower than a skin above the nosing, and
 /// measured from a skin below its feet the next riser of stairs a step high was out of reach.
+/// `riser` is the blocking contact's normal: motion held back goes straight into the riser (its
+/// horizontal normal, reversed), and what is held is the forward's part that way (the slide
+/// along the riser moves the body by the rest).
 StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar base,
-                        const Vec3& motion, Scalar held, Scalar blocker_y, bool rule_out,
-                        const Params& p, const Tracer& t);
+                        const Vec3& motion, Scalar held, const Vec3& riser, Scalar blocker_y,
+                        bool rule_out, const Params& p, const Tracer& t);
 
 /// Where a body riding `platform` ends when the platform moved by `shift` this tick: the shift
 /// swept and slid like collide-and-slide (max_slide_iterations, skin) against everything but
