@@ -210,6 +210,18 @@ TEST_CASE("a capsule spawned 1 m deep in a box comes out at no more than 0.2 m p
     CHECK(ld(s.st().position.x) >= 0.4L - 1e-6L);
 }
 
+namespace {
+
+/// A floor (top y = 0) and a 0.3 m step whose riser, at x = 0.5, faces -x.
+void build_step_scene(fx::geo::StaticScene& s) {
+    s.add_box(1, fx::geo::Box{v3(0, -0.5L, 0), v3(20, 0.5L, 20), fx::Mat3::identity()});
+    s.add_box(2, fx::geo::Box{v3(2, 0.15L, 0), v3(1.5L, 0.15L, 3), fx::Mat3::identity()});
+    std::string error;
+    REQUIRE(s.build(&error));
+}
+
+} // namespace
+
 TEST_CASE("a step-up is not stopped by a character it moves away from but is by one in its way",
           "[slide][step][characters]") {
     // try_step_up answers "blocked" from the other characters alone when one of them resists the
@@ -217,12 +229,7 @@ TEST_CASE("a step-up is not stopped by a character it moves away from but is by 
     // touches but moves away from (behind it, at every overlap below the deep one) must not stop
     // it; one on the step in front must, at every distance within the forward's reach.
     fx::geo::StaticScene s;
-    s.add_box(1, fx::geo::Box{v3(0, -0.5L, 0), v3(20, 0.5L, 20),
-                              fx::Mat3::identity()}); // floor, top y = 0
-    s.add_box(2, fx::geo::Box{v3(2, 0.15L, 0), v3(1.5L, 0.15L, 3),
-                              fx::Mat3::identity()}); // step, x >= 0.5, 0.3 m
-    std::string error;
-    REQUIRE(s.build(&error));
+    build_step_scene(s);
     const Params p = make_params(kDefaults);
     const long double r = ld(kDefaults.radius), skin = ld(kDefaults.skin);
     const Vec3 feet = v3(0.5L - r - skin, skin, 0);
@@ -267,12 +274,7 @@ TEST_CASE("motion held back at a riser approached at an angle is its part into t
     // added straight into the riser at the next attempt. Holding the whole length moved the body
     // along the riser twice (behaviour 16: up to 0.34 m more sideways over six risers at 25 deg).
     fx::geo::StaticScene s;
-    s.add_box(1, fx::geo::Box{v3(0, -0.5L, 0), v3(20, 0.5L, 20),
-                              fx::Mat3::identity()}); // floor, top y = 0
-    s.add_box(2, fx::geo::Box{v3(2, 0.15L, 0), v3(1.5L, 0.15L, 3),
-                              fx::Mat3::identity()}); // step, x >= 0.5, 0.3 m
-    std::string error;
-    REQUIRE(s.build(&error));
+    build_step_scene(s);
     const Params p = make_params(kDefaults);
     const long double r = ld(kDefaults.radius), skin = ld(kDefaults.skin);
     const Vec3 feet = v3(0.5L - r - skin, skin, 0);
