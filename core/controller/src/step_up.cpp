@@ -234,8 +234,9 @@ StepAttempt try_step_up(const geo::LocalScene& scene, const Vec3& feet, Scalar b
             a.result = StepResult::kHeld;
             // The forward's part into the riser (all of it, straight at the riser): the slide
             // that follows moves the body along the riser by the rest of this tick's motion, and
-            // holding that part too would move it along twice (behaviour 16: up to 0.34 m more
-            // sideways over six risers approached at 25 degrees).
+            // holding that part too would move it along twice (behaviour 16 and before held the
+            // whole length: up to 0.28 m more sideways than the body's speed over six risers
+            // approached at 25 degrees).
             const Vec3 into = into_riser();
             a.held = into.is_zero() ? len : max(min(dot(fwd, into), len), Scalar{});
         }

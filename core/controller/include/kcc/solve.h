@@ -131,7 +131,7 @@ Vec3 clip_into(const Vec3& v, const Vec3& n);
 /// round base reaches over is no ground to climb (KCC-SPEC's step height; docs/controller.md,
 /// "No higher than a step"). The ground under the feet is where the round base touched the ground
 /// it stood on (`last_normal`, when was_grounded): a skin below the feet (feet_y - skin) on level
-/// ground, (radius + skin)(1 - last_normal) higher on a slope or a rim (a base on a steep slope
+/// ground, (radius + skin)(1 - last_normal.y) higher on a slope or a rim (a base on a steep slope
 /// or a rim touches it up to r(1 - cos) above its lowest point: the rim of the slope being climbed,
 /// or of the ledge being rolled off, is no ledge above it). The steepest (least normal.y) wins,
 /// ties to the earlier hit. None: airborne.
