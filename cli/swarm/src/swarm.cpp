@@ -226,7 +226,8 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
                 "fxkcc swarm --seed " + std::to_string(o.seed) + " --run " + std::to_string(s.run);
             if (!o.features_text.empty()) repro += " --features " + o.features_text;
             if (!o.side_args.empty()) repro += " " + o.side_args;
-            s.repro = repro + "   # at commit " + build_info().commit;
+            s.repro = repro + "   # at commit " + build_info().commit +
+                      (build_info().dirty ? " with local changes" : "");
             if (!p.from->generated) {
                 s.signature = p.f.oracle;
                 return;
