@@ -36,6 +36,10 @@ int main(int argc, char** argv) {
     fx::harness::remove_temporaries_on_signal(); // no half-written file survives Ctrl-C
     fx::harness::CheckedFileBuf out_buffer; // remembers why a write to stdout failed
     out_buffer.attach(stdout);
+    // std::cerr would flush std::cout, a second writer of the same FILE, before each write,
+    // and its failures (a full disk) would go unseen: stdout is written and flushed through
+    // out_buffer alone, which reports them (finish_standard_output).
+    std::cerr.tie(nullptr);
     std::ostream out(&out_buffer);
     const int code =
         fx::harness::fxkcc_main(argc, argv, out, std::cerr, FX_ISATTY(1), FX_ISATTY(2));

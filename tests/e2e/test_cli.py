@@ -1589,7 +1589,13 @@ class Outputs(Workspace):
         if not native_posix() or not os.path.exists("/dev/full"):
             self.skipTest("needs /dev/full")
         env = {k: v for k, v in os.environ.items() if k != "CI"}
-        for args in (["list"], ["run", "scenarios/walk-wall.yaml", "--hashes", "-"], ["--version"]):
+        # --metrics and --trace: the summary on stderr came after the data, and std::cerr's flush
+        # of its tied std::cout wrote stdout's buffer and lost the failure (exit 0, issue 51).
+        for args in (["list"], ["run", "scenarios/walk-wall.yaml", "--hashes", "-"], ["--version"],
+                     ["run", "scenarios/walk-wall.yaml", "--metrics", "-"],
+                     ["run", "scenarios/walk-wall.yaml", "--metrics", "-", "--metrics-format", "json"],
+                     ["run", "scenarios/walk-wall.yaml", "--trace", "-", "--trace-ticks", "0:0"],
+                     ["run", "scenarios/walk-wall.yaml", "--csv", "-"]):
             with self.subTest(" ".join(args)), open("/dev/full", "w") as full:
                 p = subprocess.run([BINARY] + args, cwd=self.tmp, env=env, stdout=full, stderr=subprocess.PIPE,
                                    text=True, timeout=60)

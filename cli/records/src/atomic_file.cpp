@@ -166,6 +166,9 @@ bool CheckedFileBuf::close() {
     if (file_ == nullptr) return error_ == 0;
     errno = 0;
     if (std::fflush(file_) != 0) fail();
+    // A flush of the same FILE made elsewhere (std::cout's, when std::cerr flushes its tied
+    // stream before writing) may have failed and dropped the bytes: the FILE remembers it.
+    if (std::ferror(file_) != 0) fail();
     errno = 0;
     if (owned_ && std::fclose(file_) != 0) fail();
     file_ = nullptr;
@@ -204,7 +207,7 @@ std::streamsize CheckedFileBuf::xsputn(const char* s, std::streamsize n) {
 int CheckedFileBuf::sync() {
     if (file_ == nullptr) return 0;
     errno = 0;
-    if (std::fflush(file_) != 0) fail();
+    if (std::fflush(file_) != 0 || std::ferror(file_) != 0) fail();
     return error_ == 0 ? 0 : -1;
 }
 
