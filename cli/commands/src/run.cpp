@@ -120,11 +120,6 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         return kExitBadInput;
     }
     std::vector<uint64_t> checksums;
-    if (!cmd.checksums_path.empty() &&
-        !read_checksum_file(cmd.checksums_path, &checksums, &error)) {
-        err << "fxkcc run: --checksums: " << error << "\n";
-        return kExitBadInput;
-    }
     RunOutputs sink;
     if (!cmd.checksums_path.empty()) sink.checksums = &checksums;
     sink.run_ticks = run_ticks;
@@ -153,8 +148,16 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
           OutputPath{"--trace", cmd.trace_path}, OutputPath{"--metrics", cmd.metrics_path}}) {
         if (!o.path.empty()) named.push_back(o);
     }
-    if (const std::string conflict = output_conflict(named, sc.inputs); !conflict.empty()) {
+    // The recording's checksum file is an input too (it would be replaced by an output on it).
+    std::vector<std::string> inputs = sc.inputs;
+    if (!cmd.checksums_path.empty()) inputs.push_back(cmd.checksums_path);
+    if (const std::string conflict = output_conflict(named, inputs); !conflict.empty()) {
         err << "fxkcc run: " << conflict << "\n";
+        return kExitBadInput;
+    }
+    if (!cmd.checksums_path.empty() &&
+        !read_checksum_file(cmd.checksums_path, &checksums, &error)) {
+        err << "fxkcc run: --checksums: " << error << "\n";
         return kExitBadInput;
     }
     const std::string* outputs[] = {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path,
