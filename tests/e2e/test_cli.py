@@ -686,6 +686,36 @@ class Verify(Workspace):
         self.assertNotRegex(out, r"(?m)^pass ", "--failures-only lists no passing scenario")
         self.assertIn("2 scenarios on " + self.t + ": 1 passed, 1 mismatched", out)
 
+    def test_reports_never_replace_inputs_goldens_or_each_other(self):
+        """Issue 51, item 4: --json and --junit naming a scenario, a golden or one another were
+        written (a golden replaced by the report); now refused, exit 2, nothing written."""
+        os.makedirs(self.p("golden.pending"), exist_ok=True)
+        write(self.p("golden.pending", "keep.hashes"), "pending\n")
+        scenario, golden = read(self.p("scenarios", "walk-wall.yaml")), read(self.hashes)
+        cases = [
+            (["--json", "scenarios/walk-wall.yaml"], "is an input of the command"),
+            (["--junit", "./scenarios/../scenarios/walk-wall.yaml"], "is an input of the command"),
+            (["--json", f"golden/{self.t}/walk-wall.hashes"], "is inside the golden folder 'golden'"),
+            (["--junit", f"golden/{self.t}/new-report.xml"], "is inside the golden folder 'golden'"),
+            (["--json", "golden.pending/keep.hashes", "--pending-dir", "golden.pending"],
+             "is inside the pending folder 'golden.pending'"),
+            (["--json", "r.out", "--junit", "./r.out"], "name the same file"),
+        ]
+        for args, message in cases:
+            with self.subTest(" ".join(args)):
+                rc, out, err = fxkcc(["verify", "--no-progress"] + args, self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(message, err)
+                self.assertEqual(out, "", "nothing verified, nothing printed")
+        self.assertEqual(read(self.p("scenarios", "walk-wall.yaml")), scenario)
+        self.assertEqual(read(self.hashes), golden)
+        self.assertEqual(read(self.p("golden.pending", "keep.hashes")), "pending\n")
+        self.assertFalse(os.path.exists(self.p("golden", self.t, "new-report.xml")))
+        self.assertFalse(os.path.exists(self.p("r.out")))
+        # Beside the goldens, not in them: written as before.
+        self.run_ok(["verify", "--no-progress", "--json", "report.json", "--junit", "junit.xml"])
+        self.assertEqual(json.loads(read(self.p("report.json")))["counts"]["scenarios"], 2)
+
     def test_a_world_hash_alone_that_differs_is_named(self):
         text = read(self.hashes)
         line = re.search(r"(?m)^5 [0-9a-f]{16} ", text).group(0)

@@ -222,6 +222,37 @@ bool write_pending(const VerifyCommand& cmd, const SuiteOptions& requested,
 
 } // namespace
 
+namespace {
+
+/// Why verify's reports (--json, --junit) may not be written, or "": they may not name each other
+/// or one of the suite's inputs (every scenario file, and the files they reference), nor lie in
+/// the golden or the pending folder, whose files they would replace (issue 51).
+std::string report_conflict(const VerifyCommand& cmd, const std::vector<std::string>& scenarios,
+                            const std::vector<Loaded>& loaded) {
+    std::vector<OutputPath> reports;
+    if (!cmd.json_path.empty()) reports.push_back({"--json", cmd.json_path});
+    if (!cmd.junit_path.empty()) reports.push_back({"--junit", cmd.junit_path});
+    if (reports.empty()) return {};
+    std::vector<std::string> inputs = scenarios;
+    for (const Loaded& l : loaded)
+        inputs.insert(inputs.end(), l.sc.inputs.begin(), l.sc.inputs.end());
+    if (std::string conflict = output_conflict(reports, inputs); !conflict.empty()) return conflict;
+    for (const OutputPath& r : reports) {
+        if (r.path == "-") continue;
+        const std::filesystem::path at = resolved_path(r.path);
+        for (const auto& [what, dir] :
+             {std::pair<const char*, const std::string&>{"the golden folder", cmd.suite.golden_dir},
+              {"the pending folder", cmd.pending_dir}}) {
+            if (!dir.empty() && path_within(at, resolved_path(dir)))
+                return r.option + " " + text::quote(r.path) + " is inside " + what + " " +
+                       text::quote(dir) + ": a report may not replace its files";
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream& err,
                    const Style& style, bool err_terminal) {
     std::string note;
@@ -268,6 +299,10 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     // Load everything first (in parallel): the filter is on names and the shards by cost. Only
     // what is selected runs.
     std::vector<Loaded> all_loaded = load_all(cmd.suite, all, cmd.jobs, err);
+    if (const std::string why = report_conflict(cmd, all, all_loaded); !why.empty()) {
+        err << "fxkcc verify: " << why << "\n";
+        return kExitBadInput;
+    }
     size_t matched = 0;
     const std::vector<size_t> picked = select_scenarios(cmd.suite, all, all_loaded, &matched);
     if (!filter_matched("verify", cmd.suite, matched, all.size(), err)) return kExitBadInput;
