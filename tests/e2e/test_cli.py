@@ -1595,6 +1595,56 @@ def native_posix():
     return NATIVE_POSIX and not EMULATOR
 
 
+class FrameCost(Workspace):
+    """Issue 51, item 8: a valid 12-line scenario with display frames of 1 ns at 1 Hz took 15 s
+    for two ticks (a billion frames a tick, one loop iteration each). Frames that leave a tick
+    not yet due are now added at once; the ticks and their poses are those of one 1 s frame a
+    tick (each tick falls due exactly at a frame's end)."""
+
+    SCENARIO = """format: 1
+name: {name}
+description: "Display frames of {ms} ms at 1 Hz."
+tick_rate: 1
+ticks: 3
+world:
+  - plane: {{id: 1, normal: [0, 1, 0], offset: 0}}
+characters:
+  - id: 1
+    spawn: [0, 0.015, 0]
+    input: {{segments: [{{ticks: 3, stick: [0.3, 1]}}]}}
+frames:
+  - {{ms: {ms}, count: {count}}}
+"""
+
+    def same_run(self, a, b):
+        """The two runs' hash files and CSVs, but the scenario digest (the frames differ)."""
+        for ext in ("hashes", "csv"):
+            strip = lambda text: re.sub(r"(?m)^digest [0-9a-f]{16}\n", "", text)
+            self.assertEqual(strip(read(self.p(f"{a}.{ext}"))), strip(read(self.p(f"{b}.{ext}"))), ext)
+
+    def test_frames_shorter_than_a_tick_cost_no_iteration_each(self):
+        write(self.p("tiny.yaml"), self.SCENARIO.format(name="frames", ms="0.000001", count=10000000))
+        write(self.p("whole.yaml"), self.SCENARIO.format(name="frames", ms="1000", count=3))
+        # A hang, not a timing: the build before took about 9 s a tick here (3 * 10^9 frames).
+        p = subprocess.run(EMULATOR + [BINARY, "run", "tiny.yaml", "--hashes", "tiny.hashes", "--csv", "tiny.csv"],
+                           cwd=self.tmp, capture_output=True, text=True, timeout=20)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.run_ok(["run", "whole.yaml", "--hashes", "whole.hashes", "--csv", "whole.csv"])
+        self.same_run("tiny", "whole")
+        # Two segments: frames are skipped no further than their segment's count. 0.3 s twice,
+        # then 0.5 s: ticks fall due at 1.1 s (0.1 s left over), 2.1 s and 3.1 s, as with one frame
+        # of 1.1 s and then frames of 1 s (frames that run no tick leave nothing in a run's output).
+        two = self.SCENARIO.format(name="frames", ms="300", count=2).replace(
+            "  - {ms: 300, count: 2}", "  - {ms: 300, count: 2}\n  - {ms: 500, count: 5}")
+        ref = self.SCENARIO.format(name="frames", ms="1100", count=1).replace(
+            "  - {ms: 1100, count: 1}", "  - {ms: 1100, count: 1}\n  - {ms: 1000, count: 5}")
+        write(self.p("two.yaml"), two)
+        write(self.p("ref.yaml"), ref)
+        for name in ("two", "ref"):
+            self.run_ok(["run", f"{name}.yaml", "--hashes", f"{name}.hashes", "--csv", f"{name}.csv"])
+        self.same_run("two", "ref")
+
+
 class Outputs(Workspace):
     """Issue 17: outputs mean what they mean to a shell. Devices and FIFOs are written in place,
     symbolic links through to their file, write errors exit 125 naming the path and the reason,

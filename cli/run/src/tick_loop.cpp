@@ -1,5 +1,7 @@
 #include "tick_loop.h"
 
+#include <algorithm>
+
 #include "kcc/clock.h"
 #include "run/fault.h"
 
@@ -55,6 +57,18 @@ bool run_ticks(const RunParts& r) {
     int64_t used = 0;
     while (r.world.tick() <= last) {
         const FrameSegment& f = sc.frames[seg];
+        // Frames shorter than a tick that leave it not yet due are added at once: the same
+        // accumulator as one by one, and no tick ran for them (frames of 1 ns at 1 Hz took a
+        // billion iterations a tick: issue 51). Only this segment's frames (the last repeats),
+        // and never the one that makes a tick due.
+        if (f.ns < clock.tick_ns()) {
+            const int64_t quiet = (clock.tick_ns() - 1 - clock.accumulator_ns()) / f.ns;
+            const int64_t left = seg + 1 < sc.frames.size() ? f.count - used - 1 : quiet;
+            if (const int64_t idle = std::min(quiet, left); idle > 0) {
+                clock.advance(idle * f.ns); // 0 ticks: idle * f.ns < tick_ns - accumulator
+                used += idle;
+            }
+        }
         if (++used >= f.count && seg + 1 < sc.frames.size()) {
             ++seg; // the last segment repeats until the run is over
             used = 0;
