@@ -1817,6 +1817,62 @@ class GoldenTrust(Workspace):
         rc, out, _ = self.verify()
         self.assertEqual(rc, 0, out)
 
+    def test_writes_and_removals_never_go_through_links_or_into_special_files(self):
+        """Issue 51, items 1 to 3 and 10: a golden file linked outside, the target folder linked
+        outside, a pending folder linked to the golden one, a FIFO or a device at a golden path.
+        Each is refused with a message naming it, and nothing outside is written or removed."""
+        if not native_posix():
+            self.skipTest("POSIX links, FIFOs and devices")
+        g = self.p("golden", self.t)
+        outside = self.p("outside")
+        os.makedirs(outside)
+        write(os.path.join(outside, "victim.hashes"), "victim\n")
+        write(os.path.join(outside, "victim.csv"), "victim\n")
+        # 1. A golden file that is a link to a file outside: bless and review --accept refused.
+        os.makedirs(self.p("golden.pending", self.t))
+        for ext in ("hashes", "csv"):  # a pending golden of walk-wall, to accept over the link
+            shutil.copy(os.path.join(g, f"walk-wall.{ext}"), self.p("golden.pending", self.t, f"walk-wall.{ext}"))
+        os.remove(os.path.join(g, "walk-wall.hashes"))
+        os.symlink(os.path.join(outside, "victim.hashes"), os.path.join(g, "walk-wall.hashes"))
+        rc, out, err = fxkcc(["bless"], self.tmp)
+        self.assertNotEqual(rc, 0, err)
+        self.assertIn(f"'golden/{self.t}/walk-wall.hashes' is a symbolic link", out + err)
+        self.assertEqual(read(os.path.join(outside, "victim.hashes")), "victim\n")
+        rc, out, err = fxkcc(["review", "--accept"], self.tmp)
+        self.assertNotEqual(rc, 0, err)
+        self.assertIn("is a symbolic link", out + err)
+        self.assertEqual(read(os.path.join(outside, "victim.hashes")), "victim\n")
+        shutil.rmtree(self.p("golden.pending"))
+        os.remove(os.path.join(g, "walk-wall.hashes"))
+        # 2. The target folder a link to a folder outside: bless and bless --prune refused.
+        shutil.rmtree(g)
+        os.symlink(outside, g)
+        for args in (["bless"], ["bless", "--prune"]):
+            with self.subTest(" ".join(args)):
+                rc, out, err = fxkcc(args, self.tmp)
+                self.assertNotEqual(rc, 0, err)
+                self.assertIn(f"'golden/{self.t}' is a symbolic link", out + err)
+        self.assertEqual(sorted(os.listdir(outside)), ["victim.csv", "victim.hashes"])
+        os.remove(g)
+        self.run_ok(["bless"])
+        # 3. review --reject with the pending target folder linked to the golden one: refused.
+        os.makedirs(self.p("golden.pending"))
+        os.symlink(os.path.abspath(g), self.p("golden.pending", self.t))
+        accepted = sorted(os.listdir(g))
+        rc, _, err = fxkcc(["review", "--reject"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("is a symbolic link", err)
+        self.assertEqual(sorted(os.listdir(g)), accepted)
+        os.remove(self.p("golden.pending", self.t))
+        # 10. A FIFO, or a device, at a golden path: refused at once (a FIFO blocked bless).
+        fifo = os.path.join(g, "walk-wall.csv")
+        os.remove(fifo)
+        os.mkfifo(fifo)
+        p = subprocess.run(EMULATOR + [BINARY, "bless"], cwd=self.tmp, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"'golden/{self.t}/walk-wall.csv' is not a regular file", p.stdout + p.stderr)
+        self.assertNotIn("blessed  walk-wall", p.stdout)
+
     def test_target_header_must_name_its_folder(self):
         os.rename(self.p("golden", self.t), self.p("golden", "other"))
         rc, out, _ = fxkcc(["verify", "--no-progress", "--target", "other"], self.tmp)

@@ -235,6 +235,12 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
             names.insert(o.name);
         std::error_code ec;
         std::vector<fs::path> stale;
+        if (const std::string why =
+                golden_folder_refusal(write_suite.golden_dir, suite_target(write_suite));
+            cmd.prune && !why.empty()) {
+            err << "fxkcc bless: --prune: " << why << "; nothing removed\n";
+            return kExitBadInput;
+        }
         for (fs::directory_iterator it(golden_folder, ec), end; !ec && it != end;
              it.increment(ec)) {
             const fs::path p = it->path();
@@ -248,6 +254,11 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
             if (!cmd.prune) {
                 out << "orphan   " << p.generic_string() << " (no scenario named '"
                     << p.stem().string() << "'; bless --prune removes it)\n";
+                continue;
+            }
+            if (!fs::is_regular_file(fs::symlink_status(p, ec))) {
+                out << "kept     " << p.generic_string()
+                    << " (not a regular file: a link or a special file is never removed)\n";
                 continue;
             }
             fs::remove(p, ec);

@@ -336,6 +336,21 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
         out << "nothing pending in " << root << "\n";
         return kExitOk;
     }
+    // Accepting and rejecting remove the pending files: never through a link, never a special
+    // file, never in a linked folder (a pending target folder linked to the golden one had
+    // --reject delete the accepted goldens: issue 51).
+    if (cmd.accept || cmd.reject) {
+        SuiteOptions from = cmd.suite;
+        from.golden_dir = root;
+        for (const Pending& p : pending) {
+            from.target = p.target;
+            if (const std::string why = golden_write_refusal(from, p.name); !why.empty()) {
+                err << "fxkcc review: " << why << "; nothing "
+                    << (cmd.accept ? "accepted" : "rejected") << "\n";
+                return kExitBadInput;
+            }
+        }
+    }
     if (cmd.reject) {
         SuiteOptions from = cmd.suite;
         from.golden_dir = root;

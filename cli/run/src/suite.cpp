@@ -247,8 +247,47 @@ std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& he
 // the old hash file's). Killed between 2 and 3: readers find the new CSV by the hash file's
 // digest (golden_csv_for). Two blesses at once each rename their own files, and write the same
 // bytes (the run is deterministic), so neither can tear the other's golden.
+std::string golden_folder_refusal(const std::string& golden_dir, const std::string& target) {
+    for (const fs::path& dir : {fs::path(golden_dir), fs::path(golden_dir) / target}) {
+        std::error_code ec;
+        const fs::file_status st = fs::symlink_status(dir, ec);
+        if (ec || !fs::exists(st)) continue;
+        if (fs::is_symlink(st))
+            return "'" + dir.generic_string() +
+                   "' is a symbolic link: goldens are written and removed only in a real folder "
+                   "(a link would send them elsewhere)";
+        if (!fs::is_directory(st)) return "'" + dir.generic_string() + "' is not a folder";
+    }
+    return "";
+}
+
+std::string golden_write_refusal(const SuiteOptions& suite, const std::string& name) {
+    if (std::string why = golden_folder_refusal(suite.golden_dir, suite_target(suite));
+        !why.empty())
+        return why;
+    for (const std::string& path :
+         {golden_hashes_path(suite, name), golden_csv_path(suite, name)}) {
+        std::error_code ec;
+        const fs::file_status st = fs::symlink_status(path, ec);
+        if (ec || !fs::exists(st)) continue;
+        if (fs::is_symlink(st))
+            return "'" + path +
+                   "' is a symbolic link: a golden is written as a regular file, never through a "
+                   "link (remove the link, or bless its own file)";
+        if (!fs::is_regular_file(st))
+            return "'" + path +
+                   "' is not a regular file (a folder, FIFO, device or socket): a golden is a "
+                   "regular file";
+    }
+    return "";
+}
+
 bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hashes,
                    std::string* error) {
+    if (std::string why = golden_write_refusal(suite, sc.name); !why.empty()) {
+        *error = why;
+        return false;
+    }
     std::error_code ec;
     fs::create_directories(fs::path(golden_hashes_path(suite, sc.name)).parent_path(), ec);
     if (ec) {
@@ -284,6 +323,10 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
 
 bool install_goldens(const SuiteOptions& suite, const std::string& name,
                      std::string_view hashes_text, std::string_view csv, std::string* error) {
+    if (std::string why = golden_write_refusal(suite, name); !why.empty()) {
+        *error = why;
+        return false;
+    }
     const std::string hashes_path = golden_hashes_path(suite, name),
                       csv_path = golden_csv_path(suite, name);
     std::error_code ec;

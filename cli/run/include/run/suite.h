@@ -57,6 +57,17 @@ std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& he
 /// /proc/self/environ or /etc/shadow is refused before anything is read.
 std::string golden_outside_reason(const std::string& golden_dir, const std::string& path);
 
+/// Why the golden pair `name` of `suite` (its folder golden_dir/target, its .hashes and .csv)
+/// may not be written or removed, or "": a write or a removal never goes through a link nor into
+/// a special file. The golden folder and its target folder, where they exist, must be folders,
+/// not links (a link there sent writes, and `bless --prune`'s removals, to another folder), and
+/// each file, where it exists, a regular file: not a link (written through, it replaced a file
+/// outside), a FIFO (a bless blocked for ever) or a device (written to, nothing kept). Reads may
+/// follow links within the golden folder (golden_outside_reason); writes never do (issue 51).
+std::string golden_write_refusal(const SuiteOptions& suite, const std::string& name);
+/// The folder part of golden_write_refusal(): golden_dir and golden_dir/target.
+std::string golden_folder_refusal(const std::string& golden_dir, const std::string& target);
+
 /// Checks a golden pair whose hash file was read: its target header names its folder, and its
 /// trajectory CSV (golden_csv_for) lies inside the golden folder and has the digest the hash
 /// file records. "" when whole, *csv_bytes then holding the CSV; else the reason, with
