@@ -114,6 +114,78 @@ TEST_CASE("swarm: the rule oracle reports a runner that stands still", "[swarm]"
     CHECK(checked["rules"] == 2);
 }
 
+namespace {
+
+/// The floor oracle's findings on one weightless body (gravity 0) hovering over a surface its own
+/// probe cannot reach (probe_distance 1 mm), but the oracle's band (skin + probe_skin) does:
+/// `world` is the level, the body's feet at `feet`, its step height `step`.
+std::vector<Finding> floor_findings(const std::string& world, const std::string& feet,
+                                    const std::string& step) {
+    const std::string yaml =
+        "format: 1\nname: floor-oracle\ndescription: planted\n"
+        "tick_rate: 60\nticks: 12\nworld:\n" +
+        world + "characters:\n  - id: 1\n    spawn: " + feet +
+        "\n    settings: {gravity: 0, probe_distance: 0.001, step_height: " + step + "}\n";
+    GeneratedRun run;
+    run.yaml = yaml;
+    LoadError load_error;
+    REQUIRE(load_scenario_text(yaml, "floor-oracle.yaml", ".", LoadOptions{}, &run.scenario,
+                               &load_error));
+    std::string error;
+    OracleSet plain;
+    plain.metamorphic = false;
+    plain.synctest = false;
+    std::vector<Finding> found;
+    std::map<std::string, int64_t> checked;
+    int64_t ct = 0;
+    REQUIRE(check_run(run, plain, &found, &checked, &ct, &error));
+    CHECK(checked["floor"] == 1);
+    std::vector<Finding> floor;
+    for (const Finding& f : found)
+        if (f.oracle == "floor") floor.push_back(f);
+    return floor;
+}
+
+} // namespace
+
+TEST_CASE("swarm: the floor oracle reports a body held airborne within the band, and nothing "
+          "beyond the band or on a rim higher than a step",
+          "[swarm]") {
+    // Band: skin 0.015 + probe_skin 0.02 = 0.035 m (the defaults).
+    const std::string plane = "  - plane: {id: 1, normal: [0, 1, 0], offset: 0}\n";
+    SECTION("a floor within the band: airborne over it is reported, once") {
+        for (const char* y : {"0.01", "0.02", "0.033"}) {
+            INFO("feet at " << y);
+            const std::vector<Finding> f =
+                floor_findings(plane, std::string("[0, ") + y + ", 0]", "0.35");
+            REQUIRE(f.size() == 1);
+            CHECK(f[0].character == 1);
+            CHECK(f[0].tick == 2); // the third airborne tick
+        }
+    }
+    SECTION("a floor just beyond the band is no floor (run 30337 of seed 20261220: 0.05 m below "
+            "over a 0.05 m band, sliding off a sphere)") {
+        for (const char* y : {"0.0355", "0.036", "0.05"}) {
+            INFO("feet at " << y);
+            CHECK(floor_findings(plane, std::string("[0, ") + y + ", 0]", "0.35").empty());
+        }
+    }
+    // A box's top edge along z at x = 0, y = 0.1, the box at x > 0. The body's round base (r 0.4)
+    // is 1 cm above touching it where the contact normal's y is 0.8 (walkable): its centre
+    // 0.4 * 0.6 = 0.24 m back and 0.32 + 0.01 above the edge, its feet 0.07 m below the edge.
+    const std::string box = "  - box: {id: 2, center: [1, 0, 0], half_extents: [1, 0.1, 2]}\n";
+    const std::string feet = "[-0.24, 0.03, 0]";
+    SECTION("a walkable rim within a step of the feet is floor") {
+        CHECK(floor_findings(box, feet, "0.35").size() == 1);
+        CHECK(floor_findings(box, feet, "0.1").size() == 1);
+    }
+    SECTION("a rim higher than a step above the feet is no floor (docs/controller.md, \"No higher "
+            "than a step\"; run 25133 of seed 20261220)") {
+        CHECK(floor_findings(box, feet, "0.05").empty());
+        CHECK(floor_findings(box, feet, "0.02").empty());
+    }
+}
+
 TEST_CASE("swarm: crowd-apart reports characters left overlapping at the end", "[swarm]") {
     OracleSet plain;
     plain.metamorphic = false;

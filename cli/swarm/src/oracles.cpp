@@ -78,14 +78,27 @@ private:
         const kcc::Params& p = world_->params(i);
         const geo::Capsule cap = kcc::capsule_at(s.position, p);
         std::array<geo::Hit, 16> hits;
-        const Scalar reach = p.ground_band + kGroundTolerance;
+        // Clearly within the band (kGroundTolerance short of its end): the probe looks no
+        // farther, and a body sliding off a round surface may follow it for ticks just beyond
+        // the band (seed 20261220 run 30337: 0.05 m below, over a 0.05 m band, off a sphere).
+        const Scalar reach = p.ground_band - kGroundTolerance;
         const size_t n = std::min(
             world_->scene().cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits),
             hits.size());
+        // docs/controller.md, "No higher than a step": an edge or corner the round base touches
+        // more than step_height above the ground under an airborne body's feet (a skin below
+        // them) is a ledge it reaches over, no ground; a falling body leaning on such a rim slides
+        // off it. Only an edge clearly below that height (kGroundTolerance) counts as floor here.
+        // (Seed 20261220 run 25133: radius 0.589 m, step 0.165 m, leaning on a box's top edge
+        // 0.186 m above its feet while falling past it.)
+        const Scalar highest_edge = s.position.y - p.s.skin + p.s.step_height - kGroundTolerance;
         bool floor = false;
         for (size_t k = 0; k < n && !floor; ++k) {
-            floor = !hits[k].start_overlap && hits[k].normal.y >= p.cos_enter &&
-                    !is_platform(hits[k].shape);
+            const geo::Hit& h = hits[k];
+            const bool edge = h.feature.kind == geo::FeatureKind::kEdge ||
+                              h.feature.kind == geo::FeatureKind::kVertex;
+            floor = !h.start_overlap && h.normal.y >= p.cos_enter && !is_platform(h.shape) &&
+                    !(edge && h.point.y > highest_edge);
         }
         run = floor ? run + 1 : 0;
         if (run >= 3) {
