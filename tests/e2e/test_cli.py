@@ -14,6 +14,7 @@ import os
 import pathlib
 import re
 import shutil
+import stat
 import struct
 import subprocess
 import sys
@@ -1874,6 +1875,58 @@ class GoldenTrust(Workspace):
         self.assertNotEqual(p.returncode, 0, p.stderr)
         self.assertIn(f"'golden/{self.t}/walk-wall.csv' is not a regular file", p.stdout + p.stderr)
         self.assertNotIn("blessed  walk-wall", p.stdout)
+        # A character device (the null device's numbers) there: bless said "blessed" and wrote
+        # nothing. Making one needs the right to (root, as the CI runs); elsewhere it is skipped.
+        os.remove(fifo)
+        try:
+            os.mknod(fifo, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        except (PermissionError, OSError) as e:
+            self.skipTest(f"cannot make a device node here ({e})")
+        p = subprocess.run(EMULATOR + [BINARY, "bless"], cwd=self.tmp, env=env, capture_output=True, text=True,
+                           timeout=60)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"'golden/{self.t}/walk-wall.csv' is not a regular file", p.stdout + p.stderr)
+        self.assertNotIn("blessed  walk-wall", p.stdout)
+        self.assertTrue(stat.S_ISCHR(os.lstat(fifo).st_mode))
+
+    def test_reject_removes_only_pending_goldens(self):
+        """Issue 51, item 3: review --reject --pending-dir DIR removed every *.hashes and *.csv
+        under DIR's subfolders. Now only a hash file written for the scenario and folder it is in,
+        and the CSV it records: anything else refuses the whole rejection, and nothing goes."""
+        d = self.p("elsewhere")
+        cases = [
+            ("a file that is no hash file", "notes", "my notes\n", "my csv\n"),
+            ("another scenario's hash file", "walk-wall", None, None),
+            ("a CSV that is not the one recorded", "platform-ride", "", "# fxkcc-trajectory 1\nedited\n"),
+        ]
+        for label, name, hashes, csv in cases:
+            with self.subTest(label):
+                shutil.rmtree(d, ignore_errors=True)
+                os.makedirs(os.path.join(d, self.t))
+                if label.startswith("another"):
+                    shutil.copy(self.p("golden", self.t, "platform-ride.hashes"), os.path.join(d, self.t, "walk-wall.hashes"))
+                    shutil.copy(self.p("golden", self.t, "platform-ride.csv"), os.path.join(d, self.t, "walk-wall.csv"))
+                elif hashes == "":
+                    shutil.copy(self.p("golden", self.t, f"{name}.hashes"), os.path.join(d, self.t, f"{name}.hashes"))
+                    write(os.path.join(d, self.t, f"{name}.csv"), csv)
+                else:
+                    write(os.path.join(d, self.t, f"{name}.hashes"), hashes)
+                    write(os.path.join(d, self.t, f"{name}.csv"), csv)
+                before = {f: read(os.path.join(d, self.t, f)) for f in os.listdir(os.path.join(d, self.t))}
+                rc, out, err = fxkcc(["review", "--reject", "--pending-dir", "elsewhere"], self.tmp)
+                self.assertEqual(rc, 2, out + err)
+                self.assertIn("nothing rejected", err)
+                self.assertNotIn("rejected " + self.t, out)
+                after = {f: read(os.path.join(d, self.t, f)) for f in os.listdir(os.path.join(d, self.t))}
+                self.assertEqual(after, before)
+        # A pending golden written by the tool, next to nothing else, is rejected.
+        shutil.rmtree(d)
+        for ext in ("hashes", "csv"):  # a new golden, so that bless --pending writes one
+            os.remove(self.p("golden", self.t, f"walk-wall.{ext}"))
+        self.run_ok(["bless", "--pending", "--pending-dir", "elsewhere", "-k", "walk-wall"])
+        out, _ = self.run_ok(["review", "--reject", "--pending-dir", "elsewhere"])
+        self.assertIn(f"rejected {self.t}/walk-wall", out)
+        self.assertFalse(os.path.exists(os.path.join(d, self.t, "walk-wall.hashes")))
 
     def test_target_header_must_name_its_folder(self):
         os.rename(self.p("golden", self.t), self.p("golden", "other"))

@@ -118,6 +118,23 @@ std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& 
     return found;
 }
 
+/// Why the pair `p` under `root` is not a pending golden that --reject may remove, or "": its
+/// hash file must be an fxkcc hash file for the scenario it is named after and the target
+/// folder it is in, and its CSV, when there is one, the CSV it records (by digest).
+std::string not_a_pending_golden(const std::string& root, const Pending& p) {
+    const std::string path = (fs::path(root) / p.target / (p.name + ".hashes")).generic_string();
+    std::string text, error;
+    HashFile hashes;
+    if (!read_file(path, &text, &error) || !parse_hash_file(text, path, &hashes, &error))
+        return error;
+    if (hashes.header.scenario != p.name)
+        return "'" + path + "' is for the scenario named '" + hashes.header.scenario + "'";
+    std::string csv;
+    bool csv_missing = false;
+    const std::string why = check_golden_pair(root, p.target, p.name, hashes, &csv, &csv_missing);
+    return csv_missing ? std::string() : why;
+}
+
 /// Reads a pending pair and says what it changes against the accepted golden.
 /// What the scenario's expectations and invariants say on this build, by scenario name: computed
 /// once, however many targets have a pending golden of it.
@@ -352,6 +369,16 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
         }
     }
     if (cmd.reject) {
+        // Only pending goldens are removed: a hash file the tool wrote for this scenario and
+        // folder, and the CSV it records (any *.hashes / *.csv under a --pending-dir was deleted
+        // before: issue 51). One that is not refuses the whole rejection.
+        for (const Pending& p : pending) {
+            if (const std::string why = not_a_pending_golden(root, p); !why.empty()) {
+                err << "fxkcc review: " << why
+                    << "; nothing rejected (only pending goldens, written by bless --pending or verify --pending-dir, are removed)\n";
+                return kExitBadInput;
+            }
+        }
         SuiteOptions from = cmd.suite;
         from.golden_dir = root;
         for (const Pending& p : pending) {
