@@ -325,14 +325,59 @@ class Bless(Workspace):
         # What was captured verifies as this target's goldens.
         out, _ = self.run_ok(["verify", "--golden-dir", "captured", "--own-goldens"])
         self.assertIn(f"2 scenarios on {t}: 2 passed", out)
-        for spelling in ("golden", "./golden", "golden/", os.path.join(self.tmp, "golden")):
+        for spelling in ("golden", "./golden", "golden/", os.path.join(self.tmp, "golden"), "golden/inside"):
             rc, out, err = fxkcc(["bless", "--capture", spelling], self.tmp, ci=True)
             self.assertEqual(rc, 2, out + err)
-            self.assertIn(f"--capture '{spelling}' is the golden folder 'golden'", err)
+            self.assertIn(f"--capture '{spelling}' and the golden folder 'golden' overlap", err)
         rc, out, err = fxkcc(["bless", "--capture", "other", "--golden-dir", "other"], self.tmp, ci=True)
         self.assertEqual(rc, 2, out + err)
         self.assertEqual(self.golden_files(), [])
         self.assertFalse(os.path.exists(self.p("other")))
+
+    def test_pending_and_capture_folders_that_alias_the_goldens_are_refused(self):
+        """Issue 51, item 7: under CI, a pending or capture folder whose target folder is a link
+        to, or a bind mount of, the golden target folder let verify --pending-dir and
+        bless --capture rewrite the goldens: the overlap was decided by path text. Now by
+        identity too; nothing in the golden folder changes."""
+        if not native_posix():
+            self.skipTest("POSIX links and mounts")
+        self.run_ok(["bless"])
+        t = self.target()
+        g = self.p("golden", t)
+        # A stale golden (an older behaviour's), so that verify --pending-dir writes a pending one
+        # and bless --capture a fresh one: where they go, the goldens would be replaced.
+        hashes = os.path.join(g, "walk-wall.hashes")
+        write(hashes, re.sub(r"(?m)^behaviour (\d+)$", lambda m: f"behaviour {int(m.group(1)) - 1}", read(hashes)))
+        before = {f: read(os.path.join(g, f)) for f in sorted(os.listdir(g))}
+
+        def aliases():
+            yield "a link", lambda d: os.symlink(os.path.abspath(g), os.path.join(d, t)), None
+
+            def bind(d):
+                os.makedirs(os.path.join(d, t))
+                if subprocess.run(["mount", "--bind", os.path.abspath(g), os.path.join(d, t)],
+                                  capture_output=True).returncode != 0:
+                    raise unittest.SkipTest("cannot bind-mount here (needs root)")
+            yield "a bind mount", bind, lambda d: subprocess.run(["umount", os.path.join(d, t)], check=True)
+
+        for label, make, undo in aliases():
+            for args in (["verify", "--no-progress", "--pending-dir", "alias"], ["bless", "--capture", "alias"]):
+                with self.subTest(f"{label}: {' '.join(args[:1])}"):
+                    d = self.p("alias")
+                    shutil.rmtree(d, ignore_errors=True)
+                    os.makedirs(d)
+                    try:
+                        make(d)
+                    except unittest.SkipTest as e:
+                        self.skipTest(str(e))
+                    try:
+                        rc, out, err = fxkcc(args, self.tmp, ci=True)
+                    finally:
+                        if undo:
+                            undo(d)
+                    self.assertEqual(rc, 2, out + err)
+                    self.assertIn("overlap", err)
+                    self.assertEqual({f: read(os.path.join(g, f)) for f in sorted(os.listdir(g))}, before)
 
     def test_bless_creates_then_reports_unchanged_then_changed(self):
         out, _ = self.run_ok(["bless"])

@@ -16,17 +16,6 @@ namespace fs = std::filesystem;
 
 namespace fx::harness {
 
-namespace {
-
-/// The same folder, whether or not either exists yet.
-bool same_folder(const std::string& a, const std::string& b) {
-    std::error_code ea, eb;
-    const fs::path pa = resolved_path(a, ea), pb = resolved_path(b, eb);
-    return !ea && !eb && pa == pb;
-}
-
-} // namespace
-
 int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& err,
                   const Style& style, bool err_terminal) {
     BlessCommand cmd = request;
@@ -48,10 +37,10 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
             return kExitBadInput;
         }
     } else if (!cmd.capture_dir.empty()) {
-        if (same_folder(cmd.capture_dir, cmd.suite.golden_dir)) {
-            err << "fxkcc bless: --capture '" << cmd.capture_dir << "' is the golden folder '"
+        if (folders_overlap(cmd.capture_dir, cmd.suite.golden_dir)) {
+            err << "fxkcc bless: --capture '" << cmd.capture_dir << "' and the golden folder '"
                 << cmd.suite.golden_dir
-                << "'; capture into another folder (goldens change only by a deliberate, reviewed commit)\n";
+                << "' overlap; capture into a folder of its own (goldens change only by a deliberate, reviewed commit)\n";
             return kExitBadInput;
         }
         write_suite.golden_dir = cmd.capture_dir;

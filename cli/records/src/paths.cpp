@@ -1,5 +1,7 @@
 #include "records/paths.h"
 
+#include <vector>
+
 namespace fx::harness {
 
 namespace fs = std::filesystem;
@@ -28,10 +30,52 @@ bool path_within(const fs::path& p, const fs::path& root) {
     return true;
 }
 
+namespace {
+
+/// The same file or folder by identity (device and inode; on Windows, volume and file index).
+bool same_file(const fs::path& x, const fs::path& y) {
+    std::error_code ec;
+    return fs::equivalent(x, y, ec) && !ec;
+}
+
+/// `folder` and its subfolders one level down (the target folders goldens are written into), as
+/// far as they exist; links are listed as they are (same_file follows them).
+std::vector<fs::path> folder_and_children(const fs::path& folder) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec)) return out;
+    out.push_back(folder);
+    constexpr size_t kMostChildren = 4096; // a bound on the work, far above any golden folder's
+    for (fs::directory_iterator it(folder, ec), end;
+         !ec && it != end && out.size() <= kMostChildren; it.increment(ec)) {
+        if (it->is_directory(ec)) out.push_back(it->path());
+    }
+    return out;
+}
+
+/// `inner` (resolved) is `outer` or inside it by identity: one of its ancestors is `outer`.
+bool within_by_identity(const fs::path& inner, const fs::path& outer) {
+    for (fs::path up = inner;; up = up.parent_path()) {
+        if (same_file(up, outer)) return true;
+        if (!up.has_relative_path()) return false;
+    }
+}
+
+} // namespace
+
 bool folders_overlap(const fs::path& a, const fs::path& b) {
     std::error_code ea, eb;
     const fs::path ra = resolved_path(a, ea), rb = resolved_path(b, eb);
-    return path_within(ra, rb) || path_within(rb, ra);
+    if (path_within(ra, rb) || path_within(rb, ra)) return true;
+    // By identity, which no spelling hides: one folder a bind mount of the other or inside it,
+    // or a target folder of one the same folder as the other or one of its target folders (a
+    // link or a bind mount: issue 51).
+    if (within_by_identity(ra, rb) || within_by_identity(rb, ra)) return true;
+    const std::vector<fs::path> fa = folder_and_children(ra), fb = folder_and_children(rb);
+    for (const fs::path& x : fa)
+        for (const fs::path& y : fb)
+            if (same_file(x, y)) return true;
+    return false;
 }
 
 } // namespace fx::harness

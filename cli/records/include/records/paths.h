@@ -19,9 +19,10 @@ std::filesystem::path resolved_path(const std::filesystem::path& p);
 /// "golden"). Both are taken as given: pass resolved paths.
 bool path_within(const std::filesystem::path& p, const std::filesystem::path& root);
 
-/// Two folders (existing or not, in any spelling) are the same or one is inside the other: where
-/// pending goldens may not go relative to the golden folder (what is written into one would
-/// overwrite or remove the other's files).
+/// Two folders (existing or not, in any spelling) are the same or one is inside the other, by
+/// path or by identity (a bind mount, a link), or a subfolder of one (a target folder) is the
+/// other or one of its subfolders: where pending goldens and captures may not go relative to the
+/// golden folder (what is written into one would overwrite or remove the other's files).
 bool folders_overlap(const std::filesystem::path& a, const std::filesystem::path& b);
 
 } // namespace fx::harness
