@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -180,6 +182,77 @@ TEST_CASE("the recorder writes the level, the characters, their inputs and the c
     CHECK(rec.files(std::string(64, 'a'), &files, &error));
     CHECK_FALSE(rec.write("/nonexistent-folder-fxkcc", "session", &error));
     CHECK(error.find("cannot write /nonexistent-folder-fxkcc/session.yaml") != std::string::npos);
+}
+
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// A recording of `ticks` ticks of the small world, character 1 running with stick (0, 1).
+void record(Recorder& rec, World& w, int ticks) {
+    small_world(w);
+    std::string error;
+    REQUIRE(w.set_recorder(&rec, &error));
+    for (int t = 0; t < ticks; ++t)
+        w.step(inputs_for(w, stick(0, 1)));
+}
+
+} // namespace
+
+TEST_CASE("write() never follows a planted link, and a failed write leaves the earlier recording "
+          "whole",
+          "[recorder]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "fxkcc-recorder-write-test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    World w1, w2;
+    Recorder first, second;
+    record(first, w1, 5);
+    record(second, w2, 9);
+    std::string error;
+    REQUIRE(first.write(dir.string(), "session", &error));
+    const std::vector<std::string> names = {"session.yaml", "session.c1.csv", "session.checksums"};
+    std::vector<std::string> old;
+    for (const std::string& n : names)
+        old.push_back(slurp(dir / n));
+    CHECK(old[0].find("ticks: 5\n") != std::string::npos);
+#ifndef _WIN32
+    SECTION("a link planted at a file's .partial name is replaced, its target left alone") {
+        const fs::path victim = dir / "victim.txt";
+        { std::ofstream(victim) << "victim\n"; }
+        for (const std::string& n : names)
+            fs::create_symlink(victim, dir / (n + ".partial"));
+        REQUIRE(second.write(dir.string(), "session", &error));
+        CHECK(slurp(victim) == "victim\n");
+        CHECK(slurp(dir / "session.yaml").find("ticks: 9\n") != std::string::npos);
+        for (const std::string& n : names)
+            CHECK_FALSE(fs::exists(fs::symlink_status(dir / (n + ".partial"))));
+    }
+#endif
+    SECTION("a write that fails at its last file leaves every file of the earlier one") {
+        // The checksum file's name taken by a folder: the last rename cannot happen.
+        fs::remove(dir / "session.checksums");
+        fs::create_directories(dir / "session.checksums" / "in-the-way");
+        old[2].clear();
+        CHECK_FALSE(second.write(dir.string(), "session", &error));
+        CHECK(error.find("session.checksums") != std::string::npos);
+        CHECK(slurp(dir / "session.yaml") == old[0]);
+        CHECK(slurp(dir / "session.c1.csv") == old[1]);
+        CHECK(fs::is_directory(dir / "session.checksums"));
+        for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+            INFO(e.path().filename().string());
+            const std::string f = e.path().filename().string();
+            CHECK(f.find(".partial") == std::string::npos);
+            CHECK(f.find(".previous") == std::string::npos);
+        }
+    }
+    fs::remove_all(dir);
 }
 
 TEST_CASE("the recorder writes a tick's net effect: leaves, joins, then the changes in order",

@@ -534,39 +534,4 @@ bool Recorder::files(const std::string& name, std::vector<RecordedFile>* out,
     return true;
 }
 
-bool Recorder::write(const std::string& folder, const std::string& name, std::string* error) const {
-    std::vector<RecordedFile> files;
-    if (!this->files(name, &files, error)) return false;
-    const std::string dir = folder.empty() || folder.back() == '/' ? folder : folder + "/";
-    // Every file to "<path>.partial" first, then each renamed over its name: a failed write
-    // leaves neither half a recording nor a damaged earlier one of the same name.
-    std::vector<std::string> partial;
-    auto undo = [&](const std::string& path) {
-        for (const std::string& p : partial)
-            std::remove(p.c_str());
-        if (error != nullptr) *error = "recording: cannot write " + path;
-        return false;
-    };
-    for (const RecordedFile& f : files) {
-        const std::string path = dir + f.path + ".partial";
-        std::FILE* file = std::fopen(path.c_str(), "wb");
-        if (file == nullptr) return undo(dir + f.path);
-        partial.push_back(path);
-        bool ok = std::fwrite(f.text.data(), 1, f.text.size(), file) == f.text.size();
-        if (std::fclose(file) != 0) ok = false;
-        if (!ok) return undo(dir + f.path);
-    }
-    for (size_t k = 0; k < files.size(); ++k) {
-        const std::string path = dir + files[k].path;
-#ifdef _WIN32
-        std::remove(path.c_str()); // rename does not replace an existing file there
-#endif
-        if (std::rename(partial[k].c_str(), path.c_str()) != 0) {
-            partial.erase(partial.begin(), partial.begin() + static_cast<std::ptrdiff_t>(k));
-            return undo(path);
-        }
-    }
-    return true;
-}
-
 } // namespace fx::kcc

@@ -57,9 +57,12 @@ public:
     /// of a snapshot the recorder never saw taken, characters with different tick rates, a stick
     /// component outside [-1, 1], an impulse component beyond 1,000 m/s.
     bool files(const std::string& name, std::vector<RecordedFile>* out, std::string* error) const;
-    /// Writes files(name) into the existing folder `folder`: each as "<path>.partial", then
-    /// renamed over its name, so that on an error nothing is left written and an earlier
-    /// recording of the same name stays as it was.
+    /// Writes files(name) into the existing folder `folder`: each created afresh as
+    /// "<path>.partial" (a file or link already there is removed, never written through), then
+    /// an earlier recording's files of those names set aside as "<path>.previous", the new ones
+    /// renamed over their names, and the earlier ones removed. On an error what was done is
+    /// undone: the folder holds the whole earlier recording or the whole new one, never some
+    /// files of each, and no .partial or .previous file is left.
     bool write(const std::string& folder, const std::string& name, std::string* error) const;
 
 private:
