@@ -14,6 +14,7 @@ import os
 import pathlib
 import re
 import shutil
+import signal
 import stat
 import struct
 import subprocess
@@ -1196,6 +1197,57 @@ class Desync(Workspace):
         if not spawns_sides():
             self.skipTest("sides are spawned as this target's programs: natively or under wine")
         self.bin = os.path.abspath(BINARY)
+
+    def _sleeping_side(self, pid_file):
+        """A side that writes its process id, then sleeps for a minute (never answers)."""
+        code = f'import os,time; open("{pid_file}","w").write(str(os.getpid())); time.sleep(60)'
+        return f"{sys.executable} -c '{code}'"
+
+    def test_a_side_past_its_time_limit_is_killed(self):
+        """Issue 51, item 11: a side had no time limit. --side-timeout (default from the
+        scenario's size) kills it and what it started; nothing is left in the temporary folder."""
+        if EMULATOR:
+            self.skipTest("the side is this machine's Python, which a Windows build under wine cannot start")
+        tmpdir = self.p("tmp")
+        os.makedirs(tmpdir)
+        pid_file = self.p("side.pid")
+        start = time.monotonic()
+        rc, out, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--b", self._sleeping_side(pid_file),
+                              "--side-timeout", "1"], self.tmp, env_extra={"TMPDIR": tmpdir})
+        self.assertEqual(rc, 125, out + err)
+        self.assertIn("killed after 1.0 s, its time limit (--side-timeout)", err)
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(os.listdir(tmpdir), [])
+        with self.assertRaises(ProcessLookupError):
+            os.kill(int(read(pid_file)), 0)
+        rc, _, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--side-timeout", "-1"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--side-timeout", err)
+
+    def test_sigterm_stops_the_sides_and_removes_the_temporaries(self):
+        """Issue 51, item 11: desync killed by SIGTERM left its temporary folders and its side
+        running. Now the side's process group is killed, the files and folders are removed, and
+        fxkcc ends as the signal says."""
+        if not native_posix():
+            self.skipTest("POSIX signals")
+        tmpdir = self.p("tmp")
+        os.makedirs(tmpdir)
+        pid_file = self.p("side.pid")
+        env = {k: v for k, v in os.environ.items() if k != "CI"}
+        env["TMPDIR"] = tmpdir
+        p = subprocess.Popen([BINARY, "desync", "scenarios/walk-wall.yaml", "--b", self._sleeping_side(pid_file)],
+                             cwd=self.tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while not (os.path.exists(pid_file) and read(pid_file)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        side = int(read(pid_file))
+        self.assertNotEqual(os.listdir(tmpdir), [])  # the run's temporary folders exist
+        p.send_signal(signal.SIGTERM)
+        p.communicate(timeout=60)
+        self.assertEqual(p.returncode, -signal.SIGTERM)
+        self.assertEqual(os.listdir(tmpdir), [])
+        with self.assertRaises(ProcessLookupError):
+            os.kill(side, 0)
 
     def test_no_fault_no_desync(self):
         out, _ = self.run_ok(["desync", "scenarios/walk-wall.yaml"])

@@ -390,6 +390,7 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
         err << "fxkcc desync: " << error << "\n";
         return kExitBadInput;
     }
+    a.timeout_ms = b.timeout_ms = side_limit_ms(cmd.side_timeout, sc);
     TempFolder tmp;
     if (!tmp.ok()) {
         err << "fxkcc desync: cannot create a temporary folder\n";
@@ -470,6 +471,7 @@ public:
             .show_default();
         app.flag("--allow-outside", &cmd_.allow_outside,
                  "Let the scenario reference files outside its tree");
+        add_side_timeout(app, &cmd_.side_timeout);
     }
     int run(const Invocation& inv) override {
         assign_desync_inputs(inputs_, &cmd_);

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "forensics/sides.h"
 #include "subcommands.h"
 
 namespace fx::harness {
@@ -97,6 +98,19 @@ std::string self_path(const char* argv0) {
     std::error_code ec;
     const std::filesystem::path p = std::filesystem::absolute(argv0, ec);
     return ec ? std::string(argv0) : p.generic_string();
+}
+
+void add_side_timeout(OptionSet& app, int64_t* seconds) {
+    app.add("--side-timeout", seconds,
+            "Seconds a side's run may take before it and what it started are killed (0: 120 s plus "
+            "2 ms a character-tick of the scenario)")
+        .range(0, 1000000)
+        .type_name("SECONDS");
+}
+
+int64_t side_limit_ms(int64_t seconds, const Scenario& sc) {
+    if (seconds > 0) return seconds * 1000;
+    return side_timeout_ms(sc.ticks * static_cast<int64_t>(sc.characters.size()));
 }
 
 void add_suite_options(OptionSet& app, SuiteOptions* s) {

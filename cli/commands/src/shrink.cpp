@@ -50,6 +50,7 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
             err << "fxkcc shrink: " << error << "\n";
             return kExitBadInput;
         }
+        a.timeout_ms = b.timeout_ms = side_limit_ms(cmd.side_timeout, sc);
         Scenario plain = sc;
         plain.expect_states.clear();
         plain.expect_metrics.clear();
@@ -179,6 +180,7 @@ public:
         app.add("--max-runs", &cmd_.max_runs, "Candidates tested at most").show_default();
         app.flag("--allow-outside", &cmd_.allow_outside,
                  "Let the scenario reference files outside its tree");
+        add_side_timeout(app, &cmd_.side_timeout);
     }
     int run(const Invocation& inv) override {
         default_shrink_sides(inv.self, &cmd_); // any side option makes it a desync shrink

@@ -22,6 +22,7 @@ struct SwarmCommand {
     std::string a, b, a_args, b_args;
     bool no_metamorphic = false, no_synctest = false;
     int shrink_runs = 300;
+    int64_t side_timeout = 0;
     std::string known;
     std::string plant;
 };
@@ -91,6 +92,9 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
             err << "fxkcc swarm: " << error << "\n";
             return kExitBadInput;
         }
+        // A generated run has at most a few tens of thousands of character-ticks.
+        a.timeout_ms = b.timeout_ms =
+            cmd.side_timeout > 0 ? cmd.side_timeout * 1000 : side_timeout_ms(100000);
         o.oracles.a = &a;
         o.oracles.b = &b;
         auto quoted = [](const std::string& v) { return "'" + v + "'"; };
@@ -154,6 +158,10 @@ public:
         app.add("--b", &cmd_.b, "Command that runs fxkcc for side b (default: this binary)");
         app.add("--a-args", &cmd_.a_args, "Extra run arguments for side a");
         app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
+        app.add("--side-timeout", &cmd_.side_timeout,
+                "Seconds a side's run may take before it and what it started are killed (0: 320)")
+            .range(0, 1000000)
+            .type_name("SECONDS");
         app.flag("--no-metamorphic", &cmd_.no_metamorphic,
                  "Leave out the translate, permute and frames oracles");
         app.flag("--no-synctest", &cmd_.no_synctest, "Leave out the synctest oracle");

@@ -2,11 +2,14 @@
 
 #include "records/atomic_file.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #ifdef _WIN32
@@ -19,6 +22,8 @@
 #else
 #include <cerrno>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -115,7 +120,7 @@ std::wstring widen(const std::string& s) {
 /// Runs argv with stdout and stderr into the files and stdin from NUL, no shell: CreateProcessW
 /// with each argument quoted for the C runtime. The exit code, or -1 when it cannot start.
 int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
-                   const std::string& err) {
+                   const std::string& err, int64_t timeout_ms, bool* timed_out) {
     std::wstring line;
     for (const std::string& a : argv)
         line += (line.empty() ? L"" : L" ") + quote_windows_arg(widen(a));
@@ -150,9 +155,17 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
                 if (CreateProcessW(nullptr, line.data(), nullptr, nullptr, TRUE,
                                    EXTENDED_STARTUPINFO_PRESENT, nullptr, nullptr, &si.StartupInfo,
                                    &pi)) {
-                    WaitForSingleObject(pi.hProcess, INFINITE);
+                    const DWORD waited = WaitForSingleObject(
+                        pi.hProcess, timeout_ms > 0 ? static_cast<DWORD>(
+                                                          std::min<int64_t>(timeout_ms, 0x7fffffff))
+                                                    : INFINITE);
+                    if (waited == WAIT_TIMEOUT) {
+                        *timed_out = true;
+                        TerminateProcess(pi.hProcess, 1);
+                        WaitForSingleObject(pi.hProcess, INFINITE);
+                    }
                     DWORD exit_code = 0;
-                    if (GetExitCodeProcess(pi.hProcess, &exit_code))
+                    if (!*timed_out && GetExitCodeProcess(pi.hProcess, &exit_code))
                         code = static_cast<int>(exit_code);
                     CloseHandle(pi.hThread);
                     CloseHandle(pi.hProcess);
@@ -169,20 +182,42 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
 #elif defined(__EMSCRIPTEN__)
 /// WebAssembly under node starts no process: a side cannot run here (desync and shrink run their
 /// sides from a native build, e.g. `--b "node build-wasm32-emscripten/cli/fxkcc.js"`).
-int spawn_and_wait(const std::vector<std::string>&, const std::string&, const std::string&) {
+int spawn_and_wait(const std::vector<std::string>&, const std::string&, const std::string&, int64_t,
+                   bool*) {
     return -1;
 }
 #else
 /// Runs argv (the program found on PATH) with stdout and stderr into the files and stdin from
-/// /dev/null, no shell: posix_spawnp. The exit code; -1 when it cannot start or was killed.
+/// /dev/null, no shell: posix_spawnp, in a process group of its own, registered with the signal
+/// handler (remove_temporaries_on_signal) so that a SIGINT or SIGTERM to fxkcc stops it and what
+/// it started. After `timeout_ms` (> 0) the group is killed and *timed_out set. The exit code;
+/// -1 when it cannot start, was killed or timed out.
 int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
-                   const std::string& err) {
+                   const std::string& err, int64_t timeout_ms, bool* timed_out) {
     std::vector<char*> args;
     for (const std::string& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa) != 0) return -1;
+    posix_spawnattr_t attr;
+    if (posix_spawnattr_init(&attr) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        return -1;
+    }
+    // The signals fxkcc handles are blocked from before the spawn until the side is registered,
+    // so that none comes between and leaves it running; the side starts with none blocked and
+    // their default actions.
+    sigset_t handled, previous, none;
+    sigemptyset(&handled);
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP})
+        sigaddset(&handled, sig);
+    sigemptyset(&none);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &handled);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                        POSIX_SPAWN_SETSIGDEF);
     int code = -1;
     if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) == 0 &&
         posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) ==
@@ -190,15 +225,42 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
         posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600) ==
             0) {
         pid_t pid = 0;
-        if (posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ) == 0) {
+        pthread_sigmask(SIG_BLOCK, &handled, &previous);
+        const bool started = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ) == 0;
+        int slot = started ? register_on_signal(OnSignal::kKillGroup, "", pid) : -1;
+        pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+        if (started) {
             int status = 0;
             pid_t w = 0;
-            do {
-                w = waitpid(pid, &status, 0);
-            } while (w == -1 && errno == EINTR);
-            if (w == pid && WIFEXITED(status)) code = WEXITSTATUS(status);
+            if (timeout_ms <= 0) {
+                do {
+                    w = waitpid(pid, &status, 0);
+                } while (w == -1 && errno == EINTR);
+            } else {
+                // Polled, from 1 ms up to 20 ms apart: the side's own run is far longer.
+                const auto deadline =
+                    std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+                auto pause = std::chrono::milliseconds(1);
+                while ((w = waitpid(pid, &status, WNOHANG)) == 0 || (w == -1 && errno == EINTR)) {
+                    if (std::chrono::steady_clock::now() >= deadline) {
+                        *timed_out = true;
+                        kill(-pid, SIGKILL);
+                        do {
+                            w = waitpid(pid, &status, 0);
+                        } while (w == -1 && errno == EINTR);
+                        break;
+                    }
+                    std::this_thread::sleep_for(pause);
+                    pause = std::min(pause * 2, std::chrono::milliseconds(20));
+                }
+            }
+            // Whatever the side started in its group goes with it.
+            kill(-pid, SIGKILL);
+            unregister_on_signal(&slot);
+            if (w == pid && !*timed_out && WIFEXITED(status)) code = WEXITSTATUS(status);
         }
     }
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     return code;
 }
@@ -221,10 +283,14 @@ TempFolder::TempFolder() {
     for (int i = 0; i < 100; ++i) {
         const fs::path p =
             base / ("fxkcc-" + std::to_string(FX_GETPID()) + "-" + std::to_string(g_counter++));
+        const int slot = register_on_signal(OnSignal::kRmdir, p.generic_string());
         if (fs::create_directory(p, ec) && !ec) {
             path_ = p.generic_string();
+            slots_.push_back(slot);
             return;
         }
+        int unused = slot;
+        unregister_on_signal(&unused);
     }
 }
 
@@ -232,6 +298,21 @@ TempFolder::~TempFolder() {
     if (path_.empty()) return;
     std::error_code ec;
     fs::remove_all(path_, ec);
+    for (int& slot : slots_)
+        unregister_on_signal(&slot);
+}
+
+std::string TempFolder::file(const std::string& name) const {
+    const std::string p = path_ + "/" + name;
+    if (std::find(names_.begin(), names_.end(), name) == names_.end()) {
+        names_.push_back(name);
+        slots_.push_back(register_on_signal(OnSignal::kUnlink, p));
+    }
+    return p;
+}
+
+int64_t side_timeout_ms(int64_t character_ticks) {
+    return 120000 + 2 * std::max<int64_t>(character_ticks, 0);
 }
 
 SideResult run_side(const Side& side, const std::vector<std::string>& args) {
@@ -245,9 +326,14 @@ SideResult run_side(const Side& side, const std::vector<std::string>& args) {
     argv.insert(argv.end(), args.begin(), args.end());
     argv.insert(argv.end(), side.extra.begin(), side.extra.end());
     const std::string out = tmp.file("out"), err = tmp.file("err");
-    r.exit_code = spawn_and_wait(argv, out, err);
+    r.exit_code = spawn_and_wait(argv, out, err, side.timeout_ms, &r.timed_out);
     r.out = slurp(out);
     r.err = slurp(err);
+    if (r.timed_out) {
+        r.err = "killed after " + std::to_string(side.timeout_ms / 1000) + "." +
+                std::to_string(side.timeout_ms % 1000 / 100) +
+                " s, its time limit (--side-timeout)\n" + r.err;
+    }
     return r;
 }
 

@@ -24,6 +24,9 @@
 #else
 #include <signal.h>
 #include <unistd.h>
+#if !defined(__EMSCRIPTEN__)
+#include <sys/wait.h>
+#endif
 #define FX_GETPID getpid
 #endif
 
@@ -42,10 +45,10 @@ std::string temp_path_for(const std::string& path) {
     return path + ".tmp." + std::to_string(static_cast<long long>(FX_GETPID())) + "." + token;
 }
 
-// ---- the signal handler's list of temporary files ----
+// ---- the signal handler's list of temporary files, folders and side processes ----
 //
 // Fixed storage, so that the handler needs no allocation: a slot is 0 free, 1 being filled, 2
-// holding a path. A path longer than the slot is not registered (it would only be left behind).
+// holding an entry. A path longer than the slot is not registered (it would only be left behind).
 
 namespace {
 
@@ -55,17 +58,21 @@ constexpr size_t kSignalPathMax = 4096;
 struct SignalSlot {
     std::atomic<int> state{0};
     std::atomic<uint32_t> generation{0}; ///< bumped at every registration
+    std::atomic<int> kind{0}; ///< OnSignal
+    std::atomic<long long> pid{0}; ///< kKillGroup
     char path[kSignalPathMax];
 };
 
 SignalSlot g_signal_slots[kSignalSlots];
 
-int register_temporary(const std::string& path) {
+int register_slot(OnSignal kind, const std::string& path, long long pid) {
     if (path.size() >= kSignalPathMax) return -1;
     for (int i = 0; i < kSignalSlots; ++i) {
         int expected = 0;
         if (g_signal_slots[i].state.compare_exchange_strong(expected, 1)) {
             g_signal_slots[i].generation.fetch_add(1);
+            g_signal_slots[i].kind.store(static_cast<int>(kind));
+            g_signal_slots[i].pid.store(pid);
             std::memcpy(g_signal_slots[i].path, path.c_str(), path.size() + 1);
             g_signal_slots[i].state.store(2);
             return i;
@@ -74,28 +81,65 @@ int register_temporary(const std::string& path) {
     return -1;
 }
 
+int register_temporary(const std::string& path) {
+    return register_slot(OnSignal::kUnlink, path, 0);
+}
+
 void unregister_temporary(int* slot) {
     if (*slot >= 0) g_signal_slots[*slot].state.store(0);
     *slot = -1;
 }
 
 #if !defined(_WIN32) && !defined(__EMSCRIPTEN__)
-extern "C" void fx_remove_temporaries_and_exit(int sig) {
+/// One pass over the slots, acting on those of `kind` (async-signal-safe calls only).
+void on_signal_pass(OnSignal kind) {
     for (SignalSlot& slot : g_signal_slots) {
-        // Another thread may free and reuse the slot meanwhile: the path is copied, and used only
-        // if the slot still holds the same registration afterwards.
+        // Another thread may free and reuse the slot meanwhile: the entry is copied, and used
+        // only if the slot still holds the same registration afterwards.
         const uint32_t generation = slot.generation.load();
-        if (slot.state.load() != 2) continue;
+        if (slot.state.load() != 2 || slot.kind.load() != static_cast<int>(kind)) continue;
         char path[kSignalPathMax];
         std::memcpy(path, slot.path, kSignalPathMax);
         path[kSignalPathMax - 1] = '\0';
+        const long long pid = slot.pid.load();
         if (slot.state.load() != 2 || slot.generation.load() != generation) continue;
-        ::unlink(path); // async-signal-safe
+        switch (kind) {
+        case OnSignal::kKillGroup:
+            if (pid > 0) {
+                ::kill(static_cast<pid_t>(-pid), SIGKILL); // the side and what it started
+                ::waitpid(static_cast<pid_t>(pid), nullptr, 0); // gone before its files go
+            }
+            break;
+        case OnSignal::kUnlink:
+            ::unlink(path);
+            break;
+        case OnSignal::kRmdir:
+            ::rmdir(path);
+            break;
+        }
     }
+}
+
+extern "C" void fx_remove_temporaries_and_exit(int sig) {
+    on_signal_pass(OnSignal::kKillGroup);
+    on_signal_pass(OnSignal::kUnlink);
+    on_signal_pass(OnSignal::kRmdir);
     std::signal(sig, SIG_DFL);
     std::raise(sig); // delivered once this handler returns: the process ends as the signal says
 }
 #endif
+
+} // namespace
+
+int register_on_signal(OnSignal kind, const std::string& path, long long pid) {
+    return register_slot(kind, path, pid);
+}
+
+void unregister_on_signal(int* slot) {
+    unregister_temporary(slot);
+}
+
+namespace {
 
 /// Windows' reserved device names (NUL, CON, COM1, ...): written in place like a POSIX device.
 bool is_windows_device(const std::filesystem::path& p) {

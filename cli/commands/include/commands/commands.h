@@ -104,6 +104,8 @@ struct DesyncCommand {
     std::string bundle; ///< write the bug-report bundle into this folder
     int context = 5; ///< trace lines shown before the first difference
     bool allow_outside = false;
+    /// Seconds a side's run may take before it is killed; 0: side_timeout_ms() of the scenario.
+    int64_t side_timeout = 0;
 };
 /// Exit 0: no desync; 1: desync found (reported); 2: bad input; 125: a side could not run.
 int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& err);
@@ -162,6 +164,8 @@ struct ShrinkCommand {
     std::string a_args, b_args; ///< appended to each side's run arguments
     int max_runs = 1000; ///< candidates tested at most
     bool allow_outside = false;
+    /// Seconds a side's run may take before it is killed; 0: side_timeout_ms() of the scenario.
+    int64_t side_timeout = 0;
 };
 /// Exit 0: shrunk, written and re-checked; 2: bad input, or the scenario does not fail (the
 /// sides do not diverge); 125: a side could not run, or the output cannot be written.

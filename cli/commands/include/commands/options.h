@@ -41,4 +41,11 @@ std::string self_path(const char* argv0);
 /// The options every suite command shares (scenarios, goldens, target, filter, shard).
 void add_suite_options(OptionSet& options, SuiteOptions* suite);
 
+/// --side-timeout SECONDS (desync, shrink, swarm): 1 to 10^6, or 0 (the default) for a limit
+/// derived from the scenario (side_limit_ms).
+void add_side_timeout(OptionSet& options, int64_t* seconds);
+/// The time limit of a side's run of `sc` in ms: `seconds` when given, else side_timeout_ms() of
+/// its ticks times its characters (forensics/sides.h).
+int64_t side_limit_ms(int64_t seconds, const Scenario& sc);
+
 } // namespace fx::harness

@@ -4,6 +4,7 @@
 // appended. Used by `desync` and `shrink` to compare two builds or targets.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,15 @@ struct Side {
     std::string label; ///< as the user wrote it (reports)
     std::vector<std::string> command; ///< the prefix, split into words
     std::vector<std::string> extra; ///< appended after the subcommand's own arguments
+    /// The most a run of the side may take, in ms (0: no limit); past it the side and what it
+    /// started are killed (side_timeout_ms() gives the default).
+    int64_t timeout_ms = 0;
 };
+
+/// The default time limit of a side's run of a scenario of `character_ticks` (ticks times
+/// characters): 120 s, plus 2 ms a character-tick (an emulated side, under qemu or node, runs
+/// a character-tick in well under 1 ms, checks and trace included).
+int64_t side_timeout_ms(int64_t character_ticks);
 
 /// Splits on spaces; "double" or 'single' quotes group words. False on an unclosed quote.
 bool split_words(const std::string& text, std::vector<std::string>* out, std::string* error);
@@ -21,11 +30,14 @@ bool split_words(const std::string& text, std::vector<std::string>* out, std::st
 bool make_side(const std::string& command, const std::string& extra, Side* out, std::string* error);
 
 struct SideResult {
-    int exit_code = -1; ///< -1: could not be started or was killed
+    int exit_code = -1; ///< -1: could not be started, was killed or timed out
+    bool timed_out = false; ///< killed after side.timeout_ms
     std::string out, err;
 };
 /// Runs side.command + args + side.extra with stdout and stderr captured (through files in a
-/// private temporary folder). The current directory is inherited.
+/// private temporary folder). The current directory is inherited. The side runs in a process
+/// group of its own (POSIX), which a SIGINT, SIGTERM or SIGHUP to fxkcc kills before fxkcc ends
+/// (remove_temporaries_on_signal), as it does after side.timeout_ms.
 SideResult run_side(const Side& side, const std::vector<std::string>& args);
 
 /// A private temporary folder, removed with everything in it when destroyed.
@@ -36,11 +48,15 @@ public:
     TempFolder(const TempFolder&) = delete;
     TempFolder& operator=(const TempFolder&) = delete;
     const std::string& path() const { return path_; }
-    std::string file(const std::string& name) const { return path_ + "/" + name; }
+    /// The path of file `name` in it, registered with the signal handler so that a SIGINT or
+    /// SIGTERM removes it (and then the folder) before fxkcc ends.
+    std::string file(const std::string& name) const;
     bool ok() const { return !path_.empty(); }
 
 private:
     std::string path_;
+    mutable std::vector<std::string> names_;
+    mutable std::vector<int> slots_; ///< signal handler registrations (atomic_file.h)
 };
 
 } // namespace fx::harness

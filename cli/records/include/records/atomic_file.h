@@ -134,12 +134,26 @@ struct OutputPath {
 std::string output_conflict(const std::vector<OutputPath>& outputs,
                             const std::vector<std::string>& inputs);
 
-/// Installs, once per process, handlers for SIGINT, SIGTERM and SIGHUP that remove the temporary
-/// files of every open AtomicFile (up to 256 at once) and then end the process as the signal
-/// would have; a signal the program already handles or ignores is left alone. POSIX only: on
-/// Windows and under node a killed process leaves its temporary file (the next bless of a golden
-/// folder removes those, tidy_golden_folder). fxkcc's main calls it.
+/// Installs, once per process, handlers for SIGINT, SIGTERM and SIGHUP that stop the side
+/// processes still running (their process groups, killed and waited for), remove the temporary
+/// files of every open AtomicFile and every registered file, then the registered folders (up to
+/// 256 entries in all), and end the process as the signal would have; a signal the program
+/// already handles or ignores is left alone. POSIX only: on Windows and under node a killed
+/// process leaves its temporary files (the next bless of a golden folder removes those,
+/// tidy_golden_folder). fxkcc's main calls it.
 void remove_temporaries_on_signal();
+
+/// What the signal handler does with a registered entry.
+enum class OnSignal : int {
+    kUnlink, ///< removes the file at the path
+    kRmdir, ///< removes the folder at the path once its registered files are gone
+    kKillGroup, ///< kills the process group `pid` leads (a side), and waits for `pid`
+};
+/// Registers an entry for the handler (remove_temporaries_on_signal); the slot, or -1 when none
+/// is free or the path is too long (then the entry is only left behind on a signal).
+int register_on_signal(OnSignal kind, const std::string& path, long long pid = 0);
+/// Frees the slot (when >= 0) and sets it to -1.
+void unregister_on_signal(int* slot);
 
 /// The most read_file reads (hash files, trajectory CSVs): 1 GiB.
 inline constexpr uint64_t kMaxReadBytes = uint64_t{1} << 30;
