@@ -7,6 +7,9 @@ export type Vec3 = [Fixed, Fixed, Fixed];
 export declare const ONE: bigint;
 export declare const SETTINGS: readonly string[];
 
+/** Thrown for every failure, including arguments refused before the module is called: ids are
+ * integers from 0 to 4294967293 (0xFFFFFFFE and 0xFFFFFFFF are reserved), indices non-negative
+ * integers, raw values bigints within int64; nothing is coerced. */
 export declare class FxkccError extends Error {
   /** 'invalid argument', 'invalid state', 'not found', 'out of memory' or 'internal'. */
   readonly status: string;

@@ -1,8 +1,9 @@
 // The WebAssembly module's exports for JavaScript (capi/js/fxkcc.js wraps them): the C API with
 // every struct passed by value spelled out as scalars, and the inputs, a character's state and
-// a render pose in buffers of this file, so that the JavaScript side never depends on the C
-// structs' layout. Numbers are Q31.32 raw values (int64, BigInt in JavaScript with
-// -sWASM_BIGINT). Single-threaded, as JavaScript is: the buffers are shared by every world.
+// a render pose through buffers of six, fifteen and three int64, so that the JavaScript side never
+// depends on the C structs' layout. Numbers are Q31.32 raw values (int64, BigInt in JavaScript with
+// -sWASM_BIGINT). Single-threaded, as JavaScript is: the state and pose buffers are shared by every
+// world and read at once after the call that fills them; inputs are passed per call.
 #include <fxkcc.h>
 
 #include <cstdlib>
@@ -12,7 +13,6 @@
 #include <emscripten/emscripten.h>
 
 namespace {
-std::vector<fxkcc_input> g_inputs;
 int64_t g_state[15];
 int64_t g_pose[3];
 uint64_t g_u64 = 0;
@@ -189,19 +189,23 @@ EMSCRIPTEN_KEEPALIVE int fxjs_teleport(fxkcc_world* w, uint32_t id, int64_t x, i
     return fxkcc_world_teleport(w, id, vec(x, y, z));
 }
 
-/// The input of character `index` for the next fxjs_step (the buffer grows to hold it).
-EMSCRIPTEN_KEEPALIVE void fxjs_set_input(size_t index, int64_t stick_x, int64_t stick_y, int jump,
-                                         int64_t ix, int64_t iy, int64_t iz) {
-    if (g_inputs.size() <= index) g_inputs.resize(index + 1);
-    g_inputs[index] = fxkcc_input{stick_x, stick_y, jump, vec(ix, iy, iz)};
-}
-
-/// Steps with the first `count` inputs set, then clears them (idle until set again).
-EMSCRIPTEN_KEEPALIVE int fxjs_step(fxkcc_world* w, size_t count) {
-    if (g_inputs.size() < count) g_inputs.resize(count);
-    const int st = fxkcc_world_step(w, g_inputs.data(), count);
-    for (fxkcc_input& in : g_inputs)
-        in = fxkcc_input{};
+/// One tick with `count` inputs, six int64 each in `packed` (stick x, stick y, jump, impulse x, y,
+/// z), written by the caller for this call alone: no input outlives the call, and nothing is
+/// shared between worlds (a buffer shared by every world kept a failed step's inputs for the
+/// next world's step: issue 51). The C API's status; FXKCC_OUT_OF_MEMORY when the inputs cannot
+/// be held.
+EMSCRIPTEN_KEEPALIVE int fxjs_step(fxkcc_world* w, const int64_t* packed, size_t count) {
+    fxkcc_input* inputs = nullptr;
+    if (count > 0) {
+        inputs = static_cast<fxkcc_input*>(std::calloc(count, sizeof(fxkcc_input)));
+        if (inputs == nullptr) return FXKCC_OUT_OF_MEMORY;
+        for (size_t i = 0; i < count; ++i) {
+            const int64_t* v = packed + 6 * i;
+            inputs[i] = fxkcc_input{v[0], v[1], static_cast<int>(v[2] != 0), vec(v[3], v[4], v[5])};
+        }
+    }
+    const int st = fxkcc_world_step(w, inputs, count);
+    std::free(inputs);
     return st;
 }
 

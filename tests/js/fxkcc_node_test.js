@@ -80,6 +80,82 @@ async function main() {
 
   for (const golden of goldens) matchGolden(lib, golden);
   recordAndReplay(lib);
+  validation(lib);
+}
+
+// Issue 51, items 12 and 13: what the module cannot hold is refused before it acts, never coerced
+// (4294967297 was id 1, -1 a reserved id, NaN, strings and objects 0, 1.9 was 1, strings and
+// booleans raw values, a BigInt above 2^64 wrapped), a step that throws half-way leaves nothing
+// for another world's step, and an allocation failure is an FxkccError.
+function validation(lib) {
+  const ONE = fxkcc.ONE;
+  const skin = lib.fixed('0.015');
+  const invalid = (e) => e instanceof fxkcc.FxkccError && e.status === 'invalid argument';
+  const w = lib.createWorld();
+  w.addPlane(1, [0n, ONE, 0n], 0n);
+  for (const id of [4294967297, -1, 0xfffffffe, 0xffffffff, NaN, 1.9, '3', {}, 3n, null, undefined, true]) {
+    assert.throws(() => w.addBox(id, [0n, 0n, 0n], [ONE, ONE, ONE]), invalid, `box id ${String(id)}`);
+    assert.throws(() => w.addCharacter(id, [0n, skin, 0n]), invalid, `character id ${String(id)}`);
+  }
+  for (const v of [1, 0.5, '4294967296', true, null, undefined, 1n << 63n, -(1n << 63n) - 1n, 1n << 64n, {}]) {
+    assert.throws(() => w.addSphere(2, [v, ONE, 0n], ONE), invalid, `centre ${String(v)}`);
+    assert.throws(() => w.addCharacter(5, [0n, skin, 0n], { radius: v }), invalid, `radius ${String(v)}`);
+  }
+  assert.throws(() => w.addBox(2, [0n, 0n], [ONE, ONE, ONE]), invalid);
+  assert.throws(() => w.addCharacter(5, [0n, skin, 0n], { probeMaxHits: 1.5 }), invalid);
+  assert.throws(() => w.addCharacter(5, [0n, skin, 0n], { tickRateHz: '60' }), invalid);
+  assert.throws(() => w.addCharacter(5, [0n, skin, 0n], { tickRateHz: 1n << 40n }), invalid);
+  assert.throws(() => w.addCharacter(5, [0n, skin, 0n], 'fast'), invalid);
+  assert.throws(() => w.addMesh(6, [[0n, 0n, 0n], [ONE, 0n, 0n], [0n, 0n, ONE]], [0, 1, -2]), invalid);
+  assert.throws(() => w.addMesh(6, [[0n, 0n, 0n], [ONE, 0n, 0n], [0n, 0n, ONE]], [0, 1, 2.5]), invalid);
+  assert.throws(() => w.addPlatform(7, [ONE, ONE, ONE], [{ center: [0n, 0n, 0n], tick: 1.5 }]), invalid);
+  assert.throws(() => lib.fixed(0.015), invalid);
+  assert.throws(() => lib.fromNumber(NaN), invalid);
+  assert.throws(() => lib.fromNumber('1'), invalid);
+  assert.throws(() => lib.toNumber(1), invalid);
+  // None of the refused calls added anything: the two characters added now are the only ones.
+  w.addCharacter(1, [0n, skin, 0n]);
+  w.addCharacter(2, [5n * ONE, skin, 0n], { collideCharacters: false, probeMaxHits: 8, tickRateHz: 60n });
+  w.build();
+  assert.strictEqual(w.characterCount, 2);
+  for (const index of [-1, 1.5, '0', 2n, NaN]) assert.throws(() => w.character(index), invalid, `index ${String(index)}`);
+  assert.throws(() => w.renderPosition(0, 1), invalid);
+  assert.throws(() => w.restore([1, 2, 3]), invalid);
+  assert.throws(() => w.recording(7), invalid);
+
+  // A step refused at its second input moves nobody, in this world or in the next one stepped
+  // with holes (its missing inputs idle), and the world steps on afterwards.
+  const other = lib.createWorld();
+  other.addPlane(1, [0n, ONE, 0n], 0n);
+  other.addCharacter(9, [0n, skin, 0n]);
+  other.build();
+  for (const bad of [{ stickX: 1 }, { stickX: 'fast' }, { jump: 1 }, { impulse: [0n, 0n] }, 5]) {
+    assert.throws(() => w.step([{ stickX: ONE, stickY: ONE }, bad]), invalid, JSON.stringify(String(bad)));
+    assert.strictEqual(w.tick, 0n);
+    other.step(new Array(1)); // a hole: idle
+    other.step([]);
+  }
+  assert.strictEqual(other.tick, 10n);
+  assert.deepStrictEqual(other.character(0).velocity, [0n, 0n, 0n], 'the other world ran idle');
+  assert.deepStrictEqual(other.character(0).position, [0n, skin, 0n]);
+  w.step([{ stickX: ONE }]);
+  assert.strictEqual(w.tick, 1n);
+  assert.ok(w.character(0).velocity[0] > 0n);
+
+  // An allocation that fails is an FxkccError with status 'out of memory', not a bare number.
+  const malloc = lib.module._malloc;
+  lib.module._malloc = () => 0;
+  try {
+    assert.throws(() => w.snapshot(), (e) => e instanceof fxkcc.FxkccError && e.status === 'out of memory');
+    assert.throws(() => w.step([{ stickX: ONE }]), (e) => e instanceof fxkcc.FxkccError && e.status === 'out of memory');
+  } finally {
+    lib.module._malloc = malloc;
+  }
+  assert.strictEqual(w.tick, 1n);
+  w.destroy();
+  other.destroy();
+  assert.throws(() => w.step([]), (e) => e instanceof fxkcc.FxkccError && e.status === 'invalid state');
+  console.log('fxkcc.js: ids, indices and values refused before the module acts; a failed step leaves nothing behind');
 }
 
 // A session recorded through JavaScript (a join, a settings change, a teleport, a leave and a
