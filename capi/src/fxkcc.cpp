@@ -29,7 +29,9 @@ using fx::Vec3;
 
 struct fxkcc_world {
     fx::kcc::World world;
-    std::string error;
+    /// Why the last call failed; "" after a success. Mutable: the getters, which take a const
+    /// world, set and clear it too (a stale text from an earlier call misled a caller).
+    mutable std::string error;
     bool built = false;
     std::vector<fx::kcc::Input> inputs; // scratch of step(), sized at build
     std::vector<uint8_t> snapshot; // scratch of fxkcc_world_snapshot
@@ -51,6 +53,11 @@ fxkcc_vec3 C(const Vec3& v) {
 
 fxkcc_status fail(fxkcc_world* w, fxkcc_status status, std::string why) {
     if (w != nullptr) w->error = std::move(why);
+    return status;
+}
+/// fail() for the getters, which take a const world (its error text is mutable).
+fxkcc_status said(const fxkcc_world* w, fxkcc_status status, std::string why) {
+    w->error = std::move(why);
     return status;
 }
 
@@ -370,8 +377,13 @@ size_t fxkcc_world_character_count(const fxkcc_world* world) {
 
 fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index,
                                    fxkcc_character_state* out) {
-    if (world == nullptr || out == nullptr) return FXKCC_INVALID_ARGUMENT;
-    if (index >= world->world.characters().size()) return FXKCC_NOT_FOUND;
+    if (world == nullptr) return FXKCC_INVALID_ARGUMENT;
+    if (out == nullptr) return said(world, FXKCC_INVALID_ARGUMENT, "character: null output");
+    if (index >= world->world.characters().size())
+        return said(world, FXKCC_NOT_FOUND,
+                    "character: no character at index " + std::to_string(index) + " (there are " +
+                        std::to_string(world->world.characters().size()) + ")");
+    world->error.clear();
     const fx::kcc::CharacterState& s = world->world.characters()[index];
     out->id = s.id;
     out->position = C(s.position);
@@ -387,16 +399,23 @@ fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index,
 
 fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index, fxkcc_fixed alpha,
                                          fxkcc_vec3* out) {
-    if (world == nullptr || out == nullptr || alpha < 0 || alpha > FXKCC_ONE)
-        return FXKCC_INVALID_ARGUMENT;
-    if (index >= world->world.characters().size()) return FXKCC_NOT_FOUND;
+    if (world == nullptr) return FXKCC_INVALID_ARGUMENT;
+    if (out == nullptr) return said(world, FXKCC_INVALID_ARGUMENT, "render_position: null output");
+    if (alpha < 0 || alpha > FXKCC_ONE)
+        return said(world, FXKCC_INVALID_ARGUMENT, "render_position: alpha outside [0, FXKCC_ONE]");
+    if (index >= world->world.characters().size())
+        return said(world, FXKCC_NOT_FOUND,
+                    "render_position: no character at index " + std::to_string(index));
+    world->error.clear();
     *out = C(world->world.render_position(index, S(alpha)));
     return FXKCC_OK;
 }
 
 fxkcc_status fxkcc_world_checksum(const fxkcc_world* world, uint64_t* out) {
-    if (world == nullptr || out == nullptr) return FXKCC_INVALID_ARGUMENT;
-    if (!world->built) return FXKCC_INVALID_STATE;
+    if (world == nullptr) return FXKCC_INVALID_ARGUMENT;
+    if (out == nullptr) return said(world, FXKCC_INVALID_ARGUMENT, "checksum: null output");
+    if (!world->built) return said(world, FXKCC_INVALID_STATE, "checksum: build the world first");
+    world->error.clear();
     *out = world->world.checksum();
     return FXKCC_OK;
 }

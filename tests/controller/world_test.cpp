@@ -1,6 +1,7 @@
 // World stepping: frame clock, platforms, impulses, canonical bytes, trace, determinism.
 #include "kcc_test_util.h"
 
+#include "fx/trig.h"
 #include "kcc/clock.h"
 #include "kcc/state_bytes.h"
 
@@ -722,4 +723,75 @@ TEST_CASE("a snapshot that is not of this world is refused and changes nothing",
     CHECK_FALSE(unbuilt.restore(good, &error));
     CHECK(error.find("not built") != std::string::npos);
     REQUIRE(w.restore(good, &error));
+}
+
+TEST_CASE("a snapshot whose states step() could not have made is refused, field by field",
+          "[snapshot]") {
+    // Issue 51: restore checked the bytes' form and the settings, not the states: a position far
+    // outside the working volume or a speed past the bound went into the solver's arithmetic.
+    World w;
+    snapshot_level(w);
+    for (int64_t t = 0; t < 10; ++t)
+        w.step(snapshot_inputs(t));
+    std::vector<uint8_t> good;
+    w.snapshot(&good);
+    const auto before = states_of(w);
+    const size_t record = kStateBytes + kSettingsBytes;
+    std::string error;
+    // The second character's state, changed by `edit`, written back into a copy of the snapshot.
+    auto with = [&](auto&& edit) {
+        CharacterState st;
+        REQUIRE(deserialize_state(std::span<const uint8_t>(good).subspan(18 + record, kStateBytes),
+                                  &st));
+        edit(st);
+        std::vector<uint8_t> b = good;
+        const std::array<uint8_t, kStateBytes> bytes = serialize_state(st);
+        std::copy(bytes.begin(), bytes.end(), b.begin() + static_cast<std::ptrdiff_t>(18 + record));
+        return b;
+    };
+    auto refused = [&](const std::vector<uint8_t>& bytes, const char* why) {
+        INFO(why);
+        CHECK_FALSE(w.restore(bytes, &error));
+        CHECK(error.find(why) != std::string::npos);
+        CHECK(states_of(w) == before);
+    };
+    const Scalar volume = Scalar::from_int(kWorkingVolumeMetres);
+    const Scalar bound = Scalar::from_int(kMaxBodySpeedMetresPerSecond);
+    const Scalar eps = Scalar::from_raw(1);
+    refused(with([&](CharacterState& s) { s.position.x = volume + eps; }),
+            "character 2: a position beyond the working volume");
+    refused(with([&](CharacterState& s) { s.previous_position.z = -volume - eps; }),
+            "a position beyond the working volume");
+    refused(with([&](CharacterState& s) { s.velocity.y = -bound - eps; }),
+            "a speed beyond the speed bound");
+    refused(with([&](CharacterState& s) { s.run_speed = -eps; }), "a speed beyond the speed bound");
+    refused(with([&](CharacterState& s) { s.step_hold = -eps; }), "a held motion out of range");
+    refused(with([&](CharacterState& s) { s.facing = fx::kPi + eps; }), "a facing beyond pi");
+    refused(with([&](CharacterState& s) { s.previous_facing = -fx::kPi - eps; }),
+            "a facing beyond pi");
+    refused(with([&](CharacterState& s) {
+                s.ground_normal = Vec3{Scalar{}, Scalar::from_int(2), Scalar{}};
+            }),
+            "a ground normal that is not a unit vector pointing up");
+    refused(with([&](CharacterState& s) {
+                s.ground_normal = Vec3{Scalar{}, -Scalar::one(), Scalar{}};
+            }),
+            "a ground normal that is not a unit vector pointing up");
+    refused(with([&](CharacterState& s) { s.platform = 4242; }),
+            "platform 4242, which the world does not have");
+    // At the limits, and a halted body beyond them (kept where it left), it is restored.
+    REQUIRE(w.restore(with([&](CharacterState& s) {
+                          s.position.x = volume;
+                          s.velocity.y = -bound;
+                          s.facing = fx::kPi;
+                      }),
+                      &error));
+    REQUIRE(w.restore(with([&](CharacterState& s) {
+                          s.halted = true;
+                          s.position.x = volume + volume;
+                          s.velocity.x = bound + bound;
+                      }),
+                      &error));
+    REQUIRE(w.restore(good, &error));
+    CHECK(states_of(w) == before);
 }

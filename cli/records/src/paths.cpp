@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "windows_api.h"
+
 namespace fx::harness {
 
 namespace fs = std::filesystem;
@@ -19,6 +21,17 @@ fs::path resolved_path(const fs::path& p, std::error_code& ec) {
 fs::path resolved_path(const fs::path& p) {
     std::error_code ec;
     return resolved_path(p, ec);
+}
+
+bool is_link(const fs::path& p) {
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(p, ec))) return true;
+#ifdef _WIN32
+    const DWORD attributes = GetFileAttributesW(p.wstring().c_str());
+    if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0)
+        return true;
+#endif
+    return false;
 }
 
 bool path_within(const fs::path& p, const fs::path& root) {

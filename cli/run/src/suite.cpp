@@ -252,7 +252,7 @@ std::string golden_folder_refusal(const std::string& golden_dir, const std::stri
         std::error_code ec;
         const fs::file_status st = fs::symlink_status(dir, ec);
         if (ec || !fs::exists(st)) continue;
-        if (fs::is_symlink(st))
+        if (is_link(dir))
             return "'" + dir.generic_string() +
                    "' is a symbolic link: goldens are written and removed only in a real folder "
                    "(a link would send them elsewhere)";
@@ -270,7 +270,7 @@ std::string golden_write_refusal(const SuiteOptions& suite, const std::string& n
         std::error_code ec;
         const fs::file_status st = fs::symlink_status(path, ec);
         if (ec || !fs::exists(st)) continue;
-        if (fs::is_symlink(st))
+        if (is_link(path))
             return "'" + path +
                    "' is a symbolic link: a golden is written as a regular file, never through a "
                    "link (remove the link, or bless its own file)";

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 
+#include "fx/trig.h"
 #include "kcc/checksum.h"
 #include "kcc/recorder.h"
 #include "kcc/state_bytes.h"
@@ -34,6 +36,38 @@ uint64_t World::checksum() const {
 
 namespace {
 constexpr size_t kSnapshotRecord = kStateBytes + kSettingsBytes;
+
+bool within(const Vec3& v, Scalar limit) {
+    return abs(v.x) <= limit && abs(v.y) <= limit && abs(v.z) <= limit;
+}
+
+/// Why a restored state could not have been made by step(), or "": what the solver's range
+/// proofs assume of it (settings.h, the working volume and the speed bound). A body that is
+/// not halted has its feet within the working volume and its velocity within the speed bound
+/// per component; a halted one (kept as it was when it left them) within twice those. The run
+/// speed and the held motion are not negative, the facings in [-pi, pi], a ground normal a unit
+/// vector (within 1/1024) pointing up, a platform one of the world's or none.
+std::string state_refusal(const CharacterState& s, std::span<const Platform> platforms) {
+    if (s.id >= geo::kBodyShape) return "a reserved id";
+    const int shift = s.halted ? 1 : 0;
+    const Scalar volume = Scalar::from_int(kWorkingVolumeMetres << shift);
+    const Scalar speed = Scalar::from_int(kMaxBodySpeedMetresPerSecond << shift);
+    if (!within(s.position, volume) || !within(s.previous_position, volume))
+        return "a position beyond the working volume (" + std::to_string(kWorkingVolumeMetres) +
+               " m)";
+    if (!within(s.velocity, speed) || s.run_speed < Scalar{} || s.run_speed > speed)
+        return "a speed beyond the speed bound (" + std::to_string(kMaxBodySpeedMetresPerSecond) +
+               " m/s)";
+    if (s.step_hold < Scalar{} || s.step_hold > speed) return "a held motion out of range";
+    if (abs(s.facing) > kPi || abs(s.previous_facing) > kPi) return "a facing beyond pi";
+    const Scalar len2 = dot(s.ground_normal, s.ground_normal);
+    if (abs(len2 - Scalar::one()) > Scalar::ratio(1, 1024) || s.ground_normal.y < Scalar{})
+        return "a ground normal that is not a unit vector pointing up";
+    if (s.platform != kNoId && std::none_of(platforms.begin(), platforms.end(),
+                                            [&](const Platform& p) { return p.id == s.platform; }))
+        return "platform " + std::to_string(s.platform) + ", which the world does not have";
+    return "";
+}
 } // namespace
 
 size_t World::snapshot_size() const {
@@ -107,6 +141,8 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
             return fail("character " + std::to_string(s.id) + " after " + std::to_string(prev_id) +
                         ": ids not in ascending order");
         prev_id = s.id;
+        if (const std::string bad = state_refusal(s, platforms_); !bad.empty())
+            return fail("character " + std::to_string(s.id) + ": " + bad);
         std::string why;
         if (!deserialize_settings(record(i).subspan(kStateBytes), &settings))
             return fail("character " + std::to_string(s.id) + ": unreadable settings bytes");

@@ -180,12 +180,17 @@ int main(int argc, char** argv) {
     CHECK(st.id == 2 && st.grounded); /* landed again: a 5 m/s jump lasts 1.02 s, 51 ticks */
     CHECK(near(st.position.y, s.skin, mm / 10));
     CHECK(fxkcc_world_character(w, 2, &st) == FXKCC_NOT_FOUND);
+    /* Getters say why they failed, and a success clears it (issue 51). */
+    CHECK(strstr(fxkcc_world_error(w), "no character at index 2") != NULL);
+    CHECK(fxkcc_world_character(w, 0, &st) == FXKCC_OK);
+    CHECK(strcmp(fxkcc_world_error(w), "") == 0);
     {
         fxkcc_vec3 pose;
         CHECK(fxkcc_world_render_position(w, 0, FXKCC_ONE, &pose) == FXKCC_OK);
         CHECK(fxkcc_world_character(w, 0, &st) == FXKCC_OK);
         CHECK(pose.x == st.position.x && pose.y == st.position.y && pose.z == st.position.z);
         CHECK(fxkcc_world_render_position(w, 0, 2 * FXKCC_ONE, &pose) == FXKCC_INVALID_ARGUMENT);
+        CHECK(strstr(fxkcc_world_error(w), "alpha outside [0, FXKCC_ONE]") != NULL);
     }
     {
         /* Roll back 30 ticks and step again with the same inputs: the same checksums. */

@@ -15,6 +15,10 @@ namespace fx::harness {
 std::filesystem::path resolved_path(const std::filesystem::path& p, std::error_code& ec);
 std::filesystem::path resolved_path(const std::filesystem::path& p);
 
+/// `p` is a symbolic link, or on Windows any reparse point (a junction or a mount point too), as
+/// it is, not followed: what writes and removals in the golden folders never go through.
+bool is_link(const std::filesystem::path& p);
+
 /// `p` is `root` or inside it, component by component (not by text: "golden2" is not inside
 /// "golden"). Both are taken as given: pass resolved paths.
 bool path_within(const std::filesystem::path& p, const std::filesystem::path& root);
