@@ -3,7 +3,11 @@
 #   fxkcc::controller  the C++ controller (with fxkcc::geometry and fxkcc::math, which it links):
 #                      headers <kcc/world.h>, <geo/scene.h>, <fx/scalar.h>, ... under include/fxkcc
 #   fxkcc::c           the C API, header <fxkcc.h>
-# Static libraries; nothing of the harness (yaml-cpp, CLI11, fmt, xxHash) or the tests (Catch2).
+#   fxkcc::fxkcc       the harness tool, bin/fxkcc (when built with FX_BUILD_HARNESS), and
+#                      fxkcc_add_scenario_tests() to run a game's own scenarios with ctest
+#                      (cmake/fxkccScenarioTests.cmake, docs/your-suite.md)
+# Static libraries; nothing of the harness's libraries (yaml-cpp, CLI11, fmt, xxHash) or the tests
+# (Catch2): the tool is one program, linked with them.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS fx_math fx_geometry fx_controller fx_c EXPORT fxkccTargets
@@ -15,6 +19,12 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/math/include/ ${PROJECT_SOURCE_DIR}
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fxkcc FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_SOURCE_DIR}/capi/include/fxkcc.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT fxkccTargets NAMESPACE fxkcc:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fxkcc)
+if(FX_BUILD_HARNESS)
+  install(TARGETS fxkcc EXPORT fxkccToolTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(EXPORT fxkccToolTargets NAMESPACE fxkcc:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fxkcc)
+endif()
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/fxkccScenarioTests.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fxkcc)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/fxkccConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/fxkccConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fxkcc)

@@ -34,16 +34,17 @@ esac
 # matches the reference target's, as verify does.
 [ -d "golden/$GOLDEN" ] || GOLDEN=x86_64-linux
 [ -f "$BUILD/CMakeCache.txt" ] || { echo "package-test: $BUILD is not configured (build it first)" >&2; exit 1; }
-cmake --build "$BUILD" --target fx_c fx_controller >/dev/null
+cmake --build "$BUILD" --target fx_c fx_controller fxkcc >/dev/null
 
 prefix="$tmp/prefix"
 cmake --install "$BUILD" --prefix "$prefix" >"$tmp/install.log"
 for f in include/fxkcc.h include/fxkcc/kcc/world.h include/fxkcc/kcc/version.h include/fxkcc/geo/scene.h \
          include/fxkcc/fx/scalar.h lib/cmake/fxkcc/fxkccConfig.cmake lib/cmake/fxkcc/fxkccConfigVersion.cmake \
-         lib/libfxkcc_controller.a lib/libfxkcc_c.a; do
+         lib/libfxkcc_controller.a lib/libfxkcc_c.a bin/fxkcc lib/cmake/fxkcc/fxkccToolTargets.cmake \
+         lib/cmake/fxkcc/fxkccScenarioTests.cmake; do
   [ -f "$prefix/$f" ] || { echo "package-test: $f not installed" >&2; exit 1; }
 done
-if grep -rliE 'yaml|cli11|catch|fmt::|xxhash' "$prefix/lib/cmake/fxkcc"; then
+if grep -rliE 'yaml|cli11|catch|fmt::|xxhash' --exclude=fxkccScenarioTests.cmake "$prefix/lib/cmake/fxkcc"; then
   echo "package-test: the exported targets mention a harness or test library (above)" >&2
   exit 1
 fi
@@ -82,6 +83,28 @@ replay "$TARGET" "${RUN[@]}" "$BUILD/cli/fxkcc"
 [ "$TARGET" = native ] || replay native build/cli/fxkcc
 
 if [ "$TARGET" = native ]; then
+  # A game's own suite (examples/game_suite, docs/your-suite.md), outside the tree: goldens blessed
+  # with the installed tool, fxkcc_add_scenario_tests() registering verify and synctest for each
+  # scenario; ctest passes, then fails once a scenario changed (its golden is stale).
+  game="$tmp/game"
+  cp -r examples/game_suite "$game"
+  rm -rf "$game/golden"
+  env -u CI "$prefix/bin/fxkcc" bless --scenarios-dir "$game/scenarios" --golden-dir "$game/golden" >"$tmp/game.log" 2>&1 ||
+    { cat "$tmp/game.log" >&2; echo "package-test: the installed fxkcc could not bless the game's suite" >&2; exit 1; }
+  cmake -S "$game" -B "$game/build" -G Ninja -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" >>"$tmp/game.log" 2>&1 ||
+    { cat "$tmp/game.log" >&2; echo "package-test: configuring the game's suite failed" >&2; exit 1; }
+  tests=$(ctest --test-dir "$game/build" -N | awk '/Total Tests:/ {print $3}')
+  [ "$tests" = 4 ] || { ctest --test-dir "$game/build" -N >&2; echo "package-test: expected 4 tests (2 scenarios, verify and synctest), got $tests" >&2; exit 1; }
+  ctest --test-dir "$game/build" --output-on-failure >>"$tmp/game.log" 2>&1 ||
+    { cat "$tmp/game.log" >&2; echo "package-test: the game's suite failed on its own goldens" >&2; exit 1; }
+  sed -i 's/spawn: \[0, 0.015, -6\]/spawn: [0.2, 0.015, -6]/' "$game/scenarios/patrol-bridge.yaml"
+  if ctest --test-dir "$game/build" >"$tmp/game-changed.log" 2>&1; then
+    cat "$tmp/game-changed.log" >&2; echo "package-test: the game's suite passed with a scenario changed" >&2; exit 1
+  fi
+  grep -q "fxkcc.verify.patrol-bridge .*Failed" "$tmp/game-changed.log" &&
+    ! grep -q "fxkcc.verify.courtyard-run .*Failed" "$tmp/game-changed.log" ||
+    { cat "$tmp/game-changed.log" >&2; echo "package-test: the changed scenario's verify test did not fail alone" >&2; exit 1; }
+  echo "package-test: a game's suite through the installed fxkcc: 4 ctest tests pass on its goldens; a changed scenario fails its verify"
   cmake -S . -B "$tmp/alone" -G Ninja -DFX_BUILD_HARNESS=OFF -DFX_BUILD_TESTS=OFF -DFX_BUILD_BENCH=OFF \
     -DCMAKE_DISABLE_FIND_PACKAGE_yaml-cpp=ON -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON \
     -DCMAKE_DISABLE_FIND_PACKAGE_Catch2=ON -DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON >"$tmp/alone.log" 2>&1 ||
