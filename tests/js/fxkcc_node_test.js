@@ -2,18 +2,43 @@
 // rollback and the error paths through the JavaScript API, and, given a golden hash file of
 // scenarios/conformance/stop-time-62.yaml, that scenario built from its own numbers and every
 // tick's checksum matched against the golden's world hash. Expected values are derived from the
-// spec (docs/controller.md), as in the C test. Usage: node fxkcc_node_test.js MODULE_DIR [HASHES...]
+// spec (docs/controller.md), as in the C test. Everything runs twice, through both entries of the
+// npm package: fxkcc.js (CommonJS, require) and fxkcc.mjs (the ES module generated from it, import),
+// and the checksums of the two runs must be identical.
+// Usage: node fxkcc_node_test.js MODULE_DIR [HASHES...]
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const assert = require('assert');
+const { pathToFileURL } = require('url');
 
 const [moduleDir, ...goldens] = process.argv.slice(2);
-const fxkcc = require(path.resolve(moduleDir, 'fxkcc.js'));
+const ENTRIES = [
+  ['fxkcc.js', () => require(path.resolve(moduleDir, 'fxkcc.js'))],
+  ['fxkcc.mjs', () => import(pathToFileURL(path.resolve(moduleDir, 'fxkcc.mjs')).href)],
+];
+let fxkcc; // the entry under test, and its file name
+let entry;
 
 function near(a, b, tol) { const d = a - b; return d <= tol && -d <= tol; }
 
 async function main() {
+  const runs = [];
+  for (const [name, open] of ENTRIES) {
+    entry = name;
+    fxkcc = await open();
+    assert.strictEqual(typeof fxkcc.load, 'function', `${name}: no load()`);
+    runs.push(await checkEntry(runs.length === 0));
+  }
+  // The two entries are one implementation over two builds of the module: the same checksums.
+  assert.deepStrictEqual(runs[1], runs[0], 'fxkcc.mjs computed other checksums than fxkcc.js');
+  console.log(`fxkcc.js and fxkcc.mjs: the same ${runs[0].length} checksums`);
+}
+
+/** Every check through the entry in `fxkcc`; the checksums it computed (the goldens' ticks and the
+ *  recorded session's), to compare with the other entry's. `replay`: also replay the recording. */
+async function checkEntry(replay) {
+  const sums = [];
   const lib = await fxkcc.load();
   const f = (t) => lib.fixed(t);
   const ONE = fxkcc.ONE;
@@ -76,11 +101,13 @@ async function main() {
   assert.strictEqual(w.character(1).id, 3);
   w.destroy();
   assert.throws(() => w.build(), /destroyed/);
-  console.log(`fxkcc.js: all checks passed (behaviour ${lib.behaviourVersion})`);
+  sums.push(...first);
+  console.log(`${entry}: all checks passed (behaviour ${lib.behaviourVersion})`);
 
-  for (const golden of goldens) matchGolden(lib, golden);
-  recordAndReplay(lib);
+  for (const golden of goldens) sums.push(...matchGolden(lib, golden));
+  sums.push(...recordAndReplay(lib, replay));
   validation(lib);
+  return sums;
 }
 
 // Issue 51, items 12 and 13: what the module cannot hold is refused before it acts, never coerced
@@ -155,13 +182,13 @@ function validation(lib) {
   w.destroy();
   other.destroy();
   assert.throws(() => w.step([]), (e) => e instanceof fxkcc.FxkccError && e.status === 'invalid state');
-  console.log('fxkcc.js: ids, indices and values refused before the module acts; a failed step leaves nothing behind');
+  console.log(`${entry}: ids, indices and values refused before the module acts; a failed step leaves nothing behind`);
 }
 
 // A session recorded through JavaScript (a join, a settings change, a teleport, a leave and a
 // rollback): the recording's checksum file is the checksums the session had, and, given the
-// wasm32 fxkcc (FXKCC_CLI, run under node), its replay gives every one of them.
-function recordAndReplay(lib) {
+// wasm32 fxkcc (FXKCC_CLI, run under node), its replay gives every one of them (with `replay`).
+function recordAndReplay(lib, replay) {
   const f = (t) => lib.fixed(t);
   const ONE = fxkcc.ONE;
   const w = lib.createWorld();
@@ -201,9 +228,9 @@ function recordAndReplay(lib) {
   const expected = ['fxkcc-checksums 1', 'hash xxh3-64', 'ticks 90',
     ...sums.map((v, t) => `${t} ${v.toString(16).padStart(16, '0')}`), 'end 90', ''].join('\n');
   assert.strictEqual(files[3].text, expected);
-  console.log(`fxkcc.js: a session with a join, settings, teleports, a leave and a rollback recorded (${files.length} files)`);
+  console.log(`${entry}: a session with a join, settings, teleports, a leave and a rollback recorded (${files.length} files)`);
   const cli = process.env.FXKCC_CLI;
-  if (!cli) return;
+  if (!cli || !replay) return sums;
   const os = require('os');
   const { spawnSync } = require('child_process');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fxkcc-js-recording-'));
@@ -219,10 +246,11 @@ function recordAndReplay(lib) {
     const bad = replay('bad.checksums');
     assert.strictEqual(bad.status, 1, bad.stdout + bad.stderr);
     assert.ok(bad.stdout.includes('checksums: differ: tick 45: '), bad.stdout);
-    console.log(`fxkcc.js: the recording replayed by ${path.basename(cli)}: every checksum equal; one changed is found at tick 45`);
+    console.log(`${entry}: the recording replayed by ${path.basename(cli)}: every checksum equal; one changed is found at tick 45`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  return sums;
 }
 
 // scenarios/conformance/stop-time-62.yaml from its own numbers: a floor box, four bodies with
@@ -237,6 +265,7 @@ function matchGolden(lib, hashesPath) {
   spawnX.forEach((x, k) => w.addCharacter(k + 1, [f(x), f('0.015'), 0n]));
   w.build();
   let ticks = 0;
+  const sums = [];
   for (const line of fs.readFileSync(hashesPath, 'utf8').split('\n')) {
     const m = /^(\d+) ([0-9a-f]{16})/.exec(line);
     if (!m) continue;
@@ -247,12 +276,14 @@ function matchGolden(lib, hashesPath) {
     });
     w.step(inputs);
     const sum = w.checksum().toString(16).padStart(16, '0');
-    assert.strictEqual(sum, m[2], `tick ${tick}: checksum ${sum}, the golden records ${m[2]}`);
+    assert.strictEqual(sum, m[2], `${entry}: tick ${tick}: checksum ${sum}, the golden records ${m[2]}`);
+    sums.push(sum);
     ++ticks;
   }
   assert.strictEqual(ticks, 70);
   w.destroy();
-  console.log(`fxkcc.js: stop-time-62 through JavaScript: ${ticks} ticks, every checksum the golden's (${hashesPath})`);
+  console.log(`${entry}: stop-time-62 through JavaScript: ${ticks} ticks, every checksum the golden's (${hashesPath})`);
+  return sums;
 }
 
 main().catch((e) => { console.error(`fxkcc_node_test: ${e.stack || e}`); process.exit(1); });
