@@ -31,7 +31,7 @@ fi
 args=(verify --no-progress)
 [ -n "${FX_BISECT_GOLDEN:-}" ] && args+=(--golden-dir "$FX_BISECT_GOLDEN")
 report="$BUILD/bisect-verify.txt"
-"$FXKCC" "${args[@]}" "$@" | tee "$report"
+"$FXKCC" ${args[@]+"${args[@]}"} "$@" | tee "$report"
 rc=${PIPESTATUS[0]}
 case $rc in
   0) exit 0 ;;

@@ -14,10 +14,11 @@ FXKCC=$1 REPORT=$2 TARGET=$3 OUT=$4
 [ -f "$REPORT" ] || { echo "ci-failure-bundle: no report '$REPORT' (the verify step did not run)" >&2; exit 0; }
 mkdir -p "$OUT"
 # name -> scenario path, from `fxkcc list` (name, ticks, characters, path, description; tabs).
-declare -A PATH_OF=()
-while IFS=$'\t' read -r name _ _ path _; do
-  [ -n "$name" ] && PATH_OF[$name]=$path
-done < <("$FXKCC" list 2>/dev/null)
+# A file and awk, not an associative array: the macOS job runs this with Apple's bash 3.2.
+scenarios=$(mktemp "${TMPDIR:-/tmp}/fxkcc-bundle.XXXXXX") || exit 2
+trap 'rm -f "$scenarios"' EXIT
+"$FXKCC" list >"$scenarios" 2>/dev/null
+path_of() { awk -F '\t' -v n="$1" '$1 == n { print $4; exit }' "$scenarios"; }
 {
   echo "Gathered by scripts/ci-failure-bundle.sh from $REPORT (goldens of $TARGET)."
   echo
@@ -26,7 +27,7 @@ failed=0
 while read -r status name _; do
   case "$status" in MISMATCH|STALE|MISSING|ERROR) ;; *) continue ;; esac
   failed=$((failed + 1))
-  scenario=${PATH_OF[$name]:-}
+  scenario=$(path_of "$name")
   if [ -z "$scenario" ]; then
     echo "$status $name: no scenario of that name in fxkcc list" >>"$OUT/README.txt"
     continue

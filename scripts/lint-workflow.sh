@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
-# Checks the GitHub Actions workflow in ci/ against the workflow schema with action-validator
-# (npm package @action-validator/cli, installed once into the deps cache). Proves first that
-# the validator rejects a broken copy. Exit 0 valid, 1 invalid, 125 validator unavailable.
+# Checks the GitHub Actions workflows in ci/:
+# 1. what the schema does not say (scripts/lint-workflow-rules.py, on the parsed YAML): no retired
+#    runner label (macos-14, ubuntu-20.04, windows-2019 and older, in any form runs-on takes,
+#    matrix includes among them), git installed before actions/checkout in every container job,
+#    actions/* at v5 or later, and nothing bash 3.2 lacks in the scripts the macOS and Windows
+#    jobs run. Its self-test first plants each violation, written several ways, in copies and
+#    requires each copy refused;
+# 2. the workflow schema, with action-validator (npm package @action-validator/cli, installed
+#    once into the deps cache), which must first reject a broken copy.
+# Exit 0 valid, 1 invalid, 125 validator unavailable (after the rules passed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+self_test=$(python3 scripts/lint-workflow-rules.py --self-test 2>&1) ||
+  { echo "$self_test"; echo "lint-workflow: the rules' self-test failed" >&2; exit 1; }
+echo "$self_test" | tail -1
+python3 scripts/lint-workflow-rules.py || exit 1
 CACHE=${FXKCC_DEPS:-$HOME/.cache/fxkcc-deps}/npm
 VALIDATOR="$CACHE/node_modules/.bin/action-validator"
 if [ ! -x "$VALIDATOR" ]; then

@@ -16,6 +16,9 @@
 #    made unfindable (CMAKE_DISABLE_FIND_PACKAGE_*: a find_package of one of them, REQUIRED as the
 #    harness's are, fails the configure): the controller package alone needs none of them.
 # Exit 0 when everything holds, 1 otherwise.
+# Bash 3.2 (the macOS job's /bin/bash) safe: an empty array is expanded as ${A[@]+"${A[@]}"},
+# which `set -u` accepts there (scripts/lint-workflow.sh checks the scripts the macOS and Windows
+# jobs run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -56,18 +59,18 @@ echo "package-test: $TARGET package installed: fxkcc::controller, fxkcc::c; no h
 
 # fxkcc_DIR, not CMAKE_PREFIX_PATH: a cross toolchain re-roots package searches in its sysroot.
 cmake -S tests/package/consumer -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" "${CONSUMER_ARGS[@]}" >"$tmp/consumer.log" 2>&1 ||
+  -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" ${CONSUMER_ARGS[@]+"${CONSUMER_ARGS[@]}"} >"$tmp/consumer.log" 2>&1 ||
   { cat "$tmp/consumer.log" >&2; echo "package-test: configuring the consumer failed" >&2; exit 1; }
 cmake --build "$tmp/consumer" >>"$tmp/consumer.log" 2>&1 ||
   { cat "$tmp/consumer.log" >&2; echo "package-test: building the consumer failed" >&2; exit 1; }
-"${RUN[@]}" "$tmp/consumer/consumer_c" "$ROOT/golden/$GOLDEN/stop-time-62.hashes"
-"${RUN[@]}" "$tmp/consumer/consumer_cpp"
+${RUN[@]+"${RUN[@]}"} "$tmp/consumer/consumer_c" "$ROOT/golden/$GOLDEN/stop-time-62.hashes"
+${RUN[@]+"${RUN[@]}"} "$tmp/consumer/consumer_cpp"
 cmake -S examples/game_loop -B "$tmp/example" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" "${CONSUMER_ARGS[@]}" >"$tmp/example.log" 2>&1 &&
+  -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" ${CONSUMER_ARGS[@]+"${CONSUMER_ARGS[@]}"} >"$tmp/example.log" 2>&1 &&
   cmake --build "$tmp/example" >>"$tmp/example.log" 2>&1 ||
   { cat "$tmp/example.log" >&2; echo "package-test: building examples/game_loop failed" >&2; exit 1; }
 mkdir "$tmp/rec"
-"${RUN[@]}" "$tmp/example/game_loop" "$tmp/rec" | tail -2
+${RUN[@]+"${RUN[@]}"} "$tmp/example/game_loop" "$tmp/rec" | tail -2
 # The recording replays: the target's own fxkcc, and this machine's (a session recorded on one
 # machine replayed on another), give the checksum the game had at every tick; and the recorder's
 # checksums are the ones the game's loop kept.
@@ -79,7 +82,7 @@ replay() { # replay LABEL FXKCC...
     { cat "$tmp/rec/$label.log" >&2; echo "package-test: the $label replay of the recorded session failed" >&2; exit 1; }
   echo "package-test: $label replay of the recorded session: $(grep '^checksums:' "$tmp/rec/$label.log")"
 }
-replay "$TARGET" "${RUN[@]}" "$BUILD/cli/fxkcc"
+replay "$TARGET" ${RUN[@]+"${RUN[@]}"} "$BUILD/cli/fxkcc"
 [ "$TARGET" = native ] || replay native build/cli/fxkcc
 
 if [ "$TARGET" = native ]; then
@@ -97,7 +100,9 @@ if [ "$TARGET" = native ]; then
   [ "$tests" = 4 ] || { ctest --test-dir "$game/build" -N >&2; echo "package-test: expected 4 tests (2 scenarios, verify and synctest), got $tests" >&2; exit 1; }
   ctest --test-dir "$game/build" --output-on-failure >>"$tmp/game.log" 2>&1 ||
     { cat "$tmp/game.log" >&2; echo "package-test: the game's suite failed on its own goldens" >&2; exit 1; }
-  sed -i 's/spawn: \[0, 0.015, -6\]/spawn: [0.2, 0.015, -6]/' "$game/scenarios/patrol-bridge.yaml"
+  # (not `sed -i`, which BSD sed on the macOS job reads as a backup suffix)
+  sed 's/spawn: \[0, 0.015, -6\]/spawn: [0.2, 0.015, -6]/' "$game/scenarios/patrol-bridge.yaml" >"$tmp/patrol-bridge.yaml" &&
+    mv "$tmp/patrol-bridge.yaml" "$game/scenarios/patrol-bridge.yaml"
   if ctest --test-dir "$game/build" >"$tmp/game-changed.log" 2>&1; then
     cat "$tmp/game-changed.log" >&2; echo "package-test: the game's suite passed with a scenario changed" >&2; exit 1
   fi
