@@ -18,6 +18,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/math/include/ ${PROJECT_SOURCE_DIR}
                   ${PROJECT_SOURCE_DIR}/core/controller/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fxkcc FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_SOURCE_DIR}/capi/include/fxkcc.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/capi/include/fxkcc/boundary.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fxkcc)
 install(EXPORT fxkccTargets NAMESPACE fxkcc:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fxkcc)
 if(FX_BUILD_HARNESS)
   install(TARGETS fxkcc EXPORT fxkccToolTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

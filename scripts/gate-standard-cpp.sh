@@ -67,7 +67,7 @@ strict_compile() {
   # includes it (compiled as the main file, `#pragma once` would be a warning).
   for f in "${units[@]}"; do
     echo "clang++ c++ $f"
-    case "$f" in capi/include/*.h) echo "gcc c $f" ;; esac
+    case "$f" in capi/include/fxkcc/*) ;; capi/include/*.h) echo "gcc c $f" ;; esac # fxkcc/: C++ headers
   done | INCS="${inc[*]}" ROOT="$root" OUT="$out" xargs -P "${JOBS:-2}" -L 1 bash -c '
     cc=$0 lang=$1 f=$2
     flags=(-fsyntax-only -Werror -Wall -Wextra -pedantic-errors -DFX_STANDARD_CPP_ONLY)

@@ -43,7 +43,7 @@ prefix="$tmp/prefix"
 cmake --install "$BUILD" --prefix "$prefix" >"$tmp/install.log"
 for f in include/fxkcc.h include/fxkcc/kcc/world.h include/fxkcc/kcc/version.h include/fxkcc/geo/scene.h \
          include/fxkcc/fx/scalar.h lib/cmake/fxkcc/fxkccConfig.cmake lib/cmake/fxkcc/fxkccConfigVersion.cmake \
-         lib/libfxkcc_controller.a lib/libfxkcc_c.a bin/fxkcc lib/cmake/fxkcc/fxkccToolTargets.cmake \
+         lib/libfxkcc_controller.a lib/libfxkcc_c.a bin/fxkcc lib/cmake/fxkcc/fxkccToolTargets.cmake include/fxkcc/boundary.h \
          lib/cmake/fxkcc/fxkccScenarioTests.cmake; do
   [ -f "$prefix/$f" ] || { echo "package-test: $f not installed" >&2; exit 1; }
 done

@@ -24,12 +24,12 @@
 #include <string>
 #include <vector>
 
-#include "fx/decimal.h"
-#include "fx/trig.h"
-#include "kcc/clock.h"
-#include "kcc/recorder.h"
-#include "kcc/version.h"
-#include "kcc/world.h"
+#include <fxkcc/fx/decimal.h>
+#include <fxkcc/fx/trig.h>
+#include <fxkcc/kcc/clock.h>
+#include <fxkcc/kcc/recorder.h>
+#include <fxkcc/kcc/version.h>
+#include <fxkcc/kcc/world.h>
 
 using fx::Scalar;
 using fx::Vec3;

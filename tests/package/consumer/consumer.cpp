@@ -4,11 +4,13 @@
 // colliding, one ghost) with turning sticks and jumps. Exit 0 when identical, 1 otherwise.
 #include <fxkcc.h>
 
+#include <fxkcc/boundary.h>
+#include <fxkcc/kcc/world.h> // the installed spelling, <fxkcc/...>
+
 #include <cstdio>
 #include <vector>
 
-#include "kcc/version.h"
-#include "kcc/world.h"
+#include "kcc/version.h" // the spelling of 0.1, kept one version (docs/embedding.md)
 
 using fx::Scalar;
 using fx::Vec3;
@@ -144,6 +146,19 @@ int main() {
         std::fprintf(
             stderr, "consumer: unexpected run (grounded %lld, on the platform %lld of 1200)\n",
             static_cast<long long>(grounded_ticks), static_cast<long long>(platform_ticks));
+        return 1;
+    }
+    // The ways in for C++ (fxkcc/boundary.h): exact decimal text, and the float boundary, whose
+    // values are those of the C functions and of exact arithmetic on these inputs.
+    const std::optional<Scalar> skin = fxkcc::from_decimal("0.015");
+    if (!skin || skin->raw() != 64424509 || fxkcc::from_decimal("0x10") ||
+        fxkcc::from_decimal(std::string("-2.5e3"))->raw() != -2500 * Scalar::kOneRaw ||
+        fxkcc::from_double(0.5).raw() != Scalar::kOneRaw / 2 ||
+        fxkcc::from_double(0.015).raw() != fxkcc_fixed_from_double(0.015) ||
+        fxkcc::to_double(Scalar::ratio(3, 4)) != 0.75 ||
+        fxkcc::from_double(1.0, -2.0, 0.25) !=
+            Vec3{Scalar::one(), Scalar::from_int(-2), Scalar::ratio(1, 4)}) {
+        std::fprintf(stderr, "consumer: fxkcc/boundary.h gave other values than the C API's\n");
         return 1;
     }
     std::printf(
