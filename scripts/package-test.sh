@@ -86,6 +86,26 @@ replay "$TARGET" ${RUN[@]+"${RUN[@]}"} "$BUILD/cli/fxkcc"
 [ "$TARGET" = native ] || replay native build/cli/fxkcc
 
 if [ "$TARGET" = native ]; then
+  # docs/embedding.md's C++ snippet ("Build a world, step it, read it"), as written, compiled
+  # against the installed package and run: the docs cannot drift from the API.
+  mkdir "$tmp/snippet"
+  python3 - "$tmp/snippet/main.cpp" <<'PY'
+import re, sys
+doc = open("docs/embedding.md").read()
+code = doc[doc.index("**Build a world, step it, read it (C++):**"):]
+code = code[code.index("```cpp\n") + 7:]
+code = code[:code.index("```")]
+lines = code.splitlines()
+head = [l for l in lines if l.startswith("#include") or l.startswith("using ")]
+body = [l for l in lines if l not in head]
+open(sys.argv[1], "w").write("\n".join(["#include <cstdint>", "#include <stdexcept>", "#include <string>", "#include <vector>"] + head +
+    ["void send(int64_t, uint64_t) {}", "void draw(double, double, bool) {}", "int main() {"] + body + ["return 0;", "}", ""]))
+PY
+  printf 'cmake_minimum_required(VERSION 3.20)\nproject(snippet CXX)\nset(CMAKE_CXX_STANDARD 20)\nfind_package(fxkcc CONFIG REQUIRED)\nadd_executable(snippet main.cpp)\ntarget_link_libraries(snippet PRIVATE fxkcc::controller fxkcc::c)\n' >"$tmp/snippet/CMakeLists.txt"
+  { cmake -S "$tmp/snippet" -B "$tmp/snippet/build" -G Ninja -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" &&
+    cmake --build "$tmp/snippet/build" && "$tmp/snippet/build/snippet"; } >"$tmp/snippet.log" 2>&1 ||
+    { cat "$tmp/snippet.log" "$tmp/snippet/main.cpp" >&2; echo "package-test: docs/embedding.md's C++ snippet does not build and run" >&2; exit 1; }
+  echo "package-test: docs/embedding.md's C++ snippet builds against the package and runs"
   # A game's own suite (examples/game_suite, docs/your-suite.md), outside the tree: goldens blessed
   # with the installed tool, fxkcc_add_scenario_tests() registering verify and synctest for each
   # scenario; ctest passes, then fails once a scenario changed (its golden is stale).
