@@ -8,6 +8,10 @@
 #                      the installed package built against from a project outside the tree
 #                      (scripts/package-test.sh); then its verify step fails on an altered golden,
 #                      as it must
+#   no-git             a container job's checkout without git, stood in for (tests/ci/test_no_git.py):
+#                      a copy of the tree without .git, in a mount namespace where git cannot run;
+#                      fxkcc built there (build/'s objects reused) says `source: unknown`, and
+#                      e2e VersionAndUsage passes (the test before issue 53's fix must crash there)
 #   TARGET             the cross-target proof (docs/determinism.md), scripts/cross.sh TARGET all
 #                      (+ desync for aarch64 and wasm32, + the package test for aarch64): set up, built, tested under its
 #                      emulator and verified against its goldens; i686 (no __int128: the portable
@@ -21,7 +25,10 @@
 #                      disagreeing target
 #   asan               every test and the x86-64 goldens under ASan + UBSan
 #   fuzz               each fuzz target for FX_FUZZ_SECONDS (default 15; the extended command 600)
-#   workflow           the CI workflow in ci/ against the GitHub Actions schema
+#   workflow           the CI workflows in ci/ against the GitHub Actions schema, and against what it
+#                      does not say (scripts/lint-workflow-rules.py: retired runner labels, git
+#                      before actions/checkout in container jobs, actions/* at v5+, bash 3.2 in
+#                      the macOS and Windows jobs' scripts; each rule proved on planted copies)
 #   leftovers          the tests left nothing in the temporary folder
 # Emulated legs run their slowest accuracy and random-reference tests at reduced counts
 # (docs/testing.md says which); scripts/test-extended.sh runs everything at full count.
@@ -98,6 +105,7 @@ leg setup bash scripts/setup.sh
 # step as the hosted runner would (tests/ci/test_workflow.py): install, build build/, every ctest
 # test, verify the goldens; then its verify step must fail on an altered golden.
 leg native python3 tests/ci/test_workflow.py
+leg no-git python3 tests/ci/test_no_git.py
 if [ "${FX_SKIP_CROSS:-0}" != 1 ]; then
   for target in ${FX_TARGETS:-aarch64-linux wasm32-emscripten i686-linux s390x-linux x86_64-windows}; do
     leg "$target" cross_leg "$target"
