@@ -21,6 +21,12 @@ target_setup() {
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
       --no-install-recommends emscripten nodejs node-typescript || return 1
   fi
+  # npm: js.pack_test and js.browser_test pack js/ as an npm package (offline; a node from another
+  # source, such as NodeSource's, brings its own npm).
+  if ! command -v npm >/dev/null; then
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+      --no-install-recommends npm || return 1
+  fi
   bash scripts/deps/yaml-cpp-source.sh cmake/toolchains/wasm32-emscripten.cmake "$WASM_DEPS"
 }
 # Accuracy tests are skipped: this platform's long double is no reference (scripts/cross.sh).
