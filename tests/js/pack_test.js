@@ -1,10 +1,10 @@
 // js.pack_test: the wasm32 build's js/ folder is an npm package. `npm pack` makes the tarball
 // (the files package.json lists, the project's version); a temporary project that depends on it
-// installs it (npm install, offline) and uses it three ways: `import { load } from 'fxkcc'` in an
-// ES module (the "import" condition: fxkcc.mjs), `require('fxkcc')` in CommonJS (the "require"
-// condition: fxkcc.js), and TypeScript (tsc --strict, node16 resolution, both conditions' types).
-// Both routes step examples/web/world.mjs (stop-time-62 from its own numbers): every tick's
-// checksum the same, and the golden's world hash.
+// installs it (npm install, offline) and uses it: `import { load } from 'fxkcc'` in an ES module
+// (the "import" condition: fxkcc.mjs), `require('fxkcc')` in CommonJS (the "require" condition:
+// fxkcc.js; under a bundler's "browser" condition, fxkcc.mjs), and TypeScript (tsc --strict,
+// node16 resolution, both conditions' declarations). Both routes step examples/web/world.mjs
+// (stop-time-62 from its own numbers): every tick's checksum the same, and the golden's world hash.
 // Usage: node pack_test.js JS_DIR VERSION EXAMPLE_DIR GOLDEN.hashes
 'use strict';
 const fs = require('fs');
@@ -75,6 +75,15 @@ import(${JSON.stringify(worldUrl)}).then(async ({ stopTime62 }) => {
   assert.deepStrictEqual(esm.sums, goldenSums, `the checksums are not the golden's (${golden})`);
   console.log(`pack_test: import { load } from 'fxkcc' (fxkcc.mjs) and require('fxkcc') (fxkcc.js): ` +
     `70 ticks, every checksum the golden's; the last ${esm.sums[69]}`);
+
+  // A bundler building for a browser resolves with the "browser" condition: require('fxkcc') then
+  // gets the ES module too, whose module build has no node code (fxkcc_wasm.js requires fs and
+  // path in its node branch, which a browser bundle cannot resolve).
+  const browserRequire = node(['--conditions=browser', '-e', "console.log(require.resolve('fxkcc'))"], app).trim();
+  assert.ok(browserRequire.endsWith(path.join('node_modules', 'fxkcc', 'fxkcc.mjs')), `browser require resolved ${browserRequire}`);
+  const wasmMjs = fs.readFileSync(path.join(app, 'node_modules/fxkcc/fxkcc_wasm.mjs'), 'utf8');
+  assert.ok(!/\brequire\(|__dirname/.test(wasmMjs), 'fxkcc_wasm.mjs has node code (require, __dirname)');
+  console.log('pack_test: the "browser" condition: require(\'fxkcc\') resolves to fxkcc.mjs, whose module has no node code');
 
   // The declarations through the package's "exports": an ES module and a CommonJS file.
   fs.writeFileSync(path.join(app, 'typed.mts'), `
