@@ -130,10 +130,37 @@ PY
     ! grep -q "fxkcc.verify.courtyard-run .*Failed" "$tmp/game-changed.log" ||
     { cat "$tmp/game-changed.log" >&2; echo "package-test: the changed scenario's verify test did not fail alone" >&2; exit 1; }
   echo "package-test: a game's suite through the installed fxkcc: 4 ctest tests pass on its goldens; a changed scenario fails its verify"
-  cmake -S . -B "$tmp/alone" -G Ninja -DFX_BUILD_HARNESS=OFF -DFX_BUILD_TESTS=OFF -DFX_BUILD_BENCH=OFF \
+  # The controller alone (the harness and tests off, their packages unfindable), as a Debug
+  # configuration with the shared C library (FX_SHARED_C), installed into the same prefix beside
+  # the Release one: both configurations in one package, and libfxkcc exporting the C API alone,
+  # used from another language (Python's ctypes).
+  cmake -S . -B "$tmp/alone" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_DEBUG_POSTFIX=d -DFX_SHARED_C=ON \
+    -DFX_BUILD_HARNESS=OFF -DFX_BUILD_TESTS=OFF -DFX_BUILD_BENCH=OFF \
     -DCMAKE_DISABLE_FIND_PACKAGE_yaml-cpp=ON -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON \
     -DCMAKE_DISABLE_FIND_PACKAGE_Catch2=ON -DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON >"$tmp/alone.log" 2>&1 ||
     { cat "$tmp/alone.log" >&2; echo "package-test: the controller alone did not configure" >&2; exit 1; }
   echo "package-test: the controller package configures with the harness and tests off and their packages unfindable"
+  { cmake --build "$tmp/alone" && cmake --install "$tmp/alone" --prefix "$prefix"; } >>"$tmp/alone.log" 2>&1 ||
+    { cat "$tmp/alone.log" >&2; echo "package-test: the Debug build with the shared C library failed" >&2; exit 1; }
+  for f in lib/libfxkcc_controller.a lib/libfxkcc_controllerd.a lib/cmake/fxkcc/fxkccTargets-release.cmake \
+           lib/cmake/fxkcc/fxkccTargets-debug.cmake lib/libfxkccd.so; do
+    [ -e "$prefix/$f" ] || { echo "package-test: $f not installed" >&2; exit 1; }
+  done
+  exported=$(nm -D --defined-only "$prefix/lib/libfxkccd.so" | awk '{print $3}' | sort -u)
+  others=$(grep -v '^fxkcc_' <<<"$exported" || true)
+  count=$(grep -c '^fxkcc_' <<<"$exported")
+  declared=$(grep -c '^FXKCC_API ' capi/include/fxkcc.h)
+  [ -z "$others" ] && [ "$count" = "$declared" ] ||
+    { echo "package-test: libfxkcc exports $count fxkcc_ functions of $declared declared, and: $others" >&2; exit 1; }
+  python3 tests/package/ctypes/ctypes_test.py "$prefix/lib/libfxkccd.so" "$ROOT/golden/$GOLDEN/stop-time-62.hashes"
+  # The consumer built as Debug links the Debug libraries of the same package.
+  cmake -S tests/package/consumer -B "$tmp/consumer-debug" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" >"$tmp/consumer-debug.log" 2>&1 &&
+    cmake --build "$tmp/consumer-debug" -v >>"$tmp/consumer-debug.log" 2>&1 ||
+    { cat "$tmp/consumer-debug.log" >&2; echo "package-test: the Debug consumer failed to build" >&2; exit 1; }
+  grep -q 'libfxkcc_controllerd\.a' "$tmp/consumer-debug.log" ||
+    { echo "package-test: the Debug consumer did not link the Debug libraries" >&2; exit 1; }
+  "$tmp/consumer-debug/consumer_c" "$ROOT/golden/$GOLDEN/stop-time-62.hashes" | tail -1
+  echo "package-test: Release and Debug in one package; libfxkcc exports the $declared C API functions alone"
 fi
 echo "package-test: $TARGET passed"
