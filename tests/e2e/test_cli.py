@@ -560,6 +560,116 @@ class Review(Workspace):
         out, _ = self.run_ok(["bless", "--pending"], ci=True)
         self.assertIn("0 pending goldens", out)
 
+    def two_pending(self):
+        """Both scenarios changed and pending; returns the target and the accepted goldens."""
+        self.run_ok(["bless"])
+        t = self.target()
+        before = snapshot(self.p("golden", t))
+        self.change_jump(70)
+        path = self.p("scenarios", "platform.yaml")
+        write(path, read(path).replace("ticks: 90", "ticks: 91"))
+        self.run_ok(["bless", "--pending"])
+        return t, before
+
+    def test_accept_and_reject_by_name(self):
+        """Issue 53: --accept NAME... / --reject NAME... act on the goldens named; --accept and
+        --reject alone still act on every golden shown."""
+        t, before = self.two_pending()
+        pending = snapshot(self.p("golden.pending", t))
+        rc, out, err = fxkcc(["review", "--accept", "walk-wall", "no-such"], self.tmp)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn(f"no pending golden is named 'no-such' (pending: {t}/platform-ride, {t}/walk-wall); "
+                      "nothing accepted", err)
+        self.assertEqual(snapshot(self.p("golden", t)), before)
+        self.assertEqual(snapshot(self.p("golden.pending", t)), pending)
+        out, _ = self.run_ok(["review", "--accept", "walk-wall", "--pending-dir", "golden.pending"])
+        self.assertIn(f"accepted {t}/walk-wall", out)
+        self.assertNotIn("platform-ride", out)
+        self.assertEqual(snapshot(self.p("golden", t))["walk-wall.hashes"], pending["walk-wall.hashes"])
+        self.assertEqual(snapshot(self.p("golden", t))["platform-ride.hashes"], before["platform-ride.hashes"])
+        out, _ = self.run_ok(["review", "--reject", f"{t}/platform-ride"])
+        self.assertEqual(out, f"rejected {t}/platform-ride\n")
+        self.assertFalse(os.path.exists(self.p("golden.pending")))
+        # The options alone, and with a scenario path after them, as scripts wrote them before.
+        self.run_ok(["bless", "--pending"])  # platform-ride again
+        out, _ = self.run_ok(["review", "--accept", "scenarios"])
+        self.assertIn(f"accepted {t}/platform-ride", out)
+        out, _ = self.run_ok(["verify", "--no-progress"])
+        self.assertIn("2 passed", out)
+        # A review that is not on a terminal shows and asks nothing (stdin a pipe).
+        self.change_jump(80)
+        self.run_ok(["bless", "--pending"])
+        p = subprocess.run(EMULATOR + [BINARY, "review"], cwd=self.tmp, input="a\n", capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("accept (a)", p.stdout)
+        self.assertIn(f"pending  {t}/walk-wall", p.stdout)
+        self.assertTrue(os.path.exists(self.p("golden.pending", t, "walk-wall.hashes")))
+
+    def test_a_terminal_review_asks_for_each_pending_golden(self):
+        """Issue 53: on a terminal (a pseudo-terminal here), review takes the pending goldens one
+        at a time: accept (a), reject (r), skip (s), quit (q)."""
+        if os.name != "posix" or EMULATOR:
+            self.skipTest("a pseudo-terminal needs POSIX and the binary run natively")
+        import pty
+        import select
+        t, before = self.two_pending()
+        pending = snapshot(self.p("golden.pending", t))
+
+        def session(answers):
+            """Runs review on a pseudo-terminal, answering each prompt in turn; its output, exit code."""
+            env = {k: v for k, v in os.environ.items() if k != "CI"}
+            env["NO_COLOR"] = "1"
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.chdir(self.tmp)
+                os.execve(BINARY, [BINARY, "review"], env)
+            buf, prompts = b"", 0
+            deadline = time.time() + 60
+            while time.time() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if ready:
+                    try:
+                        data = os.read(fd, 4096)
+                    except OSError:  # the terminal closed: review ended
+                        break
+                    if not data:
+                        break
+                    buf += data
+                if buf.count(b"? ") > prompts and answers:
+                    prompts = buf.count(b"? ")
+                    os.write(fd, answers.pop(0).encode() + b"\n")
+            _, status = os.waitpid(pid, 0)
+            os.close(fd)
+            return buf.decode().replace("\r\n", "\n"), os.waitstatus_to_exitcode(status)
+
+        out, code = session(["x", "s", "a"])  # an unknown answer asks again
+        self.assertEqual(code, 0, out)
+        self.assertIn("2 pending goldens in golden.pending: for each, accept (a), reject (r), skip (s) or quit (q)",
+                      out)
+        self.assertIn(f"pending  {t}/platform-ride  first changed tick 90", out)
+        self.assertIn("[1/2] accept (a), reject (r), skip (s), quit (q)? x\nanswer a, r, s or q\n"
+                      "[1/2] accept (a), reject (r), skip (s), quit (q)? s\n"
+                      f"skipped {t}/platform-ride\n", out)
+        self.assertIn(f"[2/2] accept (a), reject (r), skip (s), quit (q)? a\naccepted {t}/walk-wall\n", out)
+        self.assertIn("1 accepted, 0 rejected, 1 left pending", out)
+        self.assertEqual(snapshot(self.p("golden", t))["walk-wall.hashes"], pending["walk-wall.hashes"])
+        self.assertEqual(snapshot(self.p("golden", t))["platform-ride.hashes"], before["platform-ride.hashes"])
+        self.assertEqual(sorted(os.listdir(self.p("golden.pending", t))), ["platform-ride.csv", "platform-ride.hashes"])
+        out, code = session(["q"])  # quit: nothing done
+        self.assertEqual(code, 0, out)
+        self.assertIn("0 accepted, 0 rejected, 1 left pending", out)
+        self.assertTrue(os.path.exists(self.p("golden.pending", t, "platform-ride.hashes")))
+        # A pending golden that cannot be accepted (its scenario changed again) may be rejected.
+        path = self.p("scenarios", "platform.yaml")
+        write(path, read(path).replace("ticks: 91", "ticks: 92"))
+        out, code = session(["a", "r"])
+        self.assertEqual(code, 0, out)
+        self.assertIn("[1/1] cannot be accepted; reject (r), skip (s), quit (q)? a\nanswer r, s or q\n", out)
+        self.assertIn(f"rejected {t}/platform-ride", out)
+        self.assertFalse(os.path.exists(self.p("golden.pending")))
+        self.assertEqual(snapshot(self.p("golden", t))["platform-ride.hashes"], before["platform-ride.hashes"])
+
 
 def snapshot(folder):
     """{file name: bytes} of the files directly in folder. On Windows a bless's lock file
@@ -966,6 +1076,104 @@ class Verify(Workspace):
         rc, out, _ = fxkcc(["verify", "-k", "walk"], self.tmp)
         self.assertEqual(rc, 2)
         self.assertIn("ERROR", out)
+
+    def test_orphan_goldens_warn_or_fail_and_only_for_the_whole_suite(self):
+        """Issue 53: a golden whose scenario was renamed or deleted was ignored by verify."""
+        g = self.p("golden", self.t)
+        path = self.p("scenarios", "walk-wall.yaml")
+        write(path, read(path).replace("name: walk-wall", "name: walk-wall-2"))
+        self.run_ok(["bless", "-k", "walk-wall-2"])
+        out, _ = self.run_ok(["verify", "--no-progress"])  # warn, the default: exit 0
+        line = (f"ORPHAN      no scenario is named 'walk-wall' (renamed or deleted): golden/{self.t}/walk-wall.hashes, "
+                f"golden/{self.t}/walk-wall.csv; bless --prune removes it")
+        self.assertIn(line + "\n", out)
+        self.assertIn("2 passed, 0 mismatched, 0 stale, 0 missing, 0 errors; 0 failed expectations or invariants; "
+                      "1 orphan golden (a warning)\n", out)
+        rc, out, err = fxkcc(["verify", "--no-progress", "--orphans", "fail", "--json", "r.json", "--junit", "j.xml"],
+                             self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("1 orphan golden (--orphans fail)", out)
+        report = json.loads(read(self.p("r.json")))
+        self.assertEqual(report["exit_code"], 1)
+        self.assertEqual(report["counts"]["orphans"], 1)
+        self.assertEqual(report["orphans"]["checked"], True)
+        self.assertEqual(report["orphans"]["mode"], "fail")
+        self.assertEqual([(o["name"], o["files"]) for o in report["orphans"]["goldens"]],
+                         [("walk-wall", [f"golden/{self.t}/walk-wall.hashes", f"golden/{self.t}/walk-wall.csv"])])
+        xml = read(self.p("j.xml"))
+        self.assertIn('tests="3" failures="1" errors="0"', xml)
+        self.assertIn(f'<testcase classname="fxkcc.{self.t}.orphans" name="walk-wall" '
+                      f'file="golden/{self.t}/walk-wall.hashes" time="0.000">\n    <failure type="ORPHAN"', xml)
+        self.run_ok(["verify", "--no-progress", "--junit", "j.xml"])
+        self.assertIn('tests="3" failures="0" errors="0" skipped="1"', read(self.p("j.xml")))
+        # Only the whole suite tells an orphan from a golden not selected; --shard 1/1 is whole.
+        for args in (["-k", "walk"], ["--shard", "1/2"], ["--shard", "2/2"], ["scenarios/walk-wall.yaml"]):
+            with self.subTest(" ".join(args)):
+                out, _ = self.run_ok(["verify", "--no-progress", "--orphans", "fail"] + args)
+                self.assertNotIn("ORPHAN", out)
+                self.assertNotIn("orphan", out)
+        rc, out, _ = fxkcc(["verify", "--no-progress", "--orphans", "fail", "--shard", "1/1"], self.tmp)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("ORPHAN", out)
+        # Hidden files and an interrupted bless's temporaries are not goldens; a lone CSV is one.
+        os.remove(os.path.join(g, "walk-wall.hashes"))
+        write(os.path.join(g, ".notes.hashes"), "x\n")
+        write(os.path.join(g, "platform-ride.csv.next.tmp.123.0123456789abcdef"), "x\n")
+        rc, out, _ = fxkcc(["verify", "--no-progress", "--orphans", "fail"], self.tmp)
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(re.findall(r"(?m)^ORPHAN .*$", out),
+                         [f"ORPHAN      no scenario is named 'walk-wall' (renamed or deleted): "
+                          f"golden/{self.t}/walk-wall.csv; bless --prune removes it"])
+        rc, out, err = fxkcc(["verify", "--orphans", "maybe"], self.tmp)
+        self.assertEqual(rc, 2, out + err)
+
+    def test_format_github_annotates_failed_expectations_at_their_line(self):
+        path = self.p("scenarios", "walk-wall.yaml")
+        text = read(path)
+        lines = text.count("\n")
+        write(path, text + "expect:\n  - {character: 1, tick: 5, grounded: false}\n"
+                           "  - character: 1\n    tick: 3\n    x: {min: 100, max: 101}\n"
+                           "  - {character: 7, tick: 4, grounded: true}\n")
+        rc, out, err = fxkcc(["verify", "--no-progress", "--format", "github"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        annotations = [l for l in out.splitlines() if l.startswith("::")]
+        self.assertEqual(annotations, [
+            f"::error file=scenarios/walk-wall.yaml,line={lines + 3},col=5::walk-wall: expectation failed: "
+            f"expect[1] (line {lines + 3}): tick 3, character 1: x = 0.0953998093, expected [100, 101]",
+            f"::error file=scenarios/walk-wall.yaml,line={lines + 2},col=5::walk-wall: expectation failed: "
+            f"expect[0] (line {lines + 2}): tick 5, character 1: grounded is true, expected false",
+        ])
+        self.assertRegex(out, r"(?m)^FAILED +walk-wall")  # the table is still there
+        # A mismatch, a stale and a missing golden: at line 1 of the scenario file.
+        write(path, text)
+        self.alter_golden(37, -5)
+        platform = self.p("scenarios", "platform.yaml")
+        write(platform, read(platform).replace("ticks: 90", "ticks: 91"))
+        rc, out, _ = fxkcc(["verify", "--no-progress", "--format", "github"], self.tmp)
+        self.assertEqual(rc, 1)
+        annotations = [l for l in out.splitlines() if l.startswith("::")]
+        self.assertEqual(len(annotations), 2, out)
+        self.assertTrue(annotations[0].startswith(
+            "::error file=scenarios/platform.yaml,line=1,col=1::platform-ride: STALE: golden is stale: "), annotations)
+        self.assertEqual(annotations[1], "::error file=scenarios/walk-wall.yaml,line=1,col=1::walk-wall: MISMATCH: "
+                                         "desync at tick 37 (c1); invariants hold (no expectations)")
+        os.remove(self.hashes)
+        rc, out, _ = fxkcc(["verify", "--no-progress", "--format", "github", "-k", "walk"], self.tmp)
+        self.assertIn(f"::error file=scenarios/walk-wall.yaml,line=1,col=1::walk-wall: MISSING: no golden at "
+                      f"golden/{self.t}/walk-wall.hashes (run: fxkcc bless scenarios/walk-wall.yaml); invariants hold "
+                      f"(no expectations)\n", out)
+        # An orphan golden is a warning at its hash file (an error with --orphans fail).
+        os.rename(platform, self.p("scenarios", "renamed.yaml"))
+        write(self.p("scenarios", "renamed.yaml"),
+              read(self.p("scenarios", "renamed.yaml")).replace("name: platform-ride", "name: renamed"))
+        rc, out, _ = fxkcc(["verify", "--no-progress", "--format", "github"], self.tmp)
+        self.assertIn(f"::warning file=golden/{self.t}/platform-ride.hashes,line=1,col=1::orphan golden: no scenario "
+                      f"is named 'platform-ride' (renamed or deleted)", out)
+        # Both on stdout: refused; so is a format that does not exist.
+        rc, out, err = fxkcc(["verify", "--format", "github", "--json", "-"], self.tmp)
+        self.assertEqual(rc, 2, out + err)
+        rc, out, err = fxkcc(["verify", "--format", "yaml"], self.tmp)
+        self.assertEqual(rc, 2, out + err)
 
 
 class Diff(Workspace):

@@ -1,11 +1,15 @@
 // `fxkcc review`: pending goldens (bless --pending, verify --pending-dir) shown against the
-// accepted ones, then accepted into the golden folder or rejected (docs/goldens.md).
+// accepted ones, then accepted into the golden folder or rejected (docs/goldens.md): all those
+// shown, those named, or one at a time as a terminal's user answers for each.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
+#include <istream>
 #include <map>
 #include <sstream>
 #include <system_error>
@@ -15,304 +19,165 @@
 #include "records/folder_lock.h"
 #include "records/paths.h"
 #include "records/trajectory.h"
-#include "run/checks.h"
+#include "review_pending.h"
 #include "subcommands.h"
+
+#if defined(_WIN32)
+#include <io.h>
+#define FX_REVIEW_ISATTY(fd) (_isatty(fd) != 0)
+#elif defined(__EMSCRIPTEN__)
+#define FX_REVIEW_ISATTY(fd) false // node's streams say; no one answers prompts there
+#else
+#include <unistd.h>
+#define FX_REVIEW_ISATTY(fd) (isatty(fd) != 0)
+#endif
 
 namespace fs = std::filesystem;
 
 namespace fx::harness {
+namespace rd = review_detail;
+
 namespace {
 
-/// One pending golden pair and what it changes.
-struct Pending {
-    std::string target, name;
-    std::string hashes_text, csv; ///< the pending files' bytes
-    HashFile hashes;
-    std::string error; ///< why it cannot be accepted ("" when it can)
-    std::string change; ///< one line: what changes against the accepted golden
-    std::string detail; ///< field lines of the first changed row, failed checks
-    std::string checks; ///< the scenario's expectations and invariants on this build
+/// What review takes beyond ReviewCommand (commands.h).
+struct ReviewExtras {
+    /// --accept NAME... / --reject NAME...: only the pending goldens named (NAME or TARGET/NAME).
+    std::vector<std::string> names;
+    /// Ask, for each pending golden, what to do with it (a terminal's review without --accept
+    /// or --reject): answers are read from `in`.
+    bool interactive = false;
+    std::istream* in = nullptr;
 };
 
-/// The largest change between two trajectories of the same ticks and characters: of position
-/// (metres) and velocity (m/s), with where it happens.
-struct LargestChange {
-    double metres = 0, speed = 0;
-    int64_t metres_tick = -1, speed_tick = -1;
-    uint32_t metres_character = 0, speed_character = 0;
-};
-
-double length_m(const Vec3& a, const Vec3& b) {
-    auto d = [](Scalar x, Scalar y) {
-        return (static_cast<double>(x.raw()) - static_cast<double>(y.raw())) /
-               4294967296.0; // Q32.32 to metres
-    };
-    const double dx = d(a.x, b.x), dy = d(a.y, b.y), dz = d(a.z, b.z);
-    return std::sqrt(dx * dx + dy * dy +
-                     dz * dz); // a report's figure: the harness may use floating point
-}
-
-LargestChange largest_change(const std::vector<TrajectoryRow>& a,
-                             const std::vector<TrajectoryRow>& b) {
-    LargestChange c;
-    size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const auto ka = std::make_pair(a[i].tick, a[i].state.id),
-                   kb = std::make_pair(b[j].tick, b[j].state.id);
-        if (ka < kb) {
-            ++i;
-            continue;
+/// Keeps the pending goldens `names` name (NAME: every target's; TARGET/NAME: one); false, with
+/// a message, when a name names none of them.
+bool keep_named(const std::vector<std::string>& names, std::vector<rd::Pending>* pending,
+                const char* action, std::ostream& err) {
+    std::vector<bool> keep(pending->size(), false);
+    for (const std::string& n : names) {
+        bool any = false;
+        for (size_t i = 0; i < pending->size(); ++i) {
+            const rd::Pending& p = (*pending)[i];
+            if (n == p.name || n == p.target + "/" + p.name) keep[i] = any = true;
         }
-        if (kb < ka) {
-            ++j;
-            continue;
-        }
-        const double m = length_m(a[i].state.position, b[j].state.position);
-        const double v = length_m(a[i].state.velocity, b[j].state.velocity);
-        if (m > c.metres) {
-            c.metres = m;
-            c.metres_tick = a[i].tick;
-            c.metres_character = a[i].state.id;
-        }
-        if (v > c.speed) {
-            c.speed = v;
-            c.speed_tick = a[i].tick;
-            c.speed_character = a[i].state.id;
-        }
-        ++i;
-        ++j;
-    }
-    return c;
-}
-
-/// The pending goldens of the selected targets, sorted by target then name.
-std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& cmd) {
-    std::vector<Pending> found;
-    std::error_code ec;
-    std::vector<std::string> targets;
-    if (!cmd.suite.target.empty()) {
-        targets.push_back(cmd.suite.target);
-    } else {
-        for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-            if (it->is_directory(ec)) targets.push_back(it->path().filename().string());
-        }
-        std::sort(targets.begin(), targets.end());
-    }
-    for (const std::string& t : targets) {
-        std::vector<std::string> names;
-        for (fs::directory_iterator it(fs::path(root) / t, ec), end; !ec && it != end;
-             it.increment(ec)) {
-            const fs::path p = it->path();
-            if (p.extension() == ".hashes") names.push_back(p.stem().string());
-        }
-        std::sort(names.begin(), names.end());
-        for (const std::string& n : names) {
-            if (!cmd.suite.filter.empty() && n.find(cmd.suite.filter) == std::string::npos)
-                continue;
-            Pending p;
-            p.target = t;
-            p.name = n;
-            found.push_back(std::move(p));
-        }
-    }
-    return found;
-}
-
-/// Why the pair `p` under `root` is not a pending golden that --reject may remove, or "": its
-/// hash file must be an fxkcc hash file for the scenario it is named after and the target
-/// folder it is in, and its CSV, when there is one, the CSV it records (by digest).
-std::string not_a_pending_golden(const std::string& root, const Pending& p) {
-    const std::string path = (fs::path(root) / p.target / (p.name + ".hashes")).generic_string();
-    std::string text, error;
-    HashFile hashes;
-    if (!read_file(path, &text, &error) || !parse_hash_file(text, path, &hashes, &error))
-        return error;
-    if (hashes.header.scenario != p.name)
-        return "'" + path + "' is for the scenario named '" + hashes.header.scenario + "'";
-    std::string csv;
-    bool csv_missing = false;
-    const std::string why = check_golden_pair(root, p.target, p.name, hashes, &csv, &csv_missing);
-    return csv_missing ? std::string() : why;
-}
-
-/// Reads a pending pair and says what it changes against the accepted golden.
-/// What the scenario's expectations and invariants say on this build, by scenario name: computed
-/// once, however many targets have a pending golden of it.
-struct ChecksMemo {
-    std::string checks, detail, error;
-};
-
-void examine(const std::string& root, const ReviewCommand& cmd,
-             const std::map<std::string, const Scenario*>& scenarios,
-             std::map<std::string, ChecksMemo>* memo, Pending* p) {
-    SuiteOptions pending_suite = cmd.suite, golden_suite = cmd.suite;
-    pending_suite.golden_dir = root;
-    pending_suite.target = golden_suite.target = p->target;
-    const std::string path = golden_hashes_path(pending_suite, p->name);
-    std::string error;
-    if (!read_file(path, &p->hashes_text, &error) ||
-        !parse_hash_file(p->hashes_text, path, &p->hashes, &error)) {
-        p->error = error;
-        return;
-    }
-    bool csv_missing = false;
-    if (std::string why =
-            check_golden_pair(root, p->target, p->name, p->hashes, &p->csv, &csv_missing);
-        !why.empty()) {
-        p->error = why;
-        return;
-    }
-    if (p->hashes.header.scenario != p->name) {
-        p->error = "'" + path + "' is for the scenario named '" + p->hashes.header.scenario + "'";
-        return;
-    }
-    // The scenario as it is now: a pending golden of an older version of it would be stale at once.
-    const auto it = scenarios.find(p->name);
-    if (it == scenarios.end()) {
-        p->error = "no scenario is named '" + p->name +
-                   "' (a deleted or renamed scenario's pending golden: reject it)";
-        return;
-    }
-    const Scenario& sc = *it->second;
-    if (sc.digest != p->hashes.header.digest) {
-        p->error = "stale: written for scenario digest " + p->hashes.header.digest +
-                   ", the scenario now has " + sc.digest + " (bless --pending it again)";
-        return;
-    }
-    if (p->hashes.header.behaviour != kBehaviourVersion) {
-        p->error = "stale: written by behaviour " + std::to_string(p->hashes.header.behaviour) +
-                   ", this build is " + std::to_string(kBehaviourVersion);
-        return;
-    }
-    if (memo->count(p->name) == 0) {
-        ChecksMemo& m = (*memo)[p->name];
-        CheckReport report;
-        if (!run_checked(sc, nullptr, RunOptions{}, &report, &m.error)) {
-            m.error = m.error.empty() ? "the run failed" : m.error;
-        } else {
-            const int failed = report.expectation_failures() + report.invariant_failures();
-            m.checks =
-                failed == 0
-                    ? (report.expectations == 0 ? std::string("invariants hold")
-                                                : std::to_string(report.expectations) +
-                                                      " expectations and the invariants hold")
-                    : std::to_string(report.expectation_failures()) + " expectations failed, " +
-                          std::to_string(report.invariant_failures()) + " invariants violated";
-            if (failed > 0) m.detail = format_failures(report, "");
-        }
-    }
-    const ChecksMemo& m = memo->at(p->name);
-    if (!m.error.empty()) {
-        p->error = m.error;
-        return;
-    }
-    p->checks = m.checks;
-    p->detail = m.detail;
-
-    // The accepted golden, when there is a whole one.
-    HashFile old;
-    std::string old_csv;
-    const std::string golden_path = golden_hashes_path(golden_suite, p->name);
-    std::error_code ec;
-    if (!fs::exists(fs::symlink_status(golden_path, ec))) {
-        p->change = "new: " + std::to_string(p->hashes.header.ticks) + " ticks, no accepted golden";
-        return;
-    }
-    bool old_csv_missing = false;
-    if (!read_hash_file(golden_path, &old, &error)) {
-        p->change = "replaces an unreadable golden (" + error + ")";
-        return;
-    }
-    if (std::string why = check_golden_pair(cmd.suite.golden_dir, p->target, p->name, old, &old_csv,
-                                            &old_csv_missing);
-        !why.empty()) {
-        p->change = "replaces a broken golden (" + why + ")";
-        return;
-    }
-    std::string header;
-    if (old.header.digest != p->hashes.header.digest)
-        header += "; scenario digest " + old.header.digest + " -> " + p->hashes.header.digest;
-    if (old.header.behaviour != p->hashes.header.behaviour) {
-        header += "; behaviour " + std::to_string(old.header.behaviour) + " -> " +
-                  std::to_string(p->hashes.header.behaviour);
-    }
-    const HashDivergence d = first_divergence(old, p->hashes);
-    if (!d.diverged && old_csv == p->csv) {
-        p->change = (header.empty() ? "identical to the accepted golden" : "same results") + header;
-        return;
-    }
-    std::vector<TrajectoryRow> a, b;
-    bool ra = false, rb = false;
-    if (!parse_trajectory(old_csv, golden_csv_path(golden_suite, p->name), &a, &ra, &error) ||
-        !parse_trajectory(p->csv, golden_csv_path(pending_suite, p->name), &b, &rb, &error)) {
-        p->change = "changed (" + error + ")";
-        return;
-    }
-    const LargestChange c = largest_change(a, b);
-    if (d.diverged) {
-        p->change = "first changed tick " + std::to_string(d.tick) +
-                    (d.entities.empty() ? "" : " (" + entity_labels(d.entities) + ")") +
-                    (d.reason.empty() ? "" : ": " + d.reason);
-    } else {
-        p->change = "same hashes, render poses changed";
-    }
-    auto part = [](const char* what, double v, const char* unit, int64_t tick, uint32_t character) {
-        return v == 0 ? fmt::format("{} unchanged", what)
-                      : fmt::format("{} {:.4f} {} (tick {}, c{})", what, v, unit, tick, character);
-    };
-    p->change +=
-        "; largest change: " + part("position", c.metres, "m", c.metres_tick, c.metres_character) +
-        ", " + part("velocity", c.speed, "m/s", c.speed_tick, c.speed_character) + header;
-    const CsvDivergence cd = first_divergence(a, b);
-    if (cd.diverged) p->detail = format_csv_divergence(cd) + p->detail;
-}
-
-/// Accepts the pending goldens of one target into its golden folder (under its lock) and
-/// removes them from the pending folder.
-bool accept_target(const ReviewCommand& cmd, const std::string& root, const std::string& target,
-                   const std::vector<const Pending*>& pending, std::ostream& out,
-                   std::ostream& err) {
-    SuiteOptions golden = cmd.suite, from = cmd.suite;
-    golden.target = from.target = target;
-    from.golden_dir = root;
-    const fs::path folder = fs::path(cmd.suite.golden_dir) / target;
-    std::error_code ec;
-    fs::create_directories(folder, ec);
-    std::string error;
-    FolderLock lock;
-    if (ec || !lock.lock(folder.string(), &error)) {
-        err << "fxkcc review: cannot write '" << folder.generic_string()
-            << "': " << (ec ? ec.message() : error) << "\n";
-        return false;
-    }
-    for (const Pending* p : pending) {
-        if (!install_goldens(golden, p->name, p->hashes_text, p->csv, &error)) {
-            err << "fxkcc review: " << error << "\n";
+        if (!any) {
+            std::string shown;
+            for (const rd::Pending& p : *pending)
+                shown += (shown.empty() ? "" : ", ") + p.target + "/" + p.name;
+            err << "fxkcc review: no pending golden is named '" << n << "' (pending: " << shown
+                << "); nothing " << action << "\n";
             return false;
         }
-        fs::remove(golden_hashes_path(from, p->name), ec);
-        fs::remove(golden_csv_path(from, p->name), ec);
-        out << "accepted " << target << "/" << p->name << "\n";
     }
+    std::vector<rd::Pending> kept;
+    for (size_t i = 0; i < pending->size(); ++i) {
+        if (keep[i]) kept.push_back(std::move((*pending)[i]));
+    }
+    *pending = std::move(kept);
     return true;
 }
 
-/// Removes pending target folders left empty, then the pending folder when empty.
-void remove_empty(const std::string& root) {
-    std::error_code ec;
-    std::vector<fs::path> folders;
-    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
-        folders.push_back(it->path());
-    for (const fs::path& f : folders) {
-        if (fs::is_directory(f, ec) && fs::is_empty(f, ec)) fs::remove(f, ec);
+void print_pending(const rd::Pending& p, size_t width, std::ostream& out, const Style& style) {
+    const std::string label = p.target + "/" + p.name;
+    if (!p.error.empty()) {
+        out << fmt::format("{}  {:<{}}  {}\n", style.bad("ERROR  "), label, width, p.error);
+        return;
     }
-    if (fs::is_empty(root, ec)) fs::remove(root, ec);
+    out << fmt::format("{}  {:<{}}  {}; {}\n", style.warning("pending"), label, width, p.change,
+                       p.checks);
+    std::istringstream lines(p.detail);
+    for (std::string line; std::getline(lines, line);)
+        out << "           " << line << "\n";
 }
 
-} // namespace
+/// Removes one pending golden (--reject, or the answer r): only a pending golden, never
+/// through a link.
+bool reject_one(const ReviewCommand& cmd, const std::string& root, const rd::Pending& p,
+                std::ostream& out, std::ostream& err) {
+    SuiteOptions from = cmd.suite;
+    from.golden_dir = root;
+    from.target = p.target;
+    std::string why = golden_write_refusal(from, p.name);
+    if (why.empty()) why = rd::not_a_pending_golden(root, p);
+    if (!why.empty()) {
+        err << "fxkcc review: " << why << "; not rejected\n";
+        return false;
+    }
+    std::error_code ec;
+    fs::remove(golden_hashes_path(from, p.name), ec);
+    fs::remove(golden_csv_path(from, p.name), ec);
+    out << "rejected " << p.target << "/" << p.name << "\n";
+    return true;
+}
 
-int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err,
-                   const Style& style) {
+/// The answer to "accept (a), reject (r), skip (s), quit (q)?": 'a', 'r', 's' or 'q' (end of
+/// input: 'q'); 0 for anything else.
+char read_answer(std::istream& in, bool can_accept) {
+    std::string line;
+    if (!std::getline(in, line)) return 'q';
+    std::string a;
+    for (const char c : line) {
+        if (c != ' ' && c != '\t' && c != '\r')
+            a += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if ((a == "a" || a == "accept") && can_accept) return 'a';
+    if (a == "r" || a == "reject") return 'r';
+    if (a == "s" || a == "skip") return 's';
+    if (a == "q" || a == "quit") return 'q';
+    return 0;
+}
+
+/// A terminal's review: each pending golden shown, then what to do with it asked and done at
+/// once. One that cannot be accepted (ERROR) may be rejected or skipped.
+int ask_each(const ReviewCommand& cmd, const std::string& root,
+             const std::vector<rd::Pending>& pending, size_t width, std::istream& in,
+             std::ostream& out, std::ostream& err, const Style& style) {
+    const size_t n = pending.size();
+    out << n << " pending golden" << (n == 1 ? "" : "s") << " in " << root
+        << ": for each, accept (a), reject (r), skip (s) or quit (q)\n";
+    size_t accepted = 0, rejected = 0, i = 0;
+    for (; i < n; ++i) {
+        const rd::Pending& p = pending[i];
+        out << "\n";
+        print_pending(p, width, out, style);
+        char answer = 0;
+        while (answer == 0) {
+            out << "[" << i + 1 << "/" << n << "] "
+                << (p.error.empty() ? "accept (a), reject (r), skip (s), quit (q)? "
+                                    : "cannot be accepted; reject (r), skip (s), quit (q)? ")
+                << std::flush;
+            answer = read_answer(in, p.error.empty());
+            if (answer == 0) out << "answer " << (p.error.empty() ? "a, " : "") << "r, s or q\n";
+        }
+        if (answer == 'q') break;
+        if (answer == 's') {
+            out << "skipped " << p.target << "/" << p.name << "\n";
+            continue;
+        }
+        if (answer == 'r') {
+            if (!reject_one(cmd, root, p, out, err)) return kExitBadInput;
+            ++rejected;
+            continue;
+        }
+        SuiteOptions from = cmd.suite;
+        from.golden_dir = root;
+        from.target = p.target;
+        if (const std::string why = golden_write_refusal(from, p.name); !why.empty()) {
+            err << "fxkcc review: " << why << "; not accepted\n";
+            return kExitBadInput;
+        }
+        if (!rd::accept_target(cmd, root, p.target, {&p}, out, err)) return kExitCannotTest;
+        ++accepted;
+    }
+    rd::remove_empty(root);
+    out << "\n"
+        << accepted << " accepted, " << rejected << " rejected, " << n - accepted - rejected
+        << " left pending\n";
+    return kExitOk;
+}
+
+int review_with(const ReviewCommand& cmd, const ReviewExtras& extras, std::ostream& out,
+                std::ostream& err, const Style& style) {
     if (cmd.accept && cmd.reject) {
         err << "fxkcc review: --accept and --reject together; choose one\n";
         return kExitBadInput;
@@ -343,7 +208,7 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
         err << "fxkcc review: '" << root << "' is not a folder\n";
         return kExitBadInput;
     }
-    std::vector<Pending> pending = find_pending(root, cmd);
+    std::vector<rd::Pending> pending = rd::find_pending(root, cmd);
     if (pending.empty()) {
         if (!cmd.suite.filter.empty() && !cmd.suite.allow_empty) {
             err << "fxkcc review: no pending golden's name contains '" << cmd.suite.filter
@@ -353,13 +218,17 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
         out << "nothing pending in " << root << "\n";
         return kExitOk;
     }
+    if (!extras.names.empty() &&
+        !keep_named(extras.names, &pending, cmd.accept ? "accepted" : "rejected", err)) {
+        return kExitBadInput;
+    }
     // Accepting and rejecting remove the pending files: never through a link, never a special
     // file, never in a linked folder (a pending target folder linked to the golden one had
     // --reject delete the accepted goldens: issue 51).
     if (cmd.accept || cmd.reject) {
         SuiteOptions from = cmd.suite;
         from.golden_dir = root;
-        for (const Pending& p : pending) {
+        for (const rd::Pending& p : pending) {
             from.target = p.target;
             if (const std::string why = golden_write_refusal(from, p.name); !why.empty()) {
                 err << "fxkcc review: " << why << "; nothing "
@@ -372,22 +241,17 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
         // Only pending goldens are removed: a hash file the tool wrote for this scenario and
         // folder, and the CSV it records (any *.hashes / *.csv under a --pending-dir was deleted
         // before: issue 51). One that is not refuses the whole rejection.
-        for (const Pending& p : pending) {
-            if (const std::string why = not_a_pending_golden(root, p); !why.empty()) {
+        for (const rd::Pending& p : pending) {
+            if (const std::string why = rd::not_a_pending_golden(root, p); !why.empty()) {
                 err << "fxkcc review: " << why
                     << "; nothing rejected (only pending goldens, written by bless --pending or verify --pending-dir, are removed)\n";
                 return kExitBadInput;
             }
         }
-        SuiteOptions from = cmd.suite;
-        from.golden_dir = root;
-        for (const Pending& p : pending) {
-            from.target = p.target;
-            fs::remove(golden_hashes_path(from, p.name), ec);
-            fs::remove(golden_csv_path(from, p.name), ec);
-            out << "rejected " << p.target << "/" << p.name << "\n";
+        for (const rd::Pending& p : pending) {
+            if (!reject_one(cmd, root, p, out, err)) return kExitBadInput;
         }
-        remove_empty(root);
+        rd::remove_empty(root);
         return kExitOk;
     }
     // The scenarios as they are now, by name: each pending golden is checked against its scenario.
@@ -404,24 +268,15 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
     }
     int errors = 0;
     size_t width = 8;
-    std::map<std::string, ChecksMemo> memo;
-    for (Pending& p : pending) {
-        examine(root, cmd, by_name, &memo, &p);
+    std::map<std::string, rd::ChecksMemo> memo;
+    for (rd::Pending& p : pending) {
+        rd::examine(root, cmd, by_name, &memo, &p);
         if (!p.error.empty()) ++errors;
         width = std::max(width, p.target.size() + 1 + p.name.size());
     }
-    for (const Pending& p : pending) {
-        const std::string label = p.target + "/" + p.name;
-        if (!p.error.empty()) {
-            out << fmt::format("{}  {:<{}}  {}\n", style.bad("ERROR  "), label, width, p.error);
-            continue;
-        }
-        out << fmt::format("{}  {:<{}}  {}; {}\n", style.warning("pending"), label, width, p.change,
-                           p.checks);
-        std::istringstream lines(p.detail);
-        for (std::string line; std::getline(lines, line);)
-            out << "           " << line << "\n";
-    }
+    if (extras.interactive) return ask_each(cmd, root, pending, width, *extras.in, out, err, style);
+    for (const rd::Pending& p : pending)
+        print_pending(p, width, out, style);
     if (errors > 0) {
         err << "fxkcc review: " << errors << " pending golden"
             << (errors == 1 ? " cannot" : "s cannot") << " be accepted (ERROR above); "
@@ -433,18 +288,26 @@ int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& er
             << pending.size() << " pending golden" << (pending.size() == 1 ? "" : "s") << " in "
             << root << "; accept: fxkcc review"
             << (cmd.pending_dir.empty() ? "" : " --pending-dir " + cmd.pending_dir)
-            << " --accept (-k NAME for some), reject: --reject\n";
+            << " --accept (NAME... or -k TEXT for some), reject: --reject; one at a time: "
+               "fxkcc review on a terminal\n";
         return kExitOk;
     }
-    std::map<std::string, std::vector<const Pending*>> by_target;
-    for (const Pending& p : pending)
+    std::map<std::string, std::vector<const rd::Pending*>> by_target;
+    for (const rd::Pending& p : pending)
         by_target[p.target].push_back(&p);
     out << "\n";
     for (const auto& [target, list] : by_target) {
-        if (!accept_target(cmd, root, target, list, out, err)) return kExitCannotTest;
+        if (!rd::accept_target(cmd, root, target, list, out, err)) return kExitCannotTest;
     }
-    remove_empty(root);
+    rd::remove_empty(root);
     return kExitOk;
+}
+
+} // namespace
+
+int review_command(const ReviewCommand& cmd, std::ostream& out, std::ostream& err,
+                   const Style& style) {
+    return review_with(cmd, ReviewExtras{}, out, err, style);
 }
 
 namespace {
@@ -455,16 +318,48 @@ public:
         add_suite_options(app, &cmd_.suite);
         app.add("--pending-dir", &cmd_.pending_dir,
                 "The pending folder (default: <golden-dir>.pending)");
-        app.flag("--accept", &cmd_.accept,
-                 "Accept the pending goldens shown into the golden folder");
-        app.flag("--reject", &cmd_.reject, "Remove the pending goldens shown");
+        app.add("--accept", &accept_,
+                "Accept into the golden folder the pending goldens shown, or those named (NAME: "
+                "every target's, TARGET/NAME: one)")
+            .expected(0, -1)
+            .type_name("[NAME...]");
+        app.add("--reject", &reject_,
+                "Remove the pending goldens shown, or those named (NAME or TARGET/NAME)")
+            .expected(0, -1)
+            .type_name("[NAME...]");
+        app.flag("--list", &list_,
+                 "Only show the pending goldens, never ask (on a terminal, review without "
+                 "--accept or --reject asks for each: accept, reject, skip or quit)");
     }
     int run(const Invocation& inv) override {
-        return review_command(cmd_, inv.out, inv.err, inv.out_style);
+        // A value CLI11 gives an option that takes none is "": the option alone (all shown).
+        ReviewExtras extras;
+        for (const std::vector<std::string>* values : {&accept_, &reject_}) {
+            for (const std::string& v : *values) {
+                std::error_code ec;
+                const fs::path p(v);
+                // A scenario file or folder after --accept (as before NAME... existed) is one.
+                if ((p.extension() == ".yaml" || p.extension() == ".yml" ||
+                     fs::is_directory(p, ec)) &&
+                    fs::exists(p, ec)) {
+                    cmd_.suite.inputs.push_back(v);
+                } else if (!v.empty()) {
+                    extras.names.push_back(v);
+                }
+            }
+        }
+        cmd_.accept = !accept_.empty();
+        cmd_.reject = !reject_.empty();
+        extras.interactive = !cmd_.accept && !cmd_.reject && !list_ && FX_REVIEW_ISATTY(0) &&
+                             FX_REVIEW_ISATTY(1) && !ci_is_set(std::getenv("CI"));
+        extras.in = &std::cin;
+        return review_with(cmd_, extras, inv.out, inv.err, inv.out_style);
     }
 
 private:
     ReviewCommand cmd_;
+    std::vector<std::string> accept_, reject_;
+    bool list_ = false;
 };
 
 } // namespace

@@ -1,5 +1,6 @@
 // `fxkcc verify`: a suite against the goldens of one target (run/verify.h), as a table, a
-// summary line, an exit code as git bisect run reads it, and optionally a JUnit report.
+// summary line, an exit code as git bisect run reads it, and optionally JUnit and JSON reports
+// and GitHub annotations (verify_reports.h); goldens without a scenario as orphans.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,11 +9,11 @@
 
 #include "records/atomic_file.h"
 #include "records/build_info.h"
-#include "records/json.h"
 #include "records/paths.h"
 #include "records/text.h"
 #include "run/verify.h"
 #include "subcommands.h"
+#include "verify_reports.h"
 
 namespace fx::harness {
 
@@ -33,105 +34,6 @@ bool filter_matched(const char* command, const SuiteOptions& suite, size_t match
 }
 
 namespace {
-
-using text::xml_escape;
-
-std::string seconds_text(int64_t millis) {
-    std::string frac = std::to_string(millis % 1000);
-    return std::to_string(millis / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
-}
-
-std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& target) {
-    int failures = 0, errors = 0;
-    int64_t total = 0;
-    for (const Outcome& o : outcomes) {
-        if (o.status == Status::kMismatch || o.status == Status::kStale ||
-            o.status == Status::kMissing || o.status == Status::kFailed) {
-            ++failures;
-        }
-        if (o.status == Status::kBadInput || o.status == Status::kCannotTest) ++errors;
-        total += o.millis;
-    }
-    std::ostringstream x;
-    x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    x << "<testsuites>\n<testsuite name=\"fxkcc verify " << xml_escape(target) << "\" tests=\""
-      << outcomes.size() << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" time=\""
-      << seconds_text(total) << "\">\n";
-    for (const Outcome& o : outcomes) {
-        x << "  <testcase classname=\"fxkcc." << xml_escape(target) << "\" name=\""
-          << xml_escape(o.name.empty() ? o.path : o.name) << "\" file=\"" << xml_escape(o.path)
-          << "\" time=\"" << seconds_text(o.millis) << "\"";
-        if (o.status == Status::kPass) {
-            x << "/>\n";
-            continue;
-        }
-        const bool error = o.status == Status::kBadInput || o.status == Status::kCannotTest;
-        x << ">\n    <" << (error ? "error" : "failure") << " type=\"" << status_name(o.status)
-          << "\" message=\"" << xml_escape(o.summary) << "\">" << xml_escape(o.detail) << "</"
-          << (error ? "error" : "failure") << ">\n";
-        x << "  </testcase>\n";
-    }
-    x << "</testsuite>\n</testsuites>\n";
-    return x.str();
-}
-
-/// The status of an outcome as a JSON word.
-const char* json_status(Status s) {
-    switch (s) {
-    case Status::kPass:
-        return "pass";
-    case Status::kMismatch:
-        return "mismatch";
-    case Status::kStale:
-        return "stale";
-    case Status::kMissing:
-        return "missing";
-    case Status::kBadInput:
-        return "error";
-    case Status::kCannotTest:
-        return "cannot-test";
-    case Status::kFailed:
-        return "failed";
-    }
-    return "?";
-}
-
-std::string report_json(const std::vector<Outcome>& outcomes, const std::string& build_target,
-                        const std::string& golden_target, const std::string& note,
-                        const int (&counts)[7], int checks_failed, int exit_code) {
-    const BuildInfo& b = build_info();
-    Json doc = Json::object({{"format", "fxkcc-verify 1"},
-                             {"build", Json::object({{"target", build_target},
-                                                     {"engine", kEngine},
-                                                     {"behaviour", kBehaviourVersion},
-                                                     {"source", b.commit},
-                                                     {"dirty", b.dirty},
-                                                     {"compiler", b.compiler}})},
-                             {"goldens", golden_target},
-                             {"note", note},
-                             {"counts", Json::object({{"scenarios", outcomes.size()},
-                                                      {"passed", counts[0]},
-                                                      {"mismatched", counts[1]},
-                                                      {"stale", counts[2]},
-                                                      {"missing", counts[3]},
-                                                      {"errors", counts[4]},
-                                                      {"cannot_test", counts[5]},
-                                                      {"failed_checks", checks_failed}})},
-                             {"exit_code", exit_code}});
-    Json scenarios = Json::array();
-    for (const Outcome& o : outcomes) {
-        scenarios.push_back(Json::object({{"name", o.name},
-                                          {"path", o.path},
-                                          {"status", json_status(o.status)},
-                                          {"checks_failed", o.checks_failed},
-                                          {"ticks", o.ticks},
-                                          {"seconds", json_decimal(seconds_text(o.millis))},
-                                          {"summary", o.summary},
-                                          {"detail", o.detail}}));
-    }
-    doc.set("scenarios", std::move(scenarios));
-    return dump_json(doc);
-}
 
 /// The status word of an outcome, coloured by what it means.
 std::string styled_status(Status s, const Style& style) {
@@ -253,8 +155,40 @@ std::string report_conflict(const VerifyCommand& cmd, const std::vector<std::str
 
 } // namespace
 
-int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream& err,
-                   const Style& style, bool err_terminal) {
+namespace {
+
+/// What verify takes beyond VerifyCommand (commands.h): --orphans and --format.
+struct VerifyExtras {
+    bool orphans_fail = false; ///< --orphans fail: a golden without a scenario exits 1
+    bool github = false; ///< --format github: annotations after the table
+};
+
+/// The orphan goldens when the whole suite is selected and every scenario loaded (a scenario
+/// that did not load has no name to tell its golden by); nothing otherwise.
+OrphanReport orphans_of(const VerifyCommand& cmd, const VerifyExtras& extras,
+                        const std::vector<Loaded>& all_loaded, std::string* error) {
+    OrphanReport r;
+    r.fail = extras.orphans_fail;
+    if (!whole_suite(cmd.suite)) return r;
+    std::vector<std::string> names;
+    for (const Loaded& l : all_loaded) {
+        if (!l.ok) return r;
+        names.push_back(l.sc.name);
+    }
+    r.checked = find_orphans(cmd.suite, names, &r.orphans, error);
+    return r;
+}
+
+void print_orphans(const OrphanReport& r, std::ostream& out, const Style& style) {
+    for (const Orphan& o : r.orphans) {
+        const std::string_view word = "ORPHAN";
+        out << fmt::format("{}{:{}}{}\n", r.fail ? style.bad(word) : style.warning(word), "",
+                           12 - word.size(), orphan_message(o));
+    }
+}
+
+int verify_with(const VerifyCommand& request, const VerifyExtras& extras, std::ostream& out,
+                std::ostream& err, const Style& style, bool err_terminal) {
     std::string note;
     VerifyCommand cmd = request;
     cmd.suite = golden_target(request, &note);
@@ -272,11 +206,13 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
     text << note;
     int counts[7] = {0, 0, 0, 0, 0, 0, 0};
     int checks_failed = 0;
+    OrphanReport orphans;
+    orphans.fail = extras.orphans_fail;
     auto write_json = [&](const std::vector<Outcome>& outcomes, int code) {
         if (cmd.json_path.empty()) return true;
         std::string e;
         const std::string j = report_json(outcomes, build_info().target, suite_target(cmd.suite),
-                                          note, counts, checks_failed, code);
+                                          note, counts, checks_failed, orphans, code);
         if (cmd.json_path == "-") {
             out << j;
         } else if (!write_file_atomic(cmd.json_path, j, &e)) {
@@ -303,6 +239,11 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
         err << "fxkcc verify: " << why << "\n";
         return kExitBadInput;
     }
+    orphans = orphans_of(cmd, extras, all_loaded, &error);
+    if (!error.empty()) {
+        err << "fxkcc verify: " << error << "\n";
+        return kExitBadInput;
+    }
     size_t matched = 0;
     const std::vector<size_t> picked = select_scenarios(cmd.suite, all, all_loaded, &matched);
     if (!filter_matched("verify", cmd.suite, matched, all.size(), err)) return kExitBadInput;
@@ -316,7 +257,8 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
             text << "no scenario name contains '" << cmd.suite.filter << "': nothing to verify\n";
         }
         if (!cmd.junit_path.empty() &&
-            !write_file_atomic(cmd.junit_path, junit_xml({}, suite_target(cmd.suite)), &error)) {
+            !write_file_atomic(cmd.junit_path, junit_xml({}, suite_target(cmd.suite), orphans),
+                               &error)) {
             err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
             return kExitCannotTest;
         }
@@ -341,19 +283,35 @@ int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream
         if (o.checks_failed) ++checks_failed;
     }
     print_table(outcomes, text, style, cmd.failures_only);
+    print_orphans(orphans, text, style);
+    if (extras.github) text << "\n" << github_annotations(outcomes, orphans);
+    const size_t n_orphans = orphans.orphans.size();
     text << fmt::format(
         "\n{} scenarios on {}: {} passed, {} mismatched, {} stale, {} missing, {} errors; {} failed "
-        "expectations or invariants\n",
-        outcomes.size(), on, counts[0], counts[1], counts[2], counts[3], counts[4], checks_failed);
+        "expectations or invariants{}\n",
+        outcomes.size(), on, counts[0], counts[1], counts[2], counts[3], counts[4], checks_failed,
+        n_orphans == 0
+            ? std::string()
+            : fmt::format("; {} orphan golden{} ({})", n_orphans, n_orphans == 1 ? "" : "s",
+                          orphans.fail ? "--orphans fail" : "a warning"));
     if (!cmd.junit_path.empty() &&
-        !write_file_atomic(cmd.junit_path, junit_xml(outcomes, suite_target(cmd.suite)), &error)) {
+        !write_file_atomic(cmd.junit_path, junit_xml(outcomes, suite_target(cmd.suite), orphans),
+                           &error)) {
         err << "fxkcc verify: cannot write JUnit report: " << error << "\n";
         return kExitCannotTest;
     }
     if (!cmd.pending_dir.empty() && !write_pending(cmd, request.suite, outcomes, loaded, text, err))
         return kExitCannotTest;
-    const int code = exit_code_of(outcomes);
+    int code = exit_code_of(outcomes);
+    if (orphans.fail && n_orphans > 0 && code == kExitOk) code = kExitMismatch;
     return write_json(outcomes, code) ? code : kExitCannotTest;
+}
+
+} // namespace
+
+int verify_command(const VerifyCommand& request, std::ostream& out, std::ostream& err,
+                   const Style& style, bool err_terminal) {
+    return verify_with(request, VerifyExtras{}, out, err, style, err_terminal);
 }
 
 namespace {
@@ -382,14 +340,45 @@ public:
             "--pending-dir", &cmd_.pending_dir,
             "Write what this build produces for each mismatched, stale or missing golden as a pending "
             "golden into DIR/<target>/ (a CI artifact, for fxkcc review)");
+        app.custom(
+               "--orphans",
+               [this](const std::string& v) {
+                   if (v != "warn" && v != "fail")
+                       return "expected warn or fail, found '" + v + "'";
+                   extras_.orphans_fail = v == "fail";
+                   return std::string();
+               },
+               "Goldens of the target whose scenario no longer exists (renamed or deleted): warn "
+               "(default: a line each and a count, the exit code unchanged) or fail (exit 1). "
+               "Looked for only when the whole suite is selected: no scenario paths, no -k, no "
+               "--shard other than 1/1")
+            .type_name("warn|fail");
+        app.custom(
+               "--format",
+               [this](const std::string& v) {
+                   if (v != "table" && v != "github")
+                       return "expected table or github, found '" + v + "'";
+                   extras_.github = v == "github";
+                   return std::string();
+               },
+               "table (default), or github: the table, then a GitHub annotation "
+               "(::error file=PATH,line=N,col=M::message) for each failed expectation at its line "
+               "in the scenario file, and for each failed golden at line 1")
+            .type_name("table|github");
     }
     int run(const Invocation& inv) override {
         cmd_.progress = !no_progress_;
-        return verify_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_terminal);
+        if (extras_.github && cmd_.json_path == "-") {
+            inv.err << "fxkcc verify: --format github and --json - both write to stdout; write the "
+                       "JSON to a file\n";
+            return kExitBadInput;
+        }
+        return verify_with(cmd_, extras_, inv.out, inv.err, inv.out_style, inv.err_terminal);
     }
 
 private:
     VerifyCommand cmd_;
+    VerifyExtras extras_;
     bool no_progress_ = false;
 };
 

@@ -381,6 +381,7 @@ Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loa
     }
     csv.commit(&error);
     o.checks_failed = !report.passed();
+    o.failures = report.failures;
     const std::string checks = checks_summary(report);
     const std::string failures = format_failures(report, "");
     if (o.status != Status::kPass) {

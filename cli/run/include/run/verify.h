@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "run/checks.h"
 #include "run/suite.h"
 
 namespace fx::harness {
@@ -31,6 +32,7 @@ struct Outcome {
     int64_t ticks = 0;
     int64_t millis = 0;
     bool checks_failed = false; ///< an expectation or invariant failed (whatever the golden status)
+    std::vector<CheckFailure> failures; ///< the failed checks, as in `detail` (verify --format)
 };
 
 /// The exit code of a suite: cannot test > bad input > mismatch > ok.
@@ -96,6 +98,23 @@ inline constexpr uint64_t kVerifyMemoryBudget = uint64_t{2} << 30;
 /// concurrent calls hold.
 Outcome verify_one(const SuiteOptions& suite, const std::string& path, const Loaded& loaded,
                    MemoryBudget* budget = nullptr);
+
+/// Whether the suite options select the whole suite: no scenario paths, no -k filter, no shard
+/// other than 1/1. Only then can a golden without a scenario be told from one not selected.
+bool whole_suite(const SuiteOptions& suite);
+
+/// A golden of the target folder whose scenario is not in the suite (renamed or deleted): its
+/// name (the files' stem) and its files (the hash file and the CSV, those that exist).
+struct Orphan {
+    std::string name;
+    std::vector<std::string> files;
+};
+
+/// The goldens of golden/<target>/ named after no scenario of `names` (hidden files and an
+/// interrupted bless's temporaries are not goldens), sorted by name; false with *error when the
+/// folder cannot be listed (a folder that does not exist has no orphans).
+bool find_orphans(const SuiteOptions& suite, const std::vector<std::string>& names,
+                  std::vector<Orphan>* orphans, std::string* error);
 
 /// False with *duplicate when two outcomes share a scenario name (names name the goldens).
 bool check_unique_names(const std::vector<Outcome>& outcomes, std::string* duplicate);
