@@ -146,26 +146,28 @@ FXKCC_API const char* fxkcc_world_error(const fxkcc_world* world);
  * the points p with dot(normal, p) = offset, solid below (normal unit). Mesh: `index_count`
  * indices, three per triangle. Shapes are checked when the world is built. */
 FXKCC_API fxkcc_status fxkcc_world_add_box(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
-                                 fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
-                                 fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg);
+                                           fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
+                                           fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg);
 FXKCC_API fxkcc_status fxkcc_world_add_sphere(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
-                                    fxkcc_fixed radius);
-FXKCC_API fxkcc_status fxkcc_world_add_capsule(fxkcc_world* world, uint32_t id, fxkcc_vec3 a, fxkcc_vec3 b,
-                                     fxkcc_fixed radius);
+                                              fxkcc_fixed radius);
+FXKCC_API fxkcc_status fxkcc_world_add_capsule(fxkcc_world* world, uint32_t id, fxkcc_vec3 a,
+                                               fxkcc_vec3 b, fxkcc_fixed radius);
 FXKCC_API fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 normal,
-                                   fxkcc_fixed offset);
-FXKCC_API fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_vec3* vertices,
-                                  size_t vertex_count, const uint32_t* indices, size_t index_count);
+                                             fxkcc_fixed offset);
+FXKCC_API fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id,
+                                            const fxkcc_vec3* vertices, size_t vertex_count,
+                                            const uint32_t* indices, size_t index_count);
 /* A moving box following its waypoints (ticks strictly increasing), looping after the last. */
-FXKCC_API fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec3 half_extents,
-                                      fxkcc_fixed yaw_deg, fxkcc_fixed pitch_deg,
-                                      fxkcc_fixed roll_deg, const fxkcc_waypoint* waypoints,
-                                      size_t waypoint_count);
+FXKCC_API fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id,
+                                                fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
+                                                fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg,
+                                                const fxkcc_waypoint* waypoints,
+                                                size_t waypoint_count);
 /* A character standing at `feet`; settings null: the defaults. Before build, or between ticks
  * after it (a character joining: it starts at rest on whatever is under its feet, and takes its
  * place in ascending id order, so the input index of every character with a larger id moves up). */
 FXKCC_API fxkcc_status fxkcc_world_add_character(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet,
-                                       const fxkcc_settings* settings);
+                                                 const fxkcc_settings* settings);
 FXKCC_API fxkcc_status fxkcc_world_build(fxkcc_world* world);
 
 /* Runtime changes, between ticks after build (docs/embedding.md, "Runtime changes"):
@@ -175,20 +177,21 @@ FXKCC_API fxkcc_status fxkcc_world_build(fxkcc_world* world);
  * spawned at `feet` (at rest, facing kept, no render interpolation across it). */
 FXKCC_API fxkcc_status fxkcc_world_remove_character(fxkcc_world* world, uint32_t id);
 FXKCC_API fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id,
-                                      const fxkcc_settings* settings);
+                                                const fxkcc_settings* settings);
 FXKCC_API fxkcc_status fxkcc_world_teleport(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet);
 
 /* One tick. inputs[i] is the input of the i-th character (ascending id); characters beyond
  * `count` are idle. inputs may be null when count is 0. */
-FXKCC_API fxkcc_status fxkcc_world_step(fxkcc_world* world, const fxkcc_input* inputs, size_t count);
+FXKCC_API fxkcc_status fxkcc_world_step(fxkcc_world* world, const fxkcc_input* inputs,
+                                        size_t count);
 
 FXKCC_API int64_t fxkcc_world_tick(const fxkcc_world* world); /* ticks stepped since build */
 FXKCC_API size_t fxkcc_world_character_count(const fxkcc_world* world);
 FXKCC_API fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index,
-                                   fxkcc_character_state* out);
+                                             fxkcc_character_state* out);
 /* The pose to draw between the last two ticks: alpha in [0, 1] (FXKCC_ONE: the last tick). */
-FXKCC_API fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index, fxkcc_fixed alpha,
-                                         fxkcc_vec3* out);
+FXKCC_API fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index,
+                                                   fxkcc_fixed alpha, fxkcc_vec3* out);
 
 /* The checksum of the tick just stepped: XXH3-64 of every character's and platform's canonical
  * bytes, the world hash the goldens record for that tick (docs/formats.md). */
@@ -214,15 +217,17 @@ FXKCC_API fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* by
  * name that is not a scenario name ([a-z0-9][a-z0-9._-]*, at most 64 characters), a recording a
  * scenario cannot hold (see fxkcc_world_error) or a folder it cannot write to. */
 FXKCC_API fxkcc_status fxkcc_world_record(fxkcc_world* world);
-FXKCC_API fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder, const char* name);
+FXKCC_API fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder,
+                                                   const char* name);
 /* The same files in memory (a browser has no folder to write to): fxkcc_world_recording_files
  * makes them and sets *count (the scenario first, the checksum file last; errors as
  * fxkcc_world_write_recording's); fxkcc_world_recording_file gives file `index`'s path and text
  * (NUL-terminated, owned by the world, valid until the next fxkcc_world_recording_files or the
  * world's destruction; FXKCC_INVALID_ARGUMENT for an index >= the count). */
-FXKCC_API fxkcc_status fxkcc_world_recording_files(fxkcc_world* world, const char* name, size_t* count);
-FXKCC_API fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index, const char** path,
-                                        const char** text);
+FXKCC_API fxkcc_status fxkcc_world_recording_files(fxkcc_world* world, const char* name,
+                                                   size_t* count);
+FXKCC_API fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index,
+                                                  const char** path, const char** text);
 
 #ifdef __cplusplus
 }
