@@ -19,7 +19,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/math/include/ ${PROJECT_SOURCE_DIR}
                   ${PROJECT_SOURCE_DIR}/core/controller/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fxkcc FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_SOURCE_DIR}/capi/include/fxkcc.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/capi/include/fxkcc/boundary.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fxkcc)
+install(FILES ${PROJECT_SOURCE_DIR}/capi/include/fxkcc/boundary.h ${PROJECT_SOURCE_DIR}/capi/include/fxkcc/fxkcc.hpp
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/fxkcc)
 install(EXPORT fxkccTargets NAMESPACE fxkcc:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/fxkcc)
 # The shared C library and the tool in export sets of their own, so that a configuration built
 # without them (a Debug build of the libraries alone) installs beside one built with them and

@@ -43,7 +43,7 @@ prefix="$tmp/prefix"
 cmake --install "$BUILD" --prefix "$prefix" >"$tmp/install.log"
 for f in include/fxkcc.h include/fxkcc/kcc/world.h include/fxkcc/kcc/version.h include/fxkcc/geo/scene.h \
          include/fxkcc/fx/scalar.h lib/cmake/fxkcc/fxkccConfig.cmake lib/cmake/fxkcc/fxkccConfigVersion.cmake \
-         lib/libfxkcc_controller.a lib/libfxkcc_c.a bin/fxkcc lib/cmake/fxkcc/fxkccToolTargets.cmake include/fxkcc/boundary.h \
+         lib/libfxkcc_controller.a lib/libfxkcc_c.a bin/fxkcc lib/cmake/fxkcc/fxkccToolTargets.cmake include/fxkcc/boundary.h include/fxkcc/fxkcc.hpp \
          lib/cmake/fxkcc/fxkccScenarioTests.cmake; do
   [ -f "$prefix/$f" ] || { echo "package-test: $f not installed" >&2; exit 1; }
 done
@@ -65,6 +65,7 @@ cmake --build "$tmp/consumer" >>"$tmp/consumer.log" 2>&1 ||
   { cat "$tmp/consumer.log" >&2; echo "package-test: building the consumer failed" >&2; exit 1; }
 ${RUN[@]+"${RUN[@]}"} "$tmp/consumer/consumer_c" "$ROOT/golden/$GOLDEN/stop-time-62.hashes"
 ${RUN[@]+"${RUN[@]}"} "$tmp/consumer/consumer_cpp"
+${RUN[@]+"${RUN[@]}"} "$tmp/consumer/consumer_cxx17" "$ROOT/golden/$GOLDEN/stop-time-62.hashes"
 cmake -S examples/game_loop -B "$tmp/example" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -Dfxkcc_DIR="$prefix/lib/cmake/fxkcc" ${CONSUMER_ARGS[@]+"${CONSUMER_ARGS[@]}"} >"$tmp/example.log" 2>&1 &&
   cmake --build "$tmp/example" >>"$tmp/example.log" 2>&1 ||
