@@ -521,7 +521,7 @@ class Review(Workspace):
         self.change_jump(80)  # the scenario changed again after the pending golden was written
         rc, out, err = fxkcc(["review", "--accept"], self.tmp)
         self.assertEqual(rc, 2, out + err)
-        self.assertIn("stale: written for scenario digest", out)
+        self.assertIn("stale: the scenario changed (characters) since the pending golden was written", out)
         self.assertIn("nothing was accepted", err)
         self.assertEqual(snapshot(self.p("golden", t)), before)
         self.run_ok(["bless", "--pending"])
@@ -1174,6 +1174,55 @@ class Verify(Workspace):
         self.assertEqual(rc, 2, out + err)
         rc, out, err = fxkcc(["verify", "--format", "yaml"], self.tmp)
         self.assertEqual(rc, 2, out + err)
+
+    def test_a_stale_golden_names_the_keys_that_changed(self):
+        """Issue 53: a stale golden said only that the scenario's digest changed. A golden written
+        now records a digest per top-level key (its optional `keys` line); one written before
+        reads and reports as before, and is never rewritten for that line alone."""
+        keys = re.search(r"(?m)^keys (.*)$", read(self.hashes)).group(1)
+        self.assertEqual([k.split("=")[0] for k in keys.split()], ["tick_rate", "ticks", "world", "characters"])
+        path = self.p("scenarios", "walk-wall.yaml")
+        original = read(path)
+        write(path, original.replace("half_extents: [0.5, 1, 20]", "half_extents: [0.5, 1, 21]")
+              .replace("ticks: 120\n", "ticks: 121\n").replace("then jump.", "then jump once."))
+        rc, out, _ = fxkcc(["verify", "--no-progress"], self.tmp)
+        self.assertEqual(rc, 1, out)
+        self.assertRegex(out, r"(?m)^STALE +walk-wall +golden is stale: the scenario changed \(ticks, world\) since "
+                              r"the golden was written \(scenario digest [0-9a-f]{16}, now [0-9a-f]{16}; re-bless if "
+                              r"the change is intended\); invariants hold")
+        # Review: the pending golden against the accepted one, and a pending golden gone stale.
+        self.run_ok(["bless", "--pending"])
+        out, _ = self.run_ok(["review"])
+        self.assertRegex(out, r"scenario digest [0-9a-f]{16} -> [0-9a-f]{16}: the scenario changed \(ticks, world\) "
+                              r"since the golden was written")
+        write(path, read(path).replace("jumps: [60]", "jumps: [61]"))
+        rc, out, _ = fxkcc(["review"], self.tmp)
+        self.assertEqual(rc, 2, out)
+        self.assertRegex(out, r"ERROR +[^ ]+/walk-wall +stale: the scenario changed \(characters\) since the pending "
+                              r"golden was written \(scenario digest [0-9a-f]{16}, now [0-9a-f]{16}; bless --pending "
+                              r"it again\)")
+        self.run_ok(["review", "--reject"])
+        # A golden written before the line: read as before, and the message names no key.
+        write(self.hashes, re.sub(r"(?m)^keys .*\n", "", read(self.hashes)))
+        rc, out, _ = fxkcc(["verify", "--no-progress"], self.tmp)
+        self.assertEqual(rc, 1, out)
+        self.assertRegex(out, r"golden is stale: blessed for scenario 'walk-wall' digest [0-9a-f]{16}, the scenario "
+                              r"now has digest [0-9a-f]{16} \(it changed since")
+        # Its bytes stay as they are when nothing else would change: no golden is re-blessed for
+        # the line alone (bless, bless --pending, bless --capture).
+        write(path, original)
+        before = snapshot(self.p("golden", self.t))
+        out, _ = self.run_ok(["bless"])
+        self.assertIn("blessed  walk-wall: unchanged", out)
+        self.assertEqual(snapshot(self.p("golden", self.t)), before)
+        out, _ = self.run_ok(["bless", "--pending"])
+        self.assertIn("same     walk-wall: unchanged: nothing pending", out)
+        self.run_ok(["bless", "--capture", "cap"])
+        self.assertEqual(snapshot(self.p("cap", self.t)), before)
+        # A change that is blessed writes the line.
+        write(path, original.replace("ticks: 120\n", "ticks: 121\n"))
+        self.run_ok(["bless", "-k", "walk"])
+        self.assertRegex(read(self.hashes), r"(?m)^keys tick_rate=[0-9a-f]{16} ticks=[0-9a-f]{16} ")
 
 
 class Diff(Workspace):

@@ -154,11 +154,31 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
             std::string old_error;
             const bool old_ok =
                 had && read_hash_file(golden_hashes_path(cmd.suite, sc.name), &old, &old_error);
+            // The golden's bytes as they were (a plain bless replaces them).
+            std::string old_bytes;
+            if (old_ok && old.header.keys.empty())
+                read_file(golden_hashes_path(cmd.suite, sc.name), &old_bytes, &old_error);
             HashFile fresh;
             if (!write_goldens(write_suite, sc, &fresh, &e)) {
                 o.status = Status::kCannotTest;
                 o.summary = e;
                 return o;
+            }
+            // A golden written before the `keys` line keeps its bytes when that line is all that
+            // would change: no golden changes for it alone (issue 53, docs/formats.md).
+            if (old_ok && old.header.keys.empty() && !fresh.header.keys.empty()) {
+                HashFile plain = fresh;
+                plain.header.keys.clear();
+                const std::string plain_text = hash_file_text(plain);
+                if (old_bytes == plain_text) {
+                    if (!write_file_atomic(golden_hashes_path(write_suite, sc.name), plain_text, &e,
+                                           kMaxReadBytes)) {
+                        o.status = Status::kCannotTest;
+                        o.summary = e;
+                        return o;
+                    }
+                    fresh = std::move(plain);
+                }
             }
             if (cmd.pending && old_ok) {
                 // Nothing pending when the golden would not change by a byte.

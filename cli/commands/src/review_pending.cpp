@@ -17,6 +17,7 @@
 #include "records/trajectory.h"
 #include "run/checks.h"
 #include "run/suite.h"
+#include "run/verify.h"
 
 namespace fs = std::filesystem;
 
@@ -159,8 +160,14 @@ void examine(const std::string& root, const ReviewCommand& cmd,
     }
     const Scenario& sc = *it->second;
     if (sc.digest != p->hashes.header.digest) {
-        p->error = "stale: written for scenario digest " + p->hashes.header.digest +
-                   ", the scenario now has " + sc.digest + " (bless --pending it again)";
+        const std::string keys = stale_keys_text(p->hashes.header.keys, sc);
+        p->error = keys.empty()
+                       ? "stale: written for scenario digest " + p->hashes.header.digest +
+                             ", the scenario now has " + sc.digest + " (bless --pending it again)"
+                       : "stale: " + keys +
+                             " since the pending golden was written (scenario digest " +
+                             p->hashes.header.digest + ", now " + sc.digest +
+                             "; bless --pending it again)";
         return;
     }
     if (p->hashes.header.behaviour != kBehaviourVersion) {
@@ -214,8 +221,14 @@ void examine(const std::string& root, const ReviewCommand& cmd,
         return;
     }
     std::string header;
-    if (old.header.digest != p->hashes.header.digest)
+    if (old.header.digest != p->hashes.header.digest) {
         header += "; scenario digest " + old.header.digest + " -> " + p->hashes.header.digest;
+        std::string keys;
+        for (const std::string& k : changed_keys(old.header.keys, p->hashes.header.keys))
+            keys += (keys.empty() ? "" : ", ") + k;
+        if (!keys.empty())
+            header += ": the scenario changed (" + keys + ") since the golden was written";
+    }
     if (old.header.behaviour != p->hashes.header.behaviour) {
         header += "; behaviour " + std::to_string(old.header.behaviour) + " -> " +
                   std::to_string(p->hashes.header.behaviour);

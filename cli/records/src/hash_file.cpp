@@ -54,6 +54,25 @@ bool parse_int(std::string_view t, int64_t* out) {
     return true;
 }
 
+/// A `keys` value: "key=<16 lowercase hex>" items (key: a-z and '_'), single spaces.
+bool valid_keys(std::string_view v) {
+    if (v.empty()) return false;
+    size_t pos = 0;
+    while (pos <= v.size()) {
+        size_t sp = v.find(' ', pos);
+        if (sp == std::string_view::npos) sp = v.size();
+        const std::string_view item = v.substr(pos, sp - pos);
+        const size_t eq = item.find('=');
+        if (eq == 0 || eq == std::string_view::npos) return false;
+        for (const char c : item.substr(0, eq))
+            if (!((c >= 'a' && c <= 'z') || c == '_')) return false;
+        uint64_t unused = 0;
+        if (!parse_hex16(item.substr(eq + 1), &unused)) return false;
+        pos = sp + 1;
+    }
+    return true;
+}
+
 bool has_line_break(const std::string& s) {
     return s.find('\n') != std::string::npos || s.find('\r') != std::string::npos;
 }
@@ -85,6 +104,7 @@ std::string header_text(const HashFileHeader& h, int64_t ticks) {
     if (h.every > 1) append_key(&s, "every", std::to_string(h.every));
     if (!h.csv_digest.empty()) append_key(&s, "csv", h.csv_digest);
     if (!h.blessed_by.empty()) append_key(&s, "blessed-by", h.blessed_by);
+    if (!h.keys.empty()) append_key(&s, "keys", h.keys);
     append_key(&s, "entities", entity_labels(h.entities));
     return s;
 }
@@ -259,6 +279,15 @@ public:
             if (!lines_.next(&line))
                 return fail("truncated file: expected 'entities', found end of file");
         }
+        if (line.substr(0, 5) == "keys ") {
+            h.keys = std::string(line.substr(5));
+            if (!valid_keys(h.keys)) {
+                return fail("expected 'keys' and key=<16 lowercase hex digits> items, found " +
+                            quote(line));
+            }
+            if (!lines_.next(&line))
+                return fail("truncated file: expected 'entities', found end of file");
+        }
         if (line == "entities") {
             ents = {};
         } else if (line.substr(0, 9) == "entities ") {
@@ -400,6 +429,9 @@ std::string validate_header(const HashFileHeader& h) {
     }
     if (!h.csv_digest.empty() && !parse_hex16(h.csv_digest, &unused)) {
         return "CSV digest must be 16 lowercase hex digits, found " + quote(h.csv_digest);
+    }
+    if (!h.keys.empty() && !valid_keys(h.keys)) {
+        return "keys must be key=<16 lowercase hex digits> items, found " + quote(h.keys);
     }
     if (h.ticks < 0) return "tick count must be >= 0, found " + std::to_string(h.ticks);
     for (size_t i = 1; i < h.entities.size(); ++i) {

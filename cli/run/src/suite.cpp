@@ -10,6 +10,7 @@
 #include "records/atomic_file.h"
 #include "records/build_info.h"
 #include "records/paths.h"
+#include "run/verify.h"
 
 namespace fs = std::filesystem;
 
@@ -301,6 +302,7 @@ bool write_goldens(const SuiteOptions& suite, const Scenario& sc, HashFile* hash
     TrajectoryWriter csv;
     if (!csv.open(next, !sc.frames.empty(), error)) return false;
     hashes->header = header_for(sc);
+    hashes->header.keys = scenario_key_digests(sc); // a stale golden names what changed
     // The golden's target is its folder's (verify checks that they agree); `bless --target`
     // names it, the build's own target by default.
     hashes->header.provenance.target = suite_target(suite);

@@ -98,9 +98,16 @@ Status golden_status(const SuiteOptions& suite, const Scenario& sc, const std::s
         return Status::kStale;
     }
     if (golden->header.digest != sc.digest) {
-        *summary = "golden is stale: blessed for scenario '" + golden->header.scenario +
-                   "' digest " + golden->header.digest + ", the scenario now has digest " +
-                   sc.digest + " (it changed since; re-bless if the change is intended)";
+        // Which keys changed, when the golden records a digest of each (its `keys` line).
+        const std::string keys = stale_keys_text(golden->header.keys, sc);
+        *summary =
+            keys.empty()
+                ? "golden is stale: blessed for scenario '" + golden->header.scenario +
+                      "' digest " + golden->header.digest + ", the scenario now has digest " +
+                      sc.digest + " (it changed since; re-bless if the change is intended)"
+                : "golden is stale: " + keys + " since the golden was written (scenario digest " +
+                      golden->header.digest + ", now " + sc.digest +
+                      "; re-bless if the change is intended)";
         return Status::kStale;
     }
     if (golden->header.behaviour != kBehaviourVersion) {

@@ -22,6 +22,8 @@
 //                                             trajectory CSV that belongs to this file
 //   blessed-by <target>                       only when a build of another target wrote it
 //                                             (bless --other-target)
+//   keys <key>=<16 hex> ...                   goldens written since issue 53: a digest per
+//                                             top-level scenario key (which ones made it stale)
 //   entities c1 c2 p50
 //   <tick> <world hash> <entity hash> ...     one line per recorded tick, in order
 //   end <N>
@@ -77,6 +79,10 @@ struct HashFileHeader {
     /// The target of the build that wrote a golden into another target's folder (`bless
     /// --other-target`); empty when the build's target is the folder's, as it should be.
     std::string blessed_by;
+    /// A digest of each top-level scenario key ("world=<16 hex> ticks=<16 hex> ...",
+    /// scenario_key_digests), so that a stale golden names what changed; empty in hash files
+    /// written before it (optional: they read as before).
+    std::string keys;
     std::vector<EntityRef> entities; ///< canonical entity order (records.h)
     friend bool operator==(const HashFileHeader&, const HashFileHeader&) = default;
 };

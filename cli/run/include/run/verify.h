@@ -116,6 +116,18 @@ struct Orphan {
 bool find_orphans(const SuiteOptions& suite, const std::vector<std::string>& names,
                   std::vector<Orphan>* orphans, std::string* error);
 
+/// A digest of each top-level key of what `sc` simulates, as the hash file's `keys` line holds
+/// them (docs/formats.md): "tick_rate=<16 hex> ticks=<16 hex> world=<16 hex> ...", in the order
+/// scenario_to_yaml writes them; every key the scenario's digest covers, none of the others
+/// (name, description, expectations).
+std::string scenario_key_digests(const Scenario& sc);
+/// The keys whose digests differ between two such lines, those of `now` first in its order, then
+/// those `now` no longer has; none when either line is empty (a golden written before the line).
+std::vector<std::string> changed_keys(const std::string& then, const std::string& now);
+/// "the scenario changed (world, characters)": what changed in `sc` since a golden whose `keys`
+/// line is `then` was written; "" when that cannot be told (no line, or no key differs).
+std::string stale_keys_text(const std::string& then, const Scenario& sc);
+
 /// False with *duplicate when two outcomes share a scenario name (names name the goldens).
 bool check_unique_names(const std::vector<Outcome>& outcomes, std::string* duplicate);
 
