@@ -24,9 +24,11 @@ const CommandEntry kCommands[] = {
                   "  1    a desync, reported (and bundled with --bundle)\n" FX_EXIT_BAD
                   "  125  a side could not run, or the bundle cannot be written\n"},
     {"verify", "Verify scenarios against this target's goldens", make_verify_subcommand,
-     FX_EXIT_HEAD "  0    every golden matched and every expectation and invariant held\n"
-                  "  1    a golden mismatched, is stale or missing, or a check failed\n" FX_EXIT_BAD
-                  "  125  cannot test: a report or a pending golden cannot be written\n"},
+     FX_EXIT_HEAD
+     "  0    every golden matched and every expectation and invariant held\n"
+     "  1    a golden mismatched, is stale or missing, or a check failed\n"
+     "       (with --orphans fail: also a golden whose scenario no longer exists)\n" FX_EXIT_BAD
+     "  125  cannot test: a report or a pending golden cannot be written\n"},
     {"bless",
      "Regenerate goldens for this target, or write them pending for review (regenerating is refused when CI is set)",
      make_bless_subcommand,
@@ -38,7 +40,8 @@ const CommandEntry kCommands[] = {
      make_review_subcommand,
      FX_EXIT_HEAD
      "  0    shown, accepted or rejected (also: nothing pending)\n"
-     "  2    a pending golden is unreadable, altered or stale (nothing accepted), or bad usage\n"
+     "  2    a pending golden is unreadable, altered or stale (nothing accepted), a NAME names no\n"
+     "       pending golden, or bad usage\n"
      "  125  a golden cannot be written\n"},
     {"diff",
      "First divergence between two hash files, two trajectory CSVs, or a scenario's run and a hash file",
