@@ -13,14 +13,16 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8', '.ts': 'text/plain; charset=utf-8',
 };
 
-/** Serves the files under `root` (GET and HEAD, nothing outside it); resolves to the server and
- *  its address, http://127.0.0.1:PORT/. */
-export function serve(root, port = 0) {
+/** Serves the files under `root` (GET and HEAD, nothing outside it) on `port` (0: any free one);
+ *  `onRequest(path)` sees each request's path. Resolves to the server and its address,
+ *  http://127.0.0.1:PORT/. */
+export function serve(root, { port = 0, onRequest } = {}) {
   const base = fs.realpathSync(root);
   const server = http.createServer((req, res) => {
     let file;
     try {
       const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      if (onRequest) onRequest(rel);
       file = path.join(base, rel.endsWith('/') ? rel + 'index.html' : rel);
     } catch {
       res.writeHead(400).end();
@@ -50,6 +52,6 @@ if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import
     console.error('usage: node serve.mjs FOLDER [PORT]');
     process.exit(2);
   }
-  const { url } = await serve(folder, Number(port || 0));
+  const { url } = await serve(folder, { port: Number(port || 0) });
   console.log(`serving ${path.resolve(folder)} at ${url} (Ctrl-C stops)`);
 }

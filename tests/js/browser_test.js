@@ -45,12 +45,14 @@ function launch(browser, profile) {
   let nextId = 1;
   let buffer = '';
   let exited = null;
-  const exit = new Promise((resolve) => child.on('exit', (code, signal) => {
-    exited = { code, signal };
-    for (const { reject } of pending.values()) reject(new Error(`chromium exited (${code ?? signal})`));
-    resolve();
-  }));
-  child.on('error', (e) => { exited = { error: e }; });
+  const gone = (why) => {
+    for (const { reject } of pending.values()) reject(new Error(why));
+    pending.clear();
+  };
+  const exit = new Promise((resolve) => {
+    child.on('exit', (code, signal) => { exited = { code, signal }; gone(`chromium exited (${code ?? signal})`); resolve(); });
+    child.on('error', (e) => { exited = { error: e }; gone(`chromium is not running: ${e.message}`); resolve(); });
+  });
   child.stdio[4].on('data', (d) => {
     buffer += d;
     for (let end = buffer.indexOf('\0'); end >= 0; end = buffer.indexOf('\0')) {
@@ -67,10 +69,13 @@ function launch(browser, profile) {
     }
   });
   child.stdio[3].on('error', () => { /* chromium gone: the pending calls are rejected on exit */ });
+  // A command's reply, or an error after 20 s (a browser that hangs fails the test, never stalls it).
   const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
     if (exited) { reject(new Error('chromium is not running')); return; }
     const id = nextId++;
-    pending.set(id, { resolve, reject });
+    const timer = setTimeout(() => { pending.delete(id); reject(new Error(`no reply to ${method} in 20 s`)); }, 20000);
+    const settle = (f) => (v) => { clearTimeout(timer); f(v); };
+    pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
     child.stdio[3].write(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }) + '\0');
   });
   const stop = async () => {
@@ -84,6 +89,7 @@ function launch(browser, profile) {
     // which hold the pipes open a while after it exits).
     try { process.kill(-child.pid, 'SIGKILL'); } catch { /* none left */ }
     if (!exited) await exit;
+    gone('chromium stopped');
     for (const s of [child.stdio[3], child.stdio[4], child.stderr]) s.destroy();
   };
   return { send, stop, events, stderr: () => stderr };
@@ -124,7 +130,8 @@ async function main() {
 
     const { serve } = await import(pathToFileURL(path.resolve(exampleDir, 'serve.mjs')).href);
     let url;
-    ({ server, url } = await serve(site));
+    const requested = [];
+    ({ server, url } = await serve(site, { onRequest: (p) => requested.push(p) }));
     const started = Date.now();
     chromium = launch(browser, path.join(tmp, 'profile'));
     const version = await chromium.send('Browser.getVersion');
@@ -137,8 +144,10 @@ async function main() {
       const t = (id) => (document.getElementById(id) || {}).textContent;
       return { state: b.dataset.state, checksum: t('checksum'), ticks: t('ticks'), status: t('status'), version: t('version') }; })()`;
     let page = null;
+    let lastError = null;
     while (!page) {
-      if (Date.now() - started > TIMEOUT_MS) throw new Error(`the page did not finish in ${TIMEOUT_MS / 1000} s`);
+      if (Date.now() - started > TIMEOUT_MS)
+        throw new Error(`the page did not finish in ${TIMEOUT_MS / 1000} s${lastError ? ` (last: ${lastError.message})` : ''}`);
       const thrown = chromium.events.find((m) => m.method === 'Runtime.exceptionThrown');
       if (thrown) throw new Error(`the page threw: ${thrown.params.exceptionDetails.exception?.description || thrown.params.exceptionDetails.text}`);
       try {
@@ -146,6 +155,7 @@ async function main() {
         page = r.result && r.result.value;
       } catch (e) {
         if (/exited|not running/.test(e.message)) throw e; // a navigation in between is retried
+        lastError = e;
       }
       if (!page) await sleep(100);
     }
@@ -154,8 +164,11 @@ async function main() {
     const pageSums = page.ticks.split('\n').map((l) => l.split(' ')[1]);
     assert.deepStrictEqual(pageSums, nodeSums, 'the page computed other checksums than node');
     assert.strictEqual(page.checksum, nodeSums[nodeSums.length - 1]);
+    // The page took the package's ES module route, and nothing of the CommonJS one.
+    for (const f of ['/fxkcc/fxkcc.mjs', '/fxkcc/fxkcc_wasm.mjs']) assert.ok(requested.includes(f), `${f} not requested: ${requested}`);
+    for (const f of ['/fxkcc/fxkcc.js', '/fxkcc/fxkcc_wasm.js']) assert.ok(!requested.includes(f), `${f} requested`);
     console.log(`browser_test: ${version.product}: the example page loaded the package as an ES module ` +
-      `(${page.version}; ${page.status}); ${pageSums.length} ticks, every checksum node's and the golden's; ` +
+      `(${requested.filter((f) => f.startsWith('/fxkcc/')).join(', ')}; ${page.version}; ${page.status}); ${pageSums.length} ticks, every checksum node's and the golden's; ` +
       `the last ${page.checksum} (${seconds} s from launch)`);
   } catch (e) {
     if (chromium) {
