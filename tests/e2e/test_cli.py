@@ -1128,6 +1128,8 @@ class Verify(Workspace):
         self.assertEqual(rc, 2, out + err)
 
     def test_format_github_annotates_failed_expectations_at_their_line(self):
+        out, _ = self.run_ok(["verify", "--no-progress", "--format", "github"])
+        self.assertNotIn("::", out, "nothing failed: no annotation")
         path = self.p("scenarios", "walk-wall.yaml")
         text = read(path)
         lines = text.count("\n")

@@ -284,7 +284,9 @@ int verify_with(const VerifyCommand& request, const VerifyExtras& extras, std::o
     }
     print_table(outcomes, text, style, cmd.failures_only);
     print_orphans(orphans, text, style);
-    if (extras.github) text << "\n" << github_annotations(outcomes, orphans);
+    if (const std::string annotations = extras.github ? github_annotations(outcomes, orphans) : "";
+        !annotations.empty())
+        text << "\n" << annotations;
     const size_t n_orphans = orphans.orphans.size();
     text << fmt::format(
         "\n{} scenarios on {}: {} passed, {} mismatched, {} stale, {} missing, {} errors; {} failed "
