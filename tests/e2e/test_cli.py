@@ -1171,6 +1171,13 @@ class Verify(Workspace):
         rc, out, _ = fxkcc(["verify", "--no-progress", "--format", "github"], self.tmp)
         self.assertIn(f"::warning file=golden/{self.t}/platform-ride.hashes,line=1,col=1::orphan golden: no scenario "
                       f"is named 'platform-ride' (renamed or deleted)", out)
+        # A property escapes ',' and ':' (and '%', CR, LF, as a message does), as GitHub's toolkit.
+        write(self.p("scenarios", "odd,one.yaml"),
+              text.replace("name: walk-wall", "name: odd") + "expect:\n  - {character: 1, tick: 5, grounded: false}\n")
+        rc, out, _ = fxkcc(["verify", "--no-progress", "--format", "github", "-k", "odd"], self.tmp)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("::error file=scenarios/odd%2Cone.yaml,line=1,col=1::odd: MISSING: ", out)
+        self.assertIn(f"::error file=scenarios/odd%2Cone.yaml,line={lines + 2},col=5::odd: expectation failed: ", out)
         # Both on stdout: refused; so is a format that does not exist.
         rc, out, err = fxkcc(["verify", "--format", "github", "--json", "-"], self.tmp)
         self.assertEqual(rc, 2, out + err)
