@@ -147,12 +147,13 @@ PY
            lib/cmake/fxkcc/fxkccTargets-debug.cmake lib/libfxkccd.so; do
     [ -e "$prefix/$f" ] || { echo "package-test: $f not installed" >&2; exit 1; }
   done
+  # Exactly the functions fxkcc.h declares (a prototype starts a line with its return type).
   exported=$(nm -D --defined-only "$prefix/lib/libfxkccd.so" | awk '{print $3}' | sort -u)
-  others=$(grep -v '^fxkcc_' <<<"$exported" || true)
-  count=$(grep -c '^fxkcc_' <<<"$exported")
-  declared=$(grep -c '^FXKCC_API ' capi/include/fxkcc.h)
-  [ -z "$others" ] && [ "$count" = "$declared" ] ||
-    { echo "package-test: libfxkcc exports $count fxkcc_ functions of $declared declared, and: $others" >&2; exit 1; }
+  declared_names=$(grep -oE '^(const )?[a-z_0-9]+\*? \*?fxkcc_[a-z0-9_]+\(' capi/include/fxkcc.h |
+                   sed -E 's/.*(fxkcc_[a-z0-9_]+)\($/\1/' | sort -u)
+  declared=$(wc -l <<<"$declared_names")
+  [ "$exported" = "$declared_names" ] ||
+    { diff <(echo "$declared_names") <(echo "$exported") >&2; echo "package-test: libfxkcc does not export exactly the $declared functions of fxkcc.h (< declared, > exported)" >&2; exit 1; }
   python3 tests/package/ctypes/ctypes_test.py "$prefix/lib/libfxkccd.so" "$ROOT/golden/$GOLDEN/stop-time-62.hashes"
   # The consumer built as Debug links the Debug libraries of the same package.
   cmake -S tests/package/consumer -B "$tmp/consumer-debug" -G Ninja -DCMAKE_BUILD_TYPE=Debug \

@@ -102,109 +102,90 @@ typedef struct fxkcc_waypoint {
 
 typedef struct fxkcc_world fxkcc_world;
 
-/* Every function below: exported from the shared library (libfxkcc, FX_SHARED_C), nothing else
- * is; empty for the static libraries. */
-#if defined(FXKCC_SHARED)
-#if defined(_WIN32)
-#if defined(FXKCC_BUILDING_SHARED)
-#define FXKCC_API __declspec(dllexport)
-#else
-#define FXKCC_API __declspec(dllimport)
-#endif
-#else
-#define FXKCC_API __attribute__((visibility("default")))
-#endif
-#else
-#define FXKCC_API
-#endif
-
-FXKCC_API uint32_t fxkcc_version(void);
-FXKCC_API int32_t fxkcc_behaviour_version(void);
+uint32_t fxkcc_version(void);
+int32_t fxkcc_behaviour_version(void);
 /* "ok", "invalid argument", ...; "unknown status" for a value outside the enumeration. */
-FXKCC_API const char* fxkcc_status_name(fxkcc_status status);
+const char* fxkcc_status_name(fxkcc_status status);
 
 /* The boundary conversions (see the top of this file). Rounded to the nearest raw value;
  * NaN gives 0 and values beyond the range saturate. */
-FXKCC_API fxkcc_fixed fxkcc_fixed_from_double(double value);
-FXKCC_API double fxkcc_fixed_to_double(fxkcc_fixed value);
+fxkcc_fixed fxkcc_fixed_from_double(double value);
+double fxkcc_fixed_to_double(fxkcc_fixed value);
 
 /* Exact decimal text to fixed point ("0.015", "-2.5e3"): the rational value rounded to the
  * nearest raw value, ties to even, never through floating point; the scenario files' reader.
  * The deterministic way in for level data and tuning values. FXKCC_INVALID_ARGUMENT, *out
  * untouched, for anything else (empty, NaN, hexadecimal, trailing characters, out of range). */
-FXKCC_API fxkcc_status fxkcc_fixed_from_decimal(const char* text, fxkcc_fixed* out);
+fxkcc_status fxkcc_fixed_from_decimal(const char* text, fxkcc_fixed* out);
 
-FXKCC_API void fxkcc_settings_default(fxkcc_settings* out);
+void fxkcc_settings_default(fxkcc_settings* out);
 
-FXKCC_API fxkcc_status fxkcc_world_create(fxkcc_world** out);
-FXKCC_API void fxkcc_world_destroy(fxkcc_world* world); /* null: nothing */
+fxkcc_status fxkcc_world_create(fxkcc_world** out);
+void fxkcc_world_destroy(fxkcc_world* world); /* null: nothing */
 /* Why the last call on this world failed ("" after a success). */
-FXKCC_API const char* fxkcc_world_error(const fxkcc_world* world);
+const char* fxkcc_world_error(const fxkcc_world* world);
 
 /* Static shapes (before build). Ids are unique across shapes and platforms; 0xFFFFFFFE and
  * 0xFFFFFFFF are reserved. Box rotation: yaw, pitch, roll in degrees (R = Ry Rx Rz). Plane:
  * the points p with dot(normal, p) = offset, solid below (normal unit). Mesh: `index_count`
  * indices, three per triangle. Shapes are checked when the world is built. */
-FXKCC_API fxkcc_status fxkcc_world_add_box(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
-                                           fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
-                                           fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg);
-FXKCC_API fxkcc_status fxkcc_world_add_sphere(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
-                                              fxkcc_fixed radius);
-FXKCC_API fxkcc_status fxkcc_world_add_capsule(fxkcc_world* world, uint32_t id, fxkcc_vec3 a,
-                                               fxkcc_vec3 b, fxkcc_fixed radius);
-FXKCC_API fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 normal,
-                                             fxkcc_fixed offset);
-FXKCC_API fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id,
-                                            const fxkcc_vec3* vertices, size_t vertex_count,
-                                            const uint32_t* indices, size_t index_count);
+fxkcc_status fxkcc_world_add_box(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
+                                 fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
+                                 fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg);
+fxkcc_status fxkcc_world_add_sphere(fxkcc_world* world, uint32_t id, fxkcc_vec3 center,
+                                    fxkcc_fixed radius);
+fxkcc_status fxkcc_world_add_capsule(fxkcc_world* world, uint32_t id, fxkcc_vec3 a, fxkcc_vec3 b,
+                                     fxkcc_fixed radius);
+fxkcc_status fxkcc_world_add_plane(fxkcc_world* world, uint32_t id, fxkcc_vec3 normal,
+                                   fxkcc_fixed offset);
+fxkcc_status fxkcc_world_add_mesh(fxkcc_world* world, uint32_t id, const fxkcc_vec3* vertices,
+                                  size_t vertex_count, const uint32_t* indices, size_t index_count);
 /* A moving box following its waypoints (ticks strictly increasing), looping after the last. */
-FXKCC_API fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id,
-                                                fxkcc_vec3 half_extents, fxkcc_fixed yaw_deg,
-                                                fxkcc_fixed pitch_deg, fxkcc_fixed roll_deg,
-                                                const fxkcc_waypoint* waypoints,
-                                                size_t waypoint_count);
+fxkcc_status fxkcc_world_add_platform(fxkcc_world* world, uint32_t id, fxkcc_vec3 half_extents,
+                                      fxkcc_fixed yaw_deg, fxkcc_fixed pitch_deg,
+                                      fxkcc_fixed roll_deg, const fxkcc_waypoint* waypoints,
+                                      size_t waypoint_count);
 /* A character standing at `feet`; settings null: the defaults. Before build, or between ticks
  * after it (a character joining: it starts at rest on whatever is under its feet, and takes its
  * place in ascending id order, so the input index of every character with a larger id moves up). */
-FXKCC_API fxkcc_status fxkcc_world_add_character(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet,
-                                                 const fxkcc_settings* settings);
-FXKCC_API fxkcc_status fxkcc_world_build(fxkcc_world* world);
+fxkcc_status fxkcc_world_add_character(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet,
+                                       const fxkcc_settings* settings);
+fxkcc_status fxkcc_world_build(fxkcc_world* world);
 
 /* Runtime changes, between ticks after build (docs/embedding.md, "Runtime changes"):
  * FXKCC_NOT_FOUND for an unknown id, FXKCC_INVALID_ARGUMENT for invalid settings or feet outside
  * the working volume (the world unchanged). A character leaving (the indices of larger ids move
  * down); new settings from the next tick on (null: the defaults); a teleport, as if the body had
  * spawned at `feet` (at rest, facing kept, no render interpolation across it). */
-FXKCC_API fxkcc_status fxkcc_world_remove_character(fxkcc_world* world, uint32_t id);
-FXKCC_API fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id,
-                                                const fxkcc_settings* settings);
-FXKCC_API fxkcc_status fxkcc_world_teleport(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet);
+fxkcc_status fxkcc_world_remove_character(fxkcc_world* world, uint32_t id);
+fxkcc_status fxkcc_world_set_settings(fxkcc_world* world, uint32_t id,
+                                      const fxkcc_settings* settings);
+fxkcc_status fxkcc_world_teleport(fxkcc_world* world, uint32_t id, fxkcc_vec3 feet);
 
 /* One tick. inputs[i] is the input of the i-th character (ascending id); characters beyond
  * `count` are idle. inputs may be null when count is 0. */
-FXKCC_API fxkcc_status fxkcc_world_step(fxkcc_world* world, const fxkcc_input* inputs,
-                                        size_t count);
+fxkcc_status fxkcc_world_step(fxkcc_world* world, const fxkcc_input* inputs, size_t count);
 
-FXKCC_API int64_t fxkcc_world_tick(const fxkcc_world* world); /* ticks stepped since build */
-FXKCC_API size_t fxkcc_world_character_count(const fxkcc_world* world);
-FXKCC_API fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index,
-                                             fxkcc_character_state* out);
+int64_t fxkcc_world_tick(const fxkcc_world* world); /* ticks stepped since build */
+size_t fxkcc_world_character_count(const fxkcc_world* world);
+fxkcc_status fxkcc_world_character(const fxkcc_world* world, size_t index,
+                                   fxkcc_character_state* out);
 /* The pose to draw between the last two ticks: alpha in [0, 1] (FXKCC_ONE: the last tick). */
-FXKCC_API fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index,
-                                                   fxkcc_fixed alpha, fxkcc_vec3* out);
+fxkcc_status fxkcc_world_render_position(const fxkcc_world* world, size_t index, fxkcc_fixed alpha,
+                                         fxkcc_vec3* out);
 
 /* The checksum of the tick just stepped: XXH3-64 of every character's and platform's canonical
  * bytes, the world hash the goldens record for that tick (docs/formats.md). */
-FXKCC_API fxkcc_status fxkcc_world_checksum(const fxkcc_world* world, uint64_t* out);
+fxkcc_status fxkcc_world_checksum(const fxkcc_world* world, uint64_t* out);
 
 /* Snapshots (docs/embedding.md, "Snapshots and rollback"): everything that decides the next
  * tick, as bytes that are the same on every machine. fxkcc_world_snapshot writes
  * fxkcc_world_snapshot_size() bytes into `buffer` (FXKCC_INVALID_ARGUMENT when `capacity` is
  * smaller); fxkcc_world_restore puts the world back to a snapshot of it, or refuses (with the
  * reason in fxkcc_world_error) and leaves the world as it was. */
-FXKCC_API size_t fxkcc_world_snapshot_size(const fxkcc_world* world);
-FXKCC_API fxkcc_status fxkcc_world_snapshot(fxkcc_world* world, uint8_t* buffer, size_t capacity);
-FXKCC_API fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* bytes, size_t size);
+size_t fxkcc_world_snapshot_size(const fxkcc_world* world);
+fxkcc_status fxkcc_world_snapshot(fxkcc_world* world, uint8_t* buffer, size_t capacity);
+fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* bytes, size_t size);
 
 /* Recording (docs/embedding.md, "Recording a session"): fxkcc_world_record starts recording the
  * world (its level, characters, every input, runtime change, snapshot and restore) at tick 0
@@ -216,18 +197,16 @@ FXKCC_API fxkcc_status fxkcc_world_restore(fxkcc_world* world, const uint8_t* by
  * FXKCC_INVALID_STATE when not recording; FXKCC_INVALID_ARGUMENT, with nothing written, for a
  * name that is not a scenario name ([a-z0-9][a-z0-9._-]*, at most 64 characters), a recording a
  * scenario cannot hold (see fxkcc_world_error) or a folder it cannot write to. */
-FXKCC_API fxkcc_status fxkcc_world_record(fxkcc_world* world);
-FXKCC_API fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder,
-                                                   const char* name);
+fxkcc_status fxkcc_world_record(fxkcc_world* world);
+fxkcc_status fxkcc_world_write_recording(fxkcc_world* world, const char* folder, const char* name);
 /* The same files in memory (a browser has no folder to write to): fxkcc_world_recording_files
  * makes them and sets *count (the scenario first, the checksum file last; errors as
  * fxkcc_world_write_recording's); fxkcc_world_recording_file gives file `index`'s path and text
  * (NUL-terminated, owned by the world, valid until the next fxkcc_world_recording_files or the
  * world's destruction; FXKCC_INVALID_ARGUMENT for an index >= the count). */
-FXKCC_API fxkcc_status fxkcc_world_recording_files(fxkcc_world* world, const char* name,
-                                                   size_t* count);
-FXKCC_API fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index,
-                                                  const char** path, const char** text);
+fxkcc_status fxkcc_world_recording_files(fxkcc_world* world, const char* name, size_t* count);
+fxkcc_status fxkcc_world_recording_file(fxkcc_world* world, size_t index, const char** path,
+                                        const char** text);
 
 #ifdef __cplusplus
 }
