@@ -1545,7 +1545,7 @@ class Desync(Workspace):
         self.assertRegex(out, r"(?m)^  b t=41 c=7 tick-begin ")
         files = sorted(os.listdir(self.p("bug")))
         self.assertEqual(files, [".fxkcc-desync-bundle", "a.hashes", "a.state.csv", "a.trace", "a.version.txt", "b.hashes", "b.state.csv",
-                                 "b.trace", "b.version.txt", "input.csv", "report.txt", "scenario.yaml"])
+                                 "b.trace", "b.version.txt", "input.csv", "report.html", "report.txt", "scenario.yaml"])
         self.assertEqual(read(self.p("bug", "report.txt")), out.split("bundle: ")[0])
         self.assertIn("target:", read(self.p("bug", "b.version.txt")))
         self.assertIn("--inject-fault 40:7:z:2", read(self.p("bug", "b.version.txt")))
@@ -2475,7 +2475,7 @@ class DesyncBundle(Workspace):
         self.assertEqual(sorted(os.listdir(self.p("b"))),
                          sorted([".fxkcc-desync-bundle", "report.txt", "scenario.yaml", "input.csv", "a.state.csv",
                                  "b.state.csv", "a.trace", "b.trace", "a.version.txt", "b.version.txt", "a.hashes",
-                                 "b.hashes"]))
+                                 "b.hashes", "report.html"]))
         self.assertEqual(read(self.p("b", "a.hashes")), read(golden))
         self.assertTrue(read(self.p("b", "a.version.txt")).startswith(f"command: golden/{t}/walk-wall.hashes (golden)\n"))
         self.assertIn(f"target:   {t}", read(self.p("b", "a.version.txt")))

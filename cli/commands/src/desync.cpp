@@ -4,6 +4,7 @@
 
 #include "forensics/desync.h"
 #include "forensics/sides.h"
+#include "forensics/viewer.h"
 #include "fx/decimal.h"
 #include "records/atomic_file.h"
 #include "records/paths.h"
@@ -67,13 +68,21 @@ std::string input_text(const Scenario& sc, int64_t tick) {
 struct SideRun {
     HashFile hashes;
     std::string csv, trace, version;
+    std::string full_csv; ///< the whole run's trajectory (for the page), "" when not asked for
 };
 
-/// Runs one side twice: all ticks for the hashes, then to `trace_to` with CSV and trace.
+/// Runs one side twice: all ticks for the hashes (and, for the page, the whole trajectory),
+/// then to `trace_to` with CSV and trace.
 int run_hashes(const Side& side, const std::string& scenario, bool allow_outside,
-               const TempFolder& tmp, const std::string& tag, SideRun* out, std::string* error) {
+               const TempFolder& tmp, const std::string& tag, SideRun* out, std::string* error,
+               bool with_csv = false) {
     const std::string h = tmp.file(tag + ".hashes");
     std::vector<std::string> args{"run", scenario, "--hashes", h};
+    const std::string full = tmp.file(tag + ".full.csv");
+    if (with_csv) {
+        args.emplace_back("--csv");
+        args.push_back(full);
+    }
     if (allow_outside) args.emplace_back("--allow-outside");
     const SideResult r = run_side(side, args);
     if (r.exit_code == 2) {
@@ -89,6 +98,7 @@ int run_hashes(const Side& side, const std::string& scenario, bool allow_outside
         *error = "side " + tag + " (" + side.label + "): " + *error;
         return kExitCannotTest;
     }
+    if (with_csv) out->full_csv = slurp(full);
     return kExitOk;
 }
 
@@ -119,8 +129,9 @@ int run_trace(const Side& side, const std::string& scenario, bool allow_outside,
 /// The files of a bundle, and the marker that says a folder is one.
 constexpr const char* kBundleMarker = ".fxkcc-desync-bundle";
 constexpr const char* kBundleFiles[] = {
-    "report.txt", "scenario.yaml", "input.csv",     "a.state.csv", "b.state.csv", "a.trace",
-    "b.trace",    "a.version.txt", "b.version.txt", "a.hashes",    "b.hashes",    kBundleMarker};
+    "report.txt",  "report.html", "scenario.yaml", "input.csv",     "a.state.csv",
+    "b.state.csv", "a.trace",     "b.trace",       "a.version.txt", "b.version.txt",
+    "a.hashes",    "b.hashes",    kBundleMarker};
 
 bool is_bundle_file(const std::string& name) {
     for (const char* f : kBundleFiles) {
@@ -182,7 +193,7 @@ bool remove_bundle(const fs::path& p, std::string* error) {
 
 bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenario& sc,
                   const DesyncReport& rep, const std::string& report_text, const SideRun& a,
-                  const SideRun& b, std::string* error) {
+                  const SideRun& b, const std::string& page, std::string* error) {
     // Built in a sibling temporary folder of this process's own and renamed into place: never
     // half-written, and never touching a folder it did not make (two desyncs at once each have
     // their own).
@@ -198,6 +209,7 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
     const std::string t = tmp_dir.generic_string() + "/";
     const std::vector<std::pair<std::string, std::string>> files{
         {"report.txt", report_text},
+        {"report.html", page}, // the viewer's page of both sides (docs/viewer.md)
         // Self-contained: inputs read from CSV files and OBJ meshes written inline, so that
         // `fxkcc run BUNDLE/scenario.yaml` runs what was compared (same digest, same hashes).
         {"scenario.yaml",
@@ -258,8 +270,10 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
 
 /// A run of side a against a golden hash file (and the golden trajectory CSV beside it, for the
 /// states); only the run has a trace, shown for the divergent characters.
-int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Side& side,
-                          const TempFolder& tmp, std::ostream& out, std::ostream& err) {
+int desync_against_golden(const DesyncCommand& cmd, const std::string& html, const Scenario& sc,
+                          const Side& side, const TempFolder& tmp, std::ostream& out,
+                          std::ostream& err) {
+    const bool page_wanted = !html.empty() || !cmd.bundle.empty();
     std::string error;
     HashFile golden;
     if (!read_hash_file(cmd.golden, &golden, &error)) {
@@ -267,7 +281,8 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
         return kExitBadInput;
     }
     SideRun run;
-    if (int rc = run_hashes(side, cmd.scenario, cmd.allow_outside, tmp, "run", &run, &error);
+    if (int rc = run_hashes(side, cmd.scenario, cmd.allow_outside, tmp, "run", &run, &error,
+                            page_wanted);
         rc != kExitOk) {
         err << "fxkcc desync: " << error << "\n";
         return rc;
@@ -325,12 +340,29 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
         }
     }
     out << text;
+    // Side a of the page and the bundle is the golden: its hashes, its trajectory rows, its
+    // provenance (a golden has no trace); side b is the run.
+    SideRun g;
+    g.hashes = golden;
+    if (states) g.csv = slurp(golden_csv);
+    std::string page;
+    if (page_wanted) {
+        ViewerSummary summary;
+        if (!desync_viewer_html(sc, r, text, {golden_label, g.csv, "", &g.hashes},
+                                {side.label, run.full_csv, run.trace, &run.hashes}, &page, &summary,
+                                &error)) {
+            err << "fxkcc desync: --html: " << error << "\n";
+            return kExitCannotTest;
+        }
+        if (!html.empty()) {
+            if (!write_viewer_page(html, page, &error)) {
+                err << "fxkcc desync: " << error << "\n";
+                return kExitCannotTest;
+            }
+            out << viewer_summary_line(html, summary) << "\n";
+        }
+    }
     if (!cmd.bundle.empty()) {
-        // Side a of the bundle is the golden: its hashes, its trajectory rows, its provenance
-        // (a golden has no trace); side b is the run.
-        SideRun g;
-        g.hashes = golden;
-        if (states) g.csv = slurp(golden_csv);
         g.trace = "(a golden has no trace)\n";
         const Provenance& pv = golden.header.provenance;
         g.version = "golden: " + cmd.golden + "\ntarget:   " + pv.target +
@@ -342,7 +374,7 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
         named.a_args.clear();
         named.b = side.label;
         named.b_args = cmd.a_args;
-        if (!write_bundle(cmd.bundle, named, sc, r, text, g, run, &error)) {
+        if (!write_bundle(cmd.bundle, named, sc, r, text, g, run, page, &error)) {
             err << "fxkcc desync: " << error << "\n";
             return kExitCannotTest;
         }
@@ -355,8 +387,25 @@ int desync_against_golden(const DesyncCommand& cmd, const Scenario& sc, const Si
 
 } // namespace
 
-int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& err) {
+/// desync_command with `--html F`: the viewer's page of both runs written to F ("": none).
+static int desync_with_page(const DesyncCommand& cmd, const std::string& html, std::ostream& out,
+                            std::ostream& err) {
     std::string error;
+    if (!html.empty() && cmd.scenario.empty()) {
+        err << "fxkcc desync: --html: the page needs a scenario to run (two hash files hold no "
+               "states)\n";
+        return kExitBadInput;
+    }
+    if (!html.empty()) {
+        std::vector<std::string> inputs{cmd.scenario};
+        if (!cmd.golden.empty()) inputs.push_back(cmd.golden);
+        if (const std::string conflict = output_conflict({{"--html", html}}, inputs);
+            !conflict.empty()) {
+            err << "fxkcc desync: " << conflict << "\n";
+            return kExitBadInput;
+        }
+    }
+    const bool page_wanted = !html.empty() || !cmd.bundle.empty();
     // Two hash files: where they part (no states or traces without a scenario to run).
     if (cmd.scenario.empty()) {
         HashFile a, b;
@@ -396,23 +445,44 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
         err << "fxkcc desync: cannot create a temporary folder\n";
         return kExitCannotTest;
     }
-    if (!cmd.golden.empty()) return desync_against_golden(cmd, sc, a, tmp, out, err);
+    if (!cmd.golden.empty()) return desync_against_golden(cmd, html, sc, a, tmp, out, err);
     SideRun ra, rb;
-    if (int rc = run_hashes(a, cmd.scenario, cmd.allow_outside, tmp, "a", &ra, &error);
+    if (int rc = run_hashes(a, cmd.scenario, cmd.allow_outside, tmp, "a", &ra, &error, page_wanted);
         rc != kExitOk) {
         err << "fxkcc desync: " << error << "\n";
         return rc;
     }
-    if (int rc = run_hashes(b, cmd.scenario, cmd.allow_outside, tmp, "b", &rb, &error);
+    if (int rc = run_hashes(b, cmd.scenario, cmd.allow_outside, tmp, "b", &rb, &error, page_wanted);
         rc != kExitOk) {
         err << "fxkcc desync: " << error << "\n";
         return rc;
     }
     DesyncReport r = compare_runs(ra.hashes, rb.hashes);
+    // The page of both runs, written to --html and put into the bundle.
+    std::string page;
+    auto make_page = [&](const std::string& text) {
+        ViewerSummary summary;
+        if (!desync_viewer_html(sc, r, text, {a.label, ra.full_csv, ra.trace, &ra.hashes},
+                                {b.label, rb.full_csv, rb.trace, &rb.hashes}, &page, &summary,
+                                &error)) {
+            err << "fxkcc desync: --html: " << error << "\n";
+            return false;
+        }
+        if (!html.empty()) {
+            if (!write_viewer_page(html, page, &error)) {
+                err << "fxkcc desync: " << error << "\n";
+                return false;
+            }
+            out << viewer_summary_line(html, summary) << "\n";
+        }
+        return true;
+    };
     if (!r.diverged) {
-        out << "no desync: " << ra.hashes.ticks.size()
-            << " recorded ticks identical on both sides\n"
-            << "a = " << a.label << "\nb = " << b.label << "\n";
+        const std::string text = "no desync: " + std::to_string(ra.hashes.ticks.size()) +
+                                 " recorded ticks identical on both sides\na = " + a.label +
+                                 "\nb = " + b.label + "\n";
+        out << text;
+        if (!html.empty() && !make_page(text)) return kExitCannotTest;
         return kExitOk;
     }
     // The divergent tick and the next, traced on both sides.
@@ -438,8 +508,9 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
     const std::string text =
         "scenario " + sc.name + " (" + cmd.scenario + ")\n" + format_desync(r, a.label, b.label);
     out << text;
+    if (page_wanted && !make_page(text)) return kExitCannotTest;
     if (!cmd.bundle.empty()) {
-        if (!write_bundle(cmd.bundle, cmd, sc, r, text, ra, rb, &error)) {
+        if (!write_bundle(cmd.bundle, cmd, sc, r, text, ra, rb, page, &error)) {
             err << "fxkcc desync: " << error << "\n";
             return kExitCannotTest;
         }
@@ -447,6 +518,10 @@ int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& er
             << ", both build fingerprints, traces, hashes)\n";
     }
     return kExitMismatch;
+}
+
+int desync_command(const DesyncCommand& cmd, std::ostream& out, std::ostream& err) {
+    return desync_with_page(cmd, "", out, err);
 }
 
 namespace {
@@ -466,7 +541,11 @@ public:
         app.add("--a-args", &cmd_.a_args,
                 "Extra run arguments for side a (e.g. --inject-fault 57:1:vx:3)");
         app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
-        app.add("--bundle", &cmd_.bundle, "Write a bug-report bundle into this folder");
+        app.add("--bundle", &cmd_.bundle,
+                "Write a bug-report bundle into this folder (the page of --html included)");
+        app.add("--html", &html_,
+                "Write the viewer's page of both runs to this file: one self-contained HTML file "
+                "(docs/viewer.md)");
         app.add("--context", &cmd_.context, "Trace lines shown before the first difference")
             .show_default();
         app.flag("--allow-outside", &cmd_.allow_outside,
@@ -476,11 +555,12 @@ public:
     int run(const Invocation& inv) override {
         assign_desync_inputs(inputs_, &cmd_);
         default_desync_sides(inv.self, &cmd_);
-        return desync_command(cmd_, inv.out, inv.err);
+        return desync_with_page(cmd_, html_, inv.out, inv.err);
     }
 
 private:
     DesyncCommand cmd_;
+    std::string html_;
     std::vector<std::string> inputs_;
 };
 

@@ -4,7 +4,9 @@
 
 #include <filesystem>
 #include <memory>
+#include <sstream>
 
+#include "forensics/viewer.h"
 #include "records/atomic_file.h"
 #include "records/checksums.h"
 #include "records/trace_writer.h"
@@ -33,6 +35,7 @@ public:
     const std::vector<uint64_t>* checksums = nullptr; // --checksums: what every tick must give
     int64_t checksum_mismatch = -1; // the first tick that does not
     uint64_t checksum_actual = 0;
+    std::vector<TrajectoryRow>* rows = nullptr; // --html: every row, for the page
 
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
@@ -56,6 +59,14 @@ public:
             for (uint64_t h : current.entities)
                 *hashes_stream << ' ' << entity_cell(h);
             *hashes_stream << '\n';
+        }
+        if (rows != nullptr) {
+            for (size_t i = 0; i < chars.size(); ++i) {
+                TrajectoryRow r;
+                r.tick = tick;
+                r.state = chars[i];
+                rows->push_back(r);
+            }
         }
         if (csv != nullptr) {
             for (size_t i = 0; i < chars.size(); ++i) {
@@ -97,14 +108,87 @@ private:
     std::vector<fs::path> made_;
 };
 
+/// The most rows (ticks x characters) `run --html` holds in memory for its page (about 150
+/// bytes each); a page of more would leave most of them out anyway.
+constexpr int64_t kMaxPageRows = 8'000'000;
+
+/// The viewer's page of one run (docs/viewer.md): its rows, its failed checks at their ticks and
+/// a solver trace: the one written with --trace (from a file), else the first failed check's tick
+/// traced by running the scenario again up to it.
+bool run_page(const RunCommand& cmd, const Scenario& sc, const CheckReport& report,
+              const RunOptions& opts, std::vector<TrajectoryRow> rows, std::string* html,
+              ViewerSummary* summary, std::string* error) {
+    ViewerPage page;
+    page.title = "fxkcc run: " + sc.name;
+    page.scenario = &sc;
+    page.marks = viewer_marks(report);
+    page.runs.resize(1);
+    ViewerRun& run = page.runs.front();
+    run.label = "run of " + cmd.scenario + " (this build" +
+                (cmd.fault.empty() ? std::string() : ", --inject-fault " + cmd.fault) + ")";
+    run.rows = std::move(rows);
+    std::string unused;
+    if (!cmd.trace_path.empty() && cmd.trace_path != "-" &&
+        read_file(cmd.trace_path, &run.trace, &unused)) {
+        run.trace_from = cmd.trace_from;
+        run.trace_to = cmd.trace_to < 0 ? sc.ticks - 1 : cmd.trace_to;
+    } else {
+        int64_t first = -1;
+        for (const CheckFailure& f : report.failures) {
+            if (f.tick >= 0 && (first < 0 || f.tick < first)) first = f.tick;
+        }
+        if (first >= 0) {
+            std::ostringstream text;
+            TraceWriter trace(text);
+            RunOptions again = opts;
+            again.trace = &trace;
+            again.trace_from = again.trace_to = first;
+            again.stop_after = first;
+            class Nothing final : public RunSink {
+                bool on_tick(int64_t, std::span<const kcc::CharacterState>,
+                             std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3>,
+                             std::string*) override {
+                    return true;
+                }
+            } nothing;
+            if (run_scenario(sc, nothing, again, error)) {
+                run.trace = text.str();
+                run.trace_from = run.trace_to = first;
+            }
+        }
+    }
+    return viewer_html(page, html, summary, error);
+}
+
+/// run_command with `--html F`: the viewer's page of the run written to F ("": none).
+int run_with_page(const RunCommand& cmd, const std::string& html, std::ostream& out,
+                  std::ostream& err, const Style& out_style, const Style& err_style);
+
 } // namespace
 
 int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, const Style& out_style,
                 const Style& err_style) {
+    return run_with_page(cmd, "", out, err, out_style, err_style);
+}
+
+namespace {
+
+int run_with_page(const RunCommand& cmd, const std::string& html, std::ostream& out,
+                  std::ostream& err, const Style& out_style, const Style& err_style) {
     Scenario sc;
     std::string error;
     if (!load_single_scenario(cmd.scenario, cmd.allow_outside, &sc, &error)) {
         err << error << "\n";
+        return kExitBadInput;
+    }
+    if (html == "-") {
+        err << "fxkcc run: --html: the page is written to a file, not to stdout\n";
+        return kExitBadInput;
+    }
+    if (!html.empty() && sc.ticks * static_cast<int64_t>(character_ids(sc).size()) > kMaxPageRows) {
+        err << "fxkcc run: --html: " << sc.ticks << " ticks x " << character_ids(sc).size()
+            << " characters is more than the " << kMaxPageRows
+            << " rows a page is made from: shorten the run (--stop-after)\n";
         return kExitBadInput;
     }
     Fault fault;
@@ -145,7 +229,8 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
     std::vector<OutputPath> named;
     for (const OutputPath& o :
          {OutputPath{"--hashes", cmd.hashes_path}, OutputPath{"--csv", cmd.csv_path},
-          OutputPath{"--trace", cmd.trace_path}, OutputPath{"--metrics", cmd.metrics_path}}) {
+          OutputPath{"--trace", cmd.trace_path}, OutputPath{"--metrics", cmd.metrics_path},
+          OutputPath{"--html", html}}) {
         if (!o.path.empty()) named.push_back(o);
     }
     // The recording's checksum file is an input too (it would be replaced by an output on it).
@@ -161,7 +246,7 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         return kExitBadInput;
     }
     const std::string* outputs[] = {&cmd.hashes_path, &cmd.csv_path, &cmd.trace_path,
-                                    &cmd.metrics_path};
+                                    &cmd.metrics_path, &html};
     for (const std::string* path : outputs) {
         std::error_code ec;
         if (!path->empty() && *path != "-" && fs::is_directory(*path, ec)) {
@@ -219,6 +304,8 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
         opts.trace_from = cmd.trace_from;
         opts.trace_to = cmd.trace_to < 0 ? sc.ticks - 1 : cmd.trace_to;
     }
+    std::vector<TrajectoryRow> page_rows;
+    if (!html.empty()) sink.rows = &page_rows;
     CheckReport report;
     if (!run_checked(sc, &sink, opts, &report, &error)) {
         if (sink.output_failed) {
@@ -251,6 +338,22 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
             return kExitCannotTest;
         }
     }
+    std::string page_line;
+    if (!html.empty()) {
+        std::string page;
+        ViewerSummary page_summary;
+        RunOptions plain = opts; // the page's trace: a run of its own, without the file's writer
+        plain.trace = nullptr;
+        if (!run_page(cmd, sc, report, plain, std::move(page_rows), &page, &page_summary, &error)) {
+            err << "fxkcc run: --html: " << error << "\n";
+            return kExitCannotTest;
+        }
+        if (!write_file_atomic(html, page, &error)) {
+            err << "fxkcc run: " << error << "\n";
+            return kExitCannotTest;
+        }
+        page_line = viewer_summary_line(html, page_summary) + "\n";
+    }
     created.keep();
     // The summary goes to stderr when stdout carries data.
     const bool data_on_stdout = cmd.hashes_path == "-" || cmd.csv_path == "-" ||
@@ -270,6 +373,7 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
                            failed_invariants == 0 ? style.good(invariants) : style.bad(invariants));
     summary << format_failures(report, "  ");
     summary << "metrics:\n" << metrics_table(report);
+    summary << page_line;
     bool checksums_ok = true;
     if (sink.checksums != nullptr) {
         // A recording's checksums: the replay gives the game's world hash at every tick.
@@ -294,6 +398,8 @@ int run_command(const RunCommand& cmd, std::ostream& out, std::ostream& err, con
     }
     return report.passed() && checksums_ok ? kExitOk : kExitMismatch;
 }
+
+} // namespace
 
 namespace {
 
@@ -320,6 +426,9 @@ public:
             "A recording's checksum file: every tick's world hash must equal it (exit 1 at the first that does not)");
         app.add("--stop-after", &cmd_.stop_after, "Run ticks 0..N only")
             .range(0, std::numeric_limits<int64_t>::max());
+        app.add("--html", &html_,
+                "Write the viewer's page of the run to this file: one self-contained HTML file, "
+                "failed checks marked at their ticks (docs/viewer.md)");
     }
     int run(const Invocation& inv) override {
         if (!trace_ticks_.empty()) {
@@ -330,11 +439,12 @@ public:
             }
             if (cmd_.trace_path.empty()) cmd_.trace_path = "-";
         }
-        return run_command(cmd_, inv.out, inv.err, inv.out_style, inv.err_style);
+        return run_with_page(cmd_, html_, inv.out, inv.err, inv.out_style, inv.err_style);
     }
 
 private:
     RunCommand cmd_;
+    std::string html_;
     std::string trace_ticks_;
 };
 
