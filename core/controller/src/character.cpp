@@ -37,18 +37,19 @@ void halt(CharacterState& state, const Vec3& pos, const Vec3& velocity) {
 
 } // namespace
 
+geo::Aabb region_at_speed(const Vec3& feet, Scalar speed, const Params& p) {
+    const Scalar reach = speed * p.dt + p.region_margin;
+    return capsule_at(feet, p).bounds().expanded(reach);
+}
+
 geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p) {
     // max(|v|, max_speed, jump_speed); |v| is rooted only when its exact square says it is the
     // largest (a correctly rounded root of at most m^2 is at most m).
-    const Scalar floor_speed = p.region_speed;
-    const uint64_t m = wide::uabs(floor_speed.raw());
-    const bool within =
-        wide::Default::ucmp(length_sq_q64(velocity), wide::Default::umul(m, m)) <= 0;
-    // Within: the origin's region moved to the feet (the same sums, exactly: make_params).
-    if (within && !p.region_hi.is_zero()) return {feet + p.region_lo, feet + p.region_hi};
-    const Scalar speed = within ? floor_speed : max(length(velocity), floor_speed);
-    const Scalar reach = speed * p.dt + p.region_margin;
-    return capsule_at(feet, p).bounds().expanded(reach);
+    const bool within = wide::Default::ucmp(length_sq_q64(velocity), p.region_speed_sq) <= 0;
+    // Within: the origin's region at region_speed moved to the feet (the same sums, exactly:
+    // make_params).
+    if (within) return {feet + p.region_lo, feet + p.region_hi};
+    return region_at_speed(feet, max(length(velocity), p.region_speed), p);
 }
 
 namespace {

@@ -79,10 +79,12 @@ namespace {
 /// skin below the feet on level ground, (r + skin)(1 - n.y) higher on a slope or a rim.
 Scalar highest_ground_edge(const Params& p, bool was_grounded, Scalar feet_y,
                            const Vec3& last_normal) {
-    Scalar base = feet_y - p.s.skin;
+    // (feet_y - skin [+ lift] + step_height + 4 tolerances, summed in another order: integer
+    // sums, the same bits)
+    Scalar h = feet_y + p.edge_allowance;
     if (was_grounded && last_normal.y.raw() > 0 && last_normal.y < Scalar::one())
-        base += (p.s.radius + p.s.skin) * (Scalar::one() - last_normal.y);
-    return base + p.s.step_height + Scalar::from_raw(geo::kContactTolerance.raw() * 4);
+        h += p.grown_radius * (Scalar::one() - last_normal.y);
+    return h;
 }
 
 } // namespace

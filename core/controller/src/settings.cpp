@@ -74,9 +74,12 @@ Params make_params(const Settings& s) {
     p.air_accel_step = s.air_accel * p.dt;
     p.gravity_step = s.gravity * p.dt;
     p.region_speed = max(s.max_speed, s.jump_speed);
+    p.region_speed_sq =
+        wide::Default::umul(wide::uabs(p.region_speed.raw()), wide::uabs(p.region_speed.raw()));
+    p.edge_allowance = s.step_height - s.skin + Scalar::from_raw(geo::kContactTolerance.raw() * 4);
     p.region_margin = max(max(s.step_height, s.snap_distance), s.probe_distance) +
                       s.step_min_forward + s.skin.mul_int(2);
-    const geo::Aabb origin = tick_region(Vec3{}, Vec3{}, p);
+    const geo::Aabb origin = region_at_speed(Vec3{}, p.region_speed, p);
     p.region_lo = origin.lo;
     p.region_hi = origin.hi;
     p.grown_radius = s.radius + s.skin;

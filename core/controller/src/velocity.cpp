@@ -41,10 +41,24 @@ Vec3 with_length(const Vec3& d, Scalar len, Scalar speed) {
 
 } // namespace
 
-Scalar horizontal_speed(const Vec3& v, const StickMemo* memo) {
+namespace {
+
+/// length(h) of a horizontal h (y 0), through memo's flat entry (null: computed).
+Scalar flat_length(const Vec3& h, StickMemo* memo) {
+    if (memo == nullptr) return length(h);
+    if (memo->has_flat && h.x == memo->flat.x && h.z == memo->flat.z) return memo->flat_length;
+    memo->flat = h;
+    memo->flat_length = length(h);
+    memo->has_flat = true;
+    return memo->flat_length;
+}
+
+} // namespace
+
+Scalar horizontal_speed(const Vec3& v, StickMemo* memo) {
     if (memo != nullptr && memo->valid && memo->has_run && v.x == memo->run.x && v.z == memo->run.z)
         return memo->run_length;
-    return length(Vec3{v.x, Scalar{}, v.z});
+    return flat_length(Vec3{v.x, Scalar{}, v.z}, memo);
 }
 
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
@@ -106,11 +120,13 @@ VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing
     } else {
         // Air: momentum kept, no braking; input may not raise the speed above the ground maximum
         // (nor above the speed the body already had, e.g. from a knock-back).
-        const Scalar actual = length(h);
+        const Scalar actual = flat_length(h, memo);
         h += dir * p.air_accel_step;
-        h = clamp_length(h, max(s.max_speed, actual));
+        const Scalar limit = max(s.max_speed, actual);
+        const Scalar len = flat_length(h, memo);
+        if (len > limit) h = mul_div(h, limit, len); // clamp_length(h, limit)
         vy -= p.gravity_step;
-        out.run_speed = length(h);
+        out.run_speed = len > limit ? flat_length(h, memo) : len;
     }
     out.velocity = Vec3{h.x, vy, h.z};
     if (!in.impulse.is_zero()) out.velocity += limit_impulse(in.impulse);

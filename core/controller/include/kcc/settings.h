@@ -12,6 +12,7 @@
 
 #include "fx/scalar.h"
 #include "fx/vec3.h"
+#include "fx/wide.h"
 
 namespace fx::kcc {
 
@@ -112,6 +113,10 @@ struct Params {
     Scalar air_accel_step; ///< m/s, air_accel * dt
     Scalar gravity_step; ///< m/s, gravity * dt
     Scalar region_speed; ///< m/s, max(max_speed, jump_speed): tick_region's least speed
+    wide::Default::T region_speed_sq; ///< region_speed^2, exactly (raw^2, 128 bits)
+    /// m, step_height - skin + four contact tolerances: select_ground's highest edge above the
+    /// feet on level ground (the step-up's rounding allowance of a rise, as in slide.cpp)
+    Scalar edge_allowance;
     Scalar region_margin; ///< m, max(step_height, snap_distance, probe_distance) + step_min_forward
                           ///< + 2 skin
     Vec3 region_lo,

@@ -57,10 +57,17 @@ struct StickMemo {
     Scalar run_speed; ///< the last grounded speed along dir,
     Vec3 run; ///< that velocity: dir scaled to run_speed (y = 0),
     Scalar run_length; ///< and length(run)
+    /// The last horizontal velocity whose length was taken in the air (x, z; y 0) and that
+    /// length: a pure function of the key, so a stale entry is only a miss. An airborne tick
+    /// takes the length of the velocity it starts with, of the one input and the clamp make, and
+    /// of the one it ends with, which are each the one before when nothing was met.
+    bool has_flat = false;
+    Vec3 flat;
+    Scalar flat_length;
 };
-/// length(v) of a horizontal velocity (v.y ignored), from the stick's memo when v is the
-/// velocity kept there (a tick that nothing slowed: its length is known).
-Scalar horizontal_speed(const Vec3& v, const StickMemo* memo);
+/// length(v) of a horizontal velocity (v.y ignored), from the stick's memo when v is a velocity
+/// whose length is kept there (a tick that nothing slowed: its length is known), keeping it.
+Scalar horizontal_speed(const Vec3& v, StickMemo* memo);
 VelocityUpdate apply_input(const Vec3& velocity, Scalar run_speed, Scalar facing, bool grounded,
                            const Input& in, const Params& p, StickMemo* memo = nullptr);
 

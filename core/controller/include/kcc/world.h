@@ -59,6 +59,8 @@ void step_character(const geo::StaticScene& scene, const Params& params, Charact
 /// the body's bounds grown by a tick's motion at the larger of its speed and the top speed, a
 /// step up or forward, a snap or a probe down.
 geo::Aabb tick_region(const Vec3& feet, const Vec3& velocity, const Params& p);
+/// tick_region of a body whose speed is `speed` (make_params: at the origin at region_speed).
+geo::Aabb region_at_speed(const Vec3& feet, Scalar speed, const Params& p);
 
 class World {
 public:
