@@ -2774,6 +2774,127 @@ def exact_decimal(raw):
     return ("-" if neg else "") + s
 
 
+def viewer_data(html):
+    """The run viewer's data (docs/viewer.md): the JSON in the page's fxkcc-data script element."""
+    m = re.search(r'<script id="fxkcc-data" type="application/json">(.*?)</script>', html, re.S)
+    assert m, "the page holds its data in <script id=\"fxkcc-data\">"
+    return json.loads(m.group(1))
+
+
+def viewer_column(text):
+    """A column of the viewer's data: 'B' + base64url of zigzag varints of the deltas, or 'D' + the
+    raw values as decimals."""
+    import base64
+    if text[0] == "D":
+        return [int(x) for x in text[1:].split(",")] if len(text) > 1 else []
+    data = base64.urlsafe_b64decode(text[1:])
+    out, acc, z, shift = [], 0, 0, 0
+    for byte in data:
+        z |= (byte & 127) << shift
+        shift += 7
+        if not byte & 128:
+            acc += -(z + 1) // 2 if z & 1 else z // 2
+            out.append(acc)
+            z, shift = 0, 0
+    return out
+
+
+class Viewer(Workspace):
+    """The run viewer's pages (docs/viewer.md): `desync --html` (and report.html in the bundle) and
+    `run --html` write one self-contained HTML file each, with the runs' exact values in it; the
+    browser drives them in browser.viewer (tests/browser/viewer_test.py)."""
+
+    def assert_self_contained(self, html):
+        self.assertTrue(html.startswith("<!DOCTYPE html>"), html[:100])
+        for needle in ("http:", "https:", "//", "<link", "<iframe", "<img", "@import", "url("):
+            self.assertNotIn(needle, html)
+        self.assertIsNone(re.search(r"<script[^>]*\bsrc\s*=", html), "no external script")
+        self.assertIsNone(re.search(r"<[a-zA-Z][^>]*\s(src|href)\s*=", html), "no reference to another file")
+
+    def test_desync_page_and_the_bundle_hold_both_runs(self):
+        if not spawns_sides():
+            self.skipTest("sides are spawned as this target's programs: natively or under wine")
+        rc, out, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--b-args", "--inject-fault 40:7:z:2",
+                              "--html", "pages/d.html", "--bundle", "bug"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertRegex(out, r"(?m)^html: wrote pages/d\.html \(\d+ KB; every row\)$")
+        html = read(self.p("pages", "d.html"))
+        self.assert_self_contained(html)
+        self.assertEqual(read(self.p("bug", "report.html")), html)
+        d = viewer_data(html)
+        self.assertEqual(d["scenario"]["name"], "walk-wall")
+        self.assertEqual(d["fields"][:3], ["x", "y", "z"])
+        self.assertEqual(d["focus"], [40, 7])
+        self.assertEqual(d["mismatch"]["1"], [])
+        self.assertEqual(d["mismatch"]["7"][0][0], 40)
+        self.assertEqual(d["kept"]["stride"], 1)
+        a, b = d["runs"]
+        self.assertIn("--inject-fault 40:7:z:2", b["label"])
+        # Run b holds c7's rows from tick 40 on (before it they are a's); z at 40 differs by the
+        # two flipped bits, every other field is equal.
+        self.assertEqual(b["c"]["7"]["same"], 40)
+        self.assertEqual(b["c"]["7"]["seg"][0][:2], [40, 80])
+        cols_a = [viewer_column(c) for c in a["c"]["7"]["d"]]
+        cols_b = [viewer_column(c) for c in b["c"]["7"]["d"]]
+        self.assertEqual(len(cols_a[0]), 120)
+        differ = [d["fields"][f] for f in range(13) if cols_a[f][40] != cols_b[f][0]]
+        self.assertEqual(differ, ["z"])
+        self.assertEqual(cols_a[2][40] ^ cols_b[2][0], 3)
+        # The same values as the run's own CSV.
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--csv", "a.csv"])
+        row = [l for l in read(self.p("a.csv")).splitlines() if l.startswith("40,7,")][0].split(",")
+        self.assertEqual(round(Fraction(row[4]) * 2**32), cols_a[2][40])  # the shortest decimal of the raw value
+        # Both traces of ticks 40..41, and the report.
+        self.assertEqual([(t["from"], t["to"]) for t in d["traces"]], [(40, 41), (40, 41)])
+        self.assertRegex(d["traces"][1]["text"], r"(?m)^t=41 c=7 tick-begin ")
+        self.assertEqual(d["report"], read(self.p("bug", "report.txt")))
+
+    def test_run_page_marks_the_failed_checks(self):
+        rc, out, err = fxkcc(["run", "scenarios/platform.yaml", "--inject-fault", "30:3:y:40", "--html", "r.html"],
+                             self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertRegex(out, r"(?m)^html: wrote r\.html \(\d+ KB; every row\)$")
+        html = read(self.p("r.html"))
+        self.assert_self_contained(html)
+        d = viewer_data(html)
+        self.assertEqual(len(d["runs"]), 1)
+        self.assertEqual(d["mismatch"], {})
+        self.assertEqual(d["focus"], [30, 3])
+        self.assertEqual([m[:3] for m in d["marks"]], [[30, "invariant", 3]])
+        self.assertRegex(d["traces"][0]["text"], r"(?m)^t=30 c=3 tick-begin ")
+        self.assertEqual(d["level"]["platforms"][0][0], 50)
+
+    def test_run_page_of_a_bundled_scenario(self):
+        scenario = os.path.join(REPO, "scenarios", "conformance", "stairs-up-down.yaml")
+        out, _ = self.run_ok(["run", scenario, "--html", "s.html", "--trace", "s.trace", "--trace-ticks", "10:11"])
+        self.assertIn("html: wrote s.html (", out)
+        html = read(self.p("s.html"))
+        self.assert_self_contained(html)
+        d = viewer_data(html)
+        self.assertEqual(d["scenario"]["name"], "stairs-up-down")
+        self.assertEqual(d["marks"], [])
+        self.assertGreater(len(d["level"]["boxes"]), 5)  # the stairs
+        self.assertEqual((d["traces"][0]["from"], d["traces"][0]["to"]), (10, 11))
+        self.assertEqual(d["traces"][0]["text"], read(self.p("s.trace")))
+        ticks = d["scenario"]["ticks"]
+        for c in d["runs"][0]["c"].values():
+            self.assertEqual(c["seg"], [[0, ticks, 1]])
+            self.assertEqual(len(viewer_column(c["d"][0])), ticks)
+
+    def test_bad_html_options(self):
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "a.hashes"])
+        rc, _, err = fxkcc(["desync", "a.hashes", "a.hashes", "--html", "x.html"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("fxkcc desync: --html: the page needs a scenario to run", err)
+        rc, _, err = fxkcc(["run", "scenarios/walk-wall.yaml", "--html", "-"], self.tmp)
+        self.assertEqual(rc, 2)
+        self.assertIn("fxkcc run: --html: the page is written to a file, not to stdout", err)
+        rc, _, err = fxkcc(["run", "scenarios/walk-wall.yaml", "--html", "scenarios/walk-wall.yaml"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--html 'scenarios/walk-wall.yaml' is an input of the command", err)
+        self.assertFalse(os.path.exists(self.p("x.html")))
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
     if "--binary" in args:

@@ -35,19 +35,8 @@ bool desync_viewer_html(const Scenario& sc, const DesyncReport& r, const std::st
             run.trace_to = r.trace_from >= 0 ? r.trace_to : r.tick;
         }
     }
-    if (r.diverged) {
-        page.focus_tick = r.tick;
-        if (!r.characters.empty()) {
-            page.focus_character = r.characters.front().id;
-        } else {
-            for (const EntityRef& e : r.entities) {
-                if (e.kind == EntityKind::kCharacter) {
-                    page.focus_character = e.id;
-                    break;
-                }
-            }
-        }
-    }
+    // The focus is where the rows (or the sub-hashes) first differ, which with a stride of
+    // recorded ticks (golden_every) comes before the report's first divergent recorded tick.
     return viewer_html(page, html, summary, err);
 }
 

@@ -102,9 +102,9 @@ struct ViewerSide {
 };
 
 /// The page of two runs a desync report compares (desync, and later verify and review: golden
-/// or accepted as a, the run or pending as b): the report's divergent tick and first differing
-/// character as the focus, the traces as the report's ticks (trace_from..trace_to, else the
-/// divergent tick), the report's text on the page.
+/// or accepted as a, the run or pending as b): the first tick and character where their rows or
+/// sub-hashes differ as the focus, the traces as the report's ticks (trace_from..trace_to, else
+/// the divergent tick), the report's text on the page.
 bool desync_viewer_html(const Scenario& sc, const DesyncReport& r, const std::string& report_text,
                         const ViewerSide& a, const ViewerSide& b, std::string* html,
                         ViewerSummary* summary, std::string* err);
