@@ -133,12 +133,20 @@ struct Kept {
 };
 
 /// One character's kept rows of one run: {"seg":[[from,count,step],..],"d":[13 columns]}.
-std::string character_json(const Rows& rows, int64_t from_tick, const Kept& kept, int64_t* count) {
+/// `only` (may be null): per tick whether to hold the row at all (the second run: where it
+/// differs from the first), each range's first and last tick always kept.
+std::string character_json(const Rows& rows, const std::vector<char>* only, const Kept& kept,
+                           int64_t* count) {
     std::vector<const TrajectoryRow*> k;
+    auto in = [&](int64_t t) {
+        return t >= 0 && static_cast<size_t>(t) < only->size() && (*only)[static_cast<size_t>(t)];
+    };
     for (size_t i = 0; i < rows.size(); ++i) {
         const int64_t t = rows[i]->tick;
-        if (t < from_tick) continue;
-        if (kept.keep(t, i == 0 || i + 1 == rows.size() || k.empty())) k.push_back(rows[i]);
+        if (only != nullptr && !in(t)) continue;
+        const bool edge = i == 0 || i + 1 == rows.size() || k.empty() ||
+                          (only != nullptr && (!in(t - 1) || !in(t + 1)));
+        if (kept.keep(t, edge)) k.push_back(rows[i]);
     }
     *count += static_cast<int64_t>(k.size());
     std::string seg;
@@ -191,11 +199,12 @@ std::string runs_json(const ViewerPage& page, const Prepared& p, const Kept& kep
         for (uint32_t id : p.ids) {
             auto it = p.rows[r].find(id);
             if (it == p.rows[r].end()) continue;
-            // The second run's rows before its first difference are the first run's.
-            const int64_t from = r == 0 ? INT64_MIN : p.first_mismatch.at(id);
+            // The second run holds only the rows where it differs from the first (elsewhere they
+            // are the first run's); "same": its first difference.
             o += std::string(first ? "" : ",") + "\"" + std::to_string(id) + "\":";
-            std::string c = character_json(it->second, from, kept, rows_kept);
-            if (r > 0) c.insert(1, "\"same\":" + std::to_string(from) + ",");
+            std::string c =
+                character_json(it->second, r == 0 ? nullptr : &p.mismatch.at(id), kept, rows_kept);
+            if (r > 0) c.insert(1, "\"same\":" + std::to_string(p.first_mismatch.at(id)) + ",");
             o += c;
             first = false;
         }
