@@ -484,6 +484,30 @@ class Review(Workspace):
         out, _ = self.run_ok(["verify", "--no-progress"])
         self.assertIn("2 passed", out)
 
+    def test_html_shows_each_pending_golden_against_the_accepted_one(self):
+        """Issues 53 and 54: review --html DIR writes the before/after picture, the viewer's page of
+        the accepted golden against the pending one, focused where they part (tick 60, c1, the
+        jump moved), and an index; nothing is accepted or changed; DIR may not overlap the goldens."""
+        self.run_ok(["bless"])
+        t = self.target()
+        before = snapshot(self.p("golden", t))
+        self.change_jump(70)
+        self.run_ok(["bless", "--pending"])
+        out, _ = self.run_ok(["review", "--html", "pages"])
+        self.assertIn("html: wrote pages/index.html and 1 page", out)
+        self.assertEqual(snapshot(self.p("golden", t)), before)
+        index = read(self.p("pages", "index.html"))
+        self.assertIn(f'<a href="{t}/walk-wall.html">walk-wall</a>', index)
+        self.assertIn("first changed tick 60 (c1)", index)
+        page = read(self.p("pages", t, "walk-wall.html"))
+        self.assertIn(f"accepted golden/{t}/walk-wall.csv", page)
+        self.assertIn(f"pending {t}/walk-wall.csv", page)
+        self.assertNotRegex(page, r"(?i)https?:")
+        self.assertIn('"focus":[60,1]', page)  # the page opens where the two part: tick 60, c1
+        rc, _, err = fxkcc(["review", "--html", "golden"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("the pages go to a folder of their own", err)
+
     def test_reject_and_accept_by_filter(self):
         self.run_ok(["bless"])
         t = self.target()
@@ -825,6 +849,31 @@ class Verify(Workspace):
     def test_verify_passes_and_reports_a_summary(self):
         out, _ = self.run_ok(["verify", "-j", "2"])
         self.assertIn("2 scenarios on " + self.t + ": 2 passed, 0 mismatched, 0 stale, 0 missing, 0 errors", out)
+
+    def test_html_writes_an_index_and_a_page_per_scenario_that_did_not_pass(self):
+        """Issue 54: verify --html DIR writes DIR/index.html (every scenario, its status, a link
+        to the page of each that did not pass) and the viewer's page of its golden against this
+        build's run, self-contained; the folder may not overlap the goldens or the scenarios."""
+        text = read(self.hashes)
+        line = re.search(r"(?m)^7 [0-9a-f]{16} [0-9a-f]{16}", text).group(0)
+        write(self.hashes, text.replace(line, line[:-1] + ("0" if line[-1] != "0" else "1"), 1))
+        rc, out, err = fxkcc(["verify", "--no-progress", "--html", "pages"], self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("html: wrote pages/index.html and 1 scenario page", out)
+        self.assertEqual(sorted(os.listdir(self.p("pages"))), ["index.html", "walk-wall.html"])
+        index = read(self.p("pages", "index.html"))
+        self.assertIn('<a href="walk-wall.html">walk-wall</a></td><td>MISMATCH</td><td>desync at tick 7 (c1)', index)
+        self.assertRegex(index, r"<td>platform-ride</td><td>pass</td>")  # passed: no page, no link
+        page = read(self.p("pages", "walk-wall.html"))
+        self.assertIn("fxkcc verify: walk-wall (MISMATCH)", page)
+        self.assertIn(f"golden golden/{self.t}/walk-wall.csv", page)
+        for html in (index, page):
+            self.assertNotRegex(html, r"(?i)(https?:|src=\"//|href=\"//)")
+        for folder in ("golden", "scenarios", os.path.join("golden", self.t, "x")):
+            with self.subTest(folder):
+                rc, _, err = fxkcc(["verify", "--no-progress", "--html", folder], self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("overlap; the pages go to a folder of their own", err)
 
     def test_json_report_holds_what_the_terminal_shows_and_failures_only_lists_failures(self):
         text = read(self.hashes)

@@ -19,6 +19,7 @@
 #include "records/folder_lock.h"
 #include "records/paths.h"
 #include "records/trajectory.h"
+#include "review_html.h"
 #include "review_pending.h"
 #include "subcommands.h"
 
@@ -47,6 +48,8 @@ struct ReviewExtras {
     /// or --reject): answers are read from `in`.
     bool interactive = false;
     std::istream* in = nullptr;
+    /// --html DIR: the viewer's page of each pending golden against the accepted one.
+    std::string html_dir;
 };
 
 /// Keeps the pending goldens `names` name (NAME: every target's; TARGET/NAME: one); false, with
@@ -274,6 +277,19 @@ int review_with(const ReviewCommand& cmd, const ReviewExtras& extras, std::ostre
         if (!p.error.empty()) ++errors;
         width = std::max(width, p.target.size() + 1 + p.name.size());
     }
+    if (!extras.html_dir.empty()) {
+        std::string why;
+        if (folders_overlap(extras.html_dir, cmd.suite.golden_dir) ||
+            folders_overlap(extras.html_dir, root)) {
+            err << "fxkcc review: --html '" << extras.html_dir
+                << "' overlaps the golden or the pending folder; the pages go to a folder of their own\n";
+            return kExitBadInput;
+        }
+        if (!rd::write_review_pages(extras.html_dir, cmd, pending, by_name, out, &why)) {
+            err << "fxkcc review: --html: " << why << "\n";
+            return kExitCannotTest;
+        }
+    }
     if (extras.interactive) return ask_each(cmd, root, pending, width, *extras.in, out, err, style);
     for (const rd::Pending& p : pending)
         print_pending(p, width, out, style);
@@ -327,6 +343,10 @@ public:
                 "Remove the pending goldens shown, or those named (NAME or TARGET/NAME)")
             .expected(0, -1)
             .type_name("[NAME...]");
+        app.add("--html", &html_dir_,
+                "Write DIR/index.html and a page per pending golden: the accepted golden against "
+                "the pending one, where they part (docs/viewer.md)")
+            .type_name("DIR");
         app.flag("--list", &list_,
                  "Only show the pending goldens, never ask (on a terminal, review without "
                  "--accept or --reject asks for each: accept, reject, skip or quit)");
@@ -334,6 +354,7 @@ public:
     int run(const Invocation& inv) override {
         // A value CLI11 gives an option that takes none is "": the option alone (all shown).
         ReviewExtras extras;
+        extras.html_dir = html_dir_;
         for (const std::vector<std::string>* values : {&accept_, &reject_}) {
             for (const std::string& v : *values) {
                 std::error_code ec;
@@ -360,6 +381,7 @@ private:
     ReviewCommand cmd_;
     std::vector<std::string> accept_, reject_;
     bool list_ = false;
+    std::string html_dir_;
 };
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "records/text.h"
 #include "run/verify.h"
 #include "subcommands.h"
+#include "verify_html.h"
 #include "verify_reports.h"
 
 namespace fx::harness {
@@ -161,6 +162,7 @@ namespace {
 struct VerifyExtras {
     bool orphans_fail = false; ///< --orphans fail: a golden without a scenario exits 1
     bool github = false; ///< --format github: annotations after the table
+    std::string html_dir; ///< --html DIR: an index and a page per scenario that did not pass
 };
 
 /// The orphan goldens when the whole suite is selected and every scenario loaded (a scenario
@@ -195,6 +197,16 @@ int verify_with(const VerifyCommand& request, const VerifyExtras& extras, std::o
     const std::string on =
         note.empty() ? suite_target(cmd.suite)
                      : build_info().target + " against the goldens of " + suite_target(cmd.suite);
+    for (const auto& [what, dir] :
+         {std::pair<const char*, const std::string&>{"the golden folder", cmd.suite.golden_dir},
+          {"the scenarios folder", cmd.suite.scenarios_dir},
+          {"the pending folder", cmd.pending_dir}}) {
+        if (!extras.html_dir.empty() && !dir.empty() && folders_overlap(extras.html_dir, dir)) {
+            err << "fxkcc verify: --html '" << extras.html_dir << "' and " << what << " '" << dir
+                << "' overlap; the pages go to a folder of their own\n";
+            return kExitBadInput;
+        }
+    }
     if (!cmd.pending_dir.empty() && folders_overlap(cmd.pending_dir, cmd.suite.golden_dir)) {
         err << "fxkcc verify: --pending-dir '" << cmd.pending_dir << "' and the golden folder '"
             << cmd.suite.golden_dir << "' overlap; pending goldens go to a folder of their own\n";
@@ -304,6 +316,12 @@ int verify_with(const VerifyCommand& request, const VerifyExtras& extras, std::o
     }
     if (!cmd.pending_dir.empty() && !write_pending(cmd, request.suite, outcomes, loaded, text, err))
         return kExitCannotTest;
+    if (!extras.html_dir.empty() &&
+        !write_verify_pages(extras.html_dir, cmd.suite, outcomes, loaded, "fxkcc verify on " + on,
+                            text, &error)) {
+        err << "fxkcc verify: --html: " << error << "\n";
+        return kExitCannotTest;
+    }
     int code = exit_code_of(outcomes);
     if (orphans.fail && n_orphans > 0 && code == kExitOk) code = kExitMismatch;
     return write_json(outcomes, code) ? code : kExitCannotTest;
@@ -342,6 +360,11 @@ public:
             "--pending-dir", &cmd_.pending_dir,
             "Write what this build produces for each mismatched, stale or missing golden as a pending "
             "golden into DIR/<target>/ (a CI artifact, for fxkcc review)");
+        app.add(
+               "--html", &extras_.html_dir,
+               "Write DIR/index.html and, for each scenario that did not pass, a page of its golden "
+               "against this build's run (docs/viewer.md)")
+            .type_name("DIR");
         app.custom(
                "--orphans",
                [this](const std::string& v) {
