@@ -137,8 +137,9 @@ class Tab:
             time.sleep(0.01)
 
     def key(self, key, shift=False):
-        code = {"ArrowLeft": 37, "ArrowRight": 39}[key]
-        base = {"key": key, "code": key, "windowsVirtualKeyCode": code, "modifiers": 8 if shift else 0}
+        code = {"ArrowLeft": 37, "ArrowRight": 39, " ": 32}[key]
+        base = {"key": key, "code": "Space" if key == " " else key, "windowsVirtualKeyCode": code,
+                "modifiers": 8 if shift else 0}
         self.c.send("Input.dispatchKeyEvent", {"type": "rawKeyDown", **base}, self.s)
         self.c.send("Input.dispatchKeyEvent", {"type": "keyUp", **base}, self.s)
 
@@ -230,6 +231,15 @@ def main():
         check(tab.eval(STATE)["hash"] == "#tick=50&c=7", "shift+right arrow")
         tab.click("prev-mismatch")
         check(tab.eval(STATE)["tick"] == 49, "previous mismatch")
+        # Space plays (50 ticks a second at 1x) and pauses.
+        tab.key(" ")
+        time.sleep(0.5)
+        tab.key(" ")
+        s = tab.eval(STATE)
+        check(s["tick"] > 49 and tab.eval("document.getElementById('play').textContent") == "play", s)
+        played = s["tick"]
+        time.sleep(0.2)
+        check(tab.eval(STATE)["tick"] == played, "paused")
         tab.open(d_url + "#tick=60&c=1")
         s = tab.eval(STATE)
         check((s["tick"], s["c"], s["hash"], s["differs"]) == (60, 1, "#tick=60&c=1", []), s)

@@ -18,6 +18,9 @@ std::string jstr(std::string_view s);
 /// A double with at most 4 decimals, trailing zeros dropped, never "-0".
 std::string jnum(double v);
 
+/// The most mesh triangles the page holds and draws.
+inline constexpr size_t kMaxMeshTriangles = 20000;
+
 /// The level as the page draws it: {"boxes":[[id,[c],[h],[m 9]]],"spheres":...,"platforms":...}.
 std::string level_json(const Scenario& sc);
 /// [[id, radius, height], ...] for each character (a rejoin: its first entry's body).

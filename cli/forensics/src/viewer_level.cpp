@@ -2,6 +2,7 @@
 // draws it (doubles, for drawing only), and the traces cut to what the page has room for.
 #include "viewer_detail.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -156,14 +157,22 @@ std::string level_json(const Scenario& sc) {
              jnum(D(p.offset)) + "]";
     }
     o += "],\"meshes\":[";
+    // The page draws at most kMaxMeshTriangles triangles in all (each an outline): a larger mesh
+    // keeps its first ones, and its vertices only as far as they are used.
+    size_t triangles_left = kMaxMeshTriangles;
     for (size_t i = 0; i < sc.meshes.size(); ++i) {
         const MeshDef& m = sc.meshes[i];
+        const size_t tris = std::min(m.indices.size() / 3, triangles_left);
+        triangles_left -= tris;
+        uint32_t used = 0;
+        for (size_t k = 0; k < tris * 3; ++k)
+            used = std::max(used, m.indices[k] + 1);
         o += std::string(i ? "," : "") + "[" + id(m.id) + ",[";
-        for (size_t k = 0; k < m.vertices.size(); ++k)
+        for (size_t k = 0; k < used && k < m.vertices.size(); ++k)
             o += (k ? "," : "") + jnum(D(m.vertices[k].x)) + "," + jnum(D(m.vertices[k].y)) + "," +
                  jnum(D(m.vertices[k].z));
         o += "],[";
-        for (size_t k = 0; k < m.indices.size(); ++k)
+        for (size_t k = 0; k < tris * 3; ++k)
             o += (k ? "," : "") + std::to_string(m.indices[k]);
         o += "]]";
     }
