@@ -179,6 +179,10 @@ def main():
         check(all(os.path.exists(os.path.join(work, "failure", "pending-goldens", "x86_64-linux", name + e))
                   for e in (".hashes", ".csv")),
               f"the verify step wrote {name}'s pending golden into the failure artifact (fxkcc review --pending-dir)")
+        pages = os.path.join(work, "failure", "pages")
+        check(os.path.exists(os.path.join(pages, "index.html")) and os.path.exists(os.path.join(pages, name + ".html"))
+              and os.path.exists(os.path.join(gathered, "desync", "report.html")),
+              f"the failure artifact holds the viewer's pages: verify's index and {name}'s page, the desync bundle's report.html")
         verify_json = os.path.join(work, "verify-report.json")
         check(os.path.exists(verify_json) and any(
                   r["name"] == name and r["status"] == "mismatch" for r in json.load(open(verify_json))["scenarios"]),
