@@ -31,6 +31,9 @@ struct Prepared {
     std::vector<std::map<uint32_t, Rows>> rows; // per run
     std::map<uint32_t, std::vector<char>> mismatch; // per character, per tick (two runs)
     std::map<uint32_t, int64_t> first_mismatch;
+    /// Per character, the ticks whose row the second run holds: where it differs from the first
+    /// run, and where the first has no row (a golden recorded every K-th tick against a run).
+    std::map<uint32_t, std::vector<char>> second_holds;
     int64_t ticks = 0;
 };
 
@@ -100,6 +103,16 @@ void find_mismatches(const ViewerPage& page, Prepared* p) {
     for (auto& [id, m] : p->mismatch) {
         const auto it = std::find(m.begin(), m.end(), 1);
         p->first_mismatch[id] = it == m.end() ? p->ticks : it - m.begin();
+        std::vector<char>& holds = p->second_holds[id];
+        holds = m;
+        std::vector<char> in_a(m.size(), 0);
+        for (const TrajectoryRow* row : p->rows[0][id]) {
+            if (row->tick >= 0 && row->tick < p->ticks) in_a[static_cast<size_t>(row->tick)] = 1;
+        }
+        for (const TrajectoryRow* row : p->rows[1][id]) {
+            if (row->tick >= 0 && row->tick < p->ticks && !in_a[static_cast<size_t>(row->tick)])
+                holds[static_cast<size_t>(row->tick)] = 1;
+        }
     }
 }
 
@@ -199,11 +212,11 @@ std::string runs_json(const ViewerPage& page, const Prepared& p, const Kept& kep
         for (uint32_t id : p.ids) {
             auto it = p.rows[r].find(id);
             if (it == p.rows[r].end()) continue;
-            // The second run holds only the rows where it differs from the first (elsewhere they
-            // are the first run's); "same": its first difference.
+            // The second run holds only the rows where it differs from the first or the first has
+            // none (elsewhere they are the first run's); "same": its first difference.
             o += std::string(first ? "" : ",") + "\"" + std::to_string(id) + "\":";
-            std::string c =
-                character_json(it->second, r == 0 ? nullptr : &p.mismatch.at(id), kept, rows_kept);
+            std::string c = character_json(it->second, r == 0 ? nullptr : &p.second_holds.at(id),
+                                           kept, rows_kept);
             if (r > 0) c.insert(1, "\"same\":" + std::to_string(p.first_mismatch.at(id)) + ",");
             o += c;
             first = false;
