@@ -2914,8 +2914,10 @@ class Viewer(Workspace):
         self.assertEqual(d["level"]["platforms"][0][0], 50)
 
     def test_run_page_of_a_bundled_scenario(self):
-        scenario = os.path.join(REPO, "scenarios", "conformance", "stairs-up-down.yaml")
-        out, _ = self.run_ok(["run", scenario, "--html", "s.html", "--trace", "s.trace", "--trace-ticks", "10:11"])
+        # Copied into the workspace (it reads no other file): a relative path under every emulator.
+        shutil.copy(os.path.join(REPO, "scenarios", "conformance", "stairs-up-down.yaml"), self.p("scenarios"))
+        out, _ = self.run_ok(["run", "scenarios/stairs-up-down.yaml", "--html", "s.html", "--trace", "s.trace",
+                              "--trace-ticks", "10:11"])
         self.assertIn("html: wrote s.html (", out)
         html = read(self.p("s.html"))
         self.assert_self_contained(html)
