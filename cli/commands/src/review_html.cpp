@@ -7,6 +7,7 @@
 #include "forensics/desync.h"
 #include "forensics/viewer.h"
 #include "records/atomic_file.h"
+#include "records/text.h"
 #include "records/trajectory.h"
 #include "run/suite.h"
 
@@ -15,26 +16,7 @@ namespace fx::harness::review_detail {
 namespace {
 
 std::string escaped(const std::string& s) {
-    std::string out;
-    for (const char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
+    return text::xml_escape(s);
 }
 
 /// The page of one pending golden against the accepted one (or alone, for a new scenario).

@@ -7,9 +7,11 @@
 #include <span>
 #include <utility>
 
+#include "forensics/plot.h"
 #include "forensics/viewer.h"
 #include "records/atomic_file.h"
 #include "records/hash_file.h"
+#include "records/text.h"
 #include "records/trajectory.h"
 #include "run/checks.h"
 #include "run/runner.h"
@@ -19,51 +21,8 @@ namespace fx::harness {
 
 namespace {
 
-/// Every character's state at every tick of a run, as a trajectory.
-class Rows final : public RunSink {
-public:
-    explicit Rows(std::vector<TrajectoryRow>* rows) : rows_(rows) {}
-    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
-                 std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3> render,
-                 std::string*) override {
-        for (size_t i = 0; i < chars.size(); ++i) {
-            TrajectoryRow r;
-            r.tick = tick;
-            r.state = chars[i];
-            if (!render.empty()) {
-                r.has_render = true;
-                r.render = render[i];
-            }
-            rows_->push_back(r);
-        }
-        return true;
-    }
-
-private:
-    std::vector<TrajectoryRow>* rows_;
-};
-
 std::string escaped(const std::string& s) {
-    std::string out;
-    for (const char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
+    return text::xml_escape(s);
 }
 
 /// A page's file name for a scenario: its name (a scenario name is [a-z0-9][a-z0-9._-]*).
@@ -92,7 +51,7 @@ bool scenario_page(const SuiteOptions& suite, const Scenario& sc, const Outcome&
     }
     ViewerRun run;
     run.label = "this build's run";
-    Rows sink(&run.rows);
+    RowCollector sink(&run.rows);
     CheckReport report;
     if (!run_checked(sc, &sink, RunOptions{}, &report, err)) return false;
     page.runs.push_back(std::move(run));

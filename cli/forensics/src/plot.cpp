@@ -199,29 +199,23 @@ std::string divergence_label(const CsvDivergence& d, size_t rows) {
 
 } // namespace
 
-bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, std::string* err) {
-    class Collect final : public RunSink {
-    public:
-        explicit Collect(std::vector<TrajectoryRow>* r) : rows_(r) {}
-        bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
-                     std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3> render,
-                     std::string*) override {
-            for (size_t i = 0; i < chars.size(); ++i) {
-                TrajectoryRow r;
-                r.tick = tick;
-                r.state = chars[i];
-                if (!render.empty()) {
-                    r.has_render = true;
-                    r.render = render[i];
-                }
-                rows_->push_back(r);
-            }
-            return true;
+bool RowCollector::on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                           std::span<const std::pair<uint32_t, Vec3>>, std::span<const Vec3> render,
+                           std::string*) {
+    for (size_t i = 0; i < chars.size(); ++i) {
+        TrajectoryRow r;
+        r.tick = tick;
+        r.state = chars[i];
+        if (!render.empty()) {
+            r.has_render = true;
+            r.render = render[i];
         }
+        rows_->push_back(r);
+    }
+    return true;
+}
 
-    private:
-        std::vector<TrajectoryRow>* rows_;
-    };
+bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, std::string* err) {
     rows->clear();
     if (sc.ticks * static_cast<int64_t>(sc.characters.size()) > kMaxPlotRows) {
         *err = "the run has " + std::to_string(sc.ticks) + " ticks x " +
@@ -231,7 +225,7 @@ bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, st
         return false;
     }
     rows->reserve(static_cast<size_t>(sc.ticks) * sc.characters.size());
-    Collect sink(rows);
+    RowCollector sink(rows);
     return run_scenario(sc, sink, RunOptions{}, err);
 }
 

@@ -10,11 +10,13 @@
 
 #include <cstdint>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "records/compare.h"
 #include "records/trajectory.h"
+#include "run/runner.h"
 #include "scenario/scenario.h"
 
 namespace fx::harness {
@@ -54,6 +56,19 @@ struct PlotSummary {
 /// a capsule tick outside the run or recorded by no source.
 bool plot_svg(const Scenario& sc, const std::vector<PlotSource>& sources,
               const PlotOptions& options, std::string* svg, PlotSummary* summary, std::string* err);
+
+/// A run's sink that keeps every character's state at every tick as trajectory rows (with the
+/// render pose when the run has one).
+class RowCollector final : public RunSink {
+public:
+    explicit RowCollector(std::vector<TrajectoryRow>* rows) : rows_(rows) {}
+    bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
+                 std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,
+                 std::string* error) override;
+
+private:
+    std::vector<TrajectoryRow>* rows_;
+};
 
 /// Runs the scenario in process and collects every character's state at every tick.
 bool collect_trajectory(const Scenario& sc, std::vector<TrajectoryRow>* rows, std::string* err);
