@@ -10,24 +10,9 @@
 namespace fx::harness {
 
 std::string scenario_key_digests(const Scenario& sc) {
-    // What simulated_digest (scenario/writer.cpp) digests: the scenario without what cannot
-    // change a run. Should the two lists drift apart, a key's digest may change with the
-    // scenario's staying (the line is then not read: the golden is not stale), or no key may be
-    // named for a stale golden (stale_reason then says only that the digest changed).
-    Scenario sim = sc;
-    sim.path.clear();
-    sim.name.clear();
-    sim.description.clear();
-    sim.deviation.clear();
-    sim.expect_states.clear();
-    sim.expect_metrics.clear();
-    sim.expect_same_as.clear();
-    sim.inputs.clear();
-    sim.digest.clear();
-    ScenarioWriteOptions options;
-    options.drop_same_as = true;
-    options.digest_form = true;
-    std::istringstream text(scenario_to_yaml(sim, options));
+    // What simulated_digest (scenario/writer.cpp) digests, the scenario without what cannot
+    // change a run, by top-level key.
+    std::istringstream text(simulated_text(sc));
     // The text's top-level blocks: a line that starts with a key at column 0 and the indented
     // lines under it.
     std::vector<std::pair<std::string, std::string>> blocks;

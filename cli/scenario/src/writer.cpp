@@ -305,7 +305,7 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
     return o;
 }
 
-std::string simulated_digest(const Scenario& sc) {
+std::string simulated_text(const Scenario& sc) {
     // Everything but what cannot change a run: a field added to Scenario is in the digest unless
     // it is cleared here.
     Scenario sim = sc;
@@ -321,9 +321,13 @@ std::string simulated_digest(const Scenario& sc) {
     ScenarioWriteOptions options;
     options.drop_same_as = true;
     options.digest_form = true;
+    return scenario_to_yaml(sim, options);
+}
+
+std::string simulated_digest(const Scenario& sc) {
     // Version 1 of this digest: bump the line when the text written for the same simulation
     // changes.
-    const std::string text = "fxkcc simulated content 1\n" + scenario_to_yaml(sim, options);
+    const std::string text = "fxkcc simulated content 1\n" + simulated_text(sc);
     return hex16(XXH3_64bits(text.data(), text.size()));
 }
 

@@ -45,6 +45,9 @@ std::string scenario_to_yaml(const Scenario& sc, const ScenarioWriteOptions& opt
 /// count and rate, the frame clock and the recording stride are in it, as the values the loader
 /// made of them: comments, key order, number spelling, line endings and file names are not.
 std::string simulated_digest(const Scenario& sc);
+/// The text simulated_digest digests: the scenario written without what cannot change a run
+/// (path, name, description, deviation, expectations, the digest itself), in the digest's form.
+std::string simulated_text(const Scenario& sc);
 
 /// A YAML double-quoted scalar for arbitrary text (names, descriptions).
 std::string yaml_quote(const std::string& text);
