@@ -96,7 +96,7 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
     // 1. Penetration of static geometry: within tolerance, or not growing (depenetration at work).
     // overlap returns how many contacts there are in all; only the first contacts.size()
     // are written (reading past them was an out-of-bounds read).
-    std::array<geo::Contact, 32> contacts;
+    std::array<geo::Contact, 32>& contacts = contacts_;
     const size_t n = std::min(scene.overlap(cap, Scalar{}, contacts), contacts.size());
     Scalar depth;
     uint32_t deepest = kcc::kNoId;
@@ -198,7 +198,7 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
             // cast_all returns how many hits there are in all, which may exceed the room
             // given: only the nearest hits.size() are written (reading past them was an
             // out-of-bounds read, found by fuzz_controller with more than 8 hits in the band).
-            std::array<geo::Hit, kGroundCheckHits> hits;
+            std::array<geo::Hit, kGroundCheckHits>& hits = ground_hits_;
             const Scalar reach = p.ground_band + kGroundTolerance;
             const size_t total =
                 scene.cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits);

@@ -7,6 +7,7 @@
 #include "run/checks.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -139,8 +140,14 @@ private:
         return false;
     }
     size_t index_of(uint32_t id) const {
+        // A character's trace events come one after another: the last answer first.
+        if (id == last_id_ && last_index_ < ids_.size()) return last_index_;
         const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
-        return it != ids_.end() && *it == id ? static_cast<size_t>(it - ids_.begin()) : ids_.size();
+        const size_t i =
+            it != ids_.end() && *it == id ? static_cast<size_t>(it - ids_.begin()) : ids_.size();
+        last_id_ = id;
+        last_index_ = i;
+        return i;
     }
     bool is_mesh(uint32_t shape) const {
         return std::binary_search(mesh_ids_.begin(), mesh_ids_.end(), shape);
@@ -223,6 +230,12 @@ private:
     std::vector<std::vector<std::vector<kcc::CharacterState>>> others_;
     std::vector<CheckFailure> expectation_failures_, invariant_failures_;
     Scalar cos_half_degree_;
+    // Scratch of the invariants' queries, kept between calls (made on every call, their
+    // zero-initialisation cost more than the queries' own bookkeeping).
+    std::array<geo::Contact, 32> contacts_;
+    std::array<geo::Hit, kGroundCheckHits> ground_hits_;
+    mutable uint32_t last_id_ = 0xFFFFFFFFu; ///< index_of's last question and answer
+    mutable size_t last_index_ = 0;
     int64_t ticks_ = 0;
     bool overflow_reported_ = false;
 };

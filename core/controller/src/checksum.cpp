@@ -3,6 +3,11 @@
 // accumulated into eight lanes, scrambled after each block of 16 stripes.
 #include "kcc/checksum.h"
 
+#include <bit>
+#include <cstring>
+
+#include "fx/wide.h"
+
 namespace fx::kcc {
 
 namespace {
@@ -28,15 +33,29 @@ constexpr uint8_t kSecret[192] = {
     0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
 };
 
+// Little-endian reads: one load where the machine is little-endian, bytes assembled where it is
+// not (s390x). The same values either way.
 uint64_t le64(const uint8_t* p) {
-    uint64_t v = 0;
-    for (int k = 7; k >= 0; --k)
-        v = (v << 8) | p[k];
-    return v;
+    if constexpr (std::endian::native == std::endian::little) {
+        uint64_t v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    } else {
+        uint64_t v = 0;
+        for (int k = 7; k >= 0; --k)
+            v = (v << 8) | p[k];
+        return v;
+    }
 }
 uint32_t le32(const uint8_t* p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-           static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+    if constexpr (std::endian::native == std::endian::little) {
+        uint32_t v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    } else {
+        return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+               static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+    }
 }
 uint64_t rotl(uint64_t v, int r) {
     return (v << r) | (v >> (64 - r));
@@ -48,16 +67,12 @@ uint64_t swap64(uint64_t v) {
     return r;
 }
 
-/// The 128-bit product of two 64-bit values, its halves xored: from four 32 x 32 products, so
-/// that no target needs a 128-bit type.
+/// The 128-bit product of two 64-bit values, its halves xored: the numeric layer's 64 x 64-bit
+/// product (one instruction where the target has it, four 32 x 32 products where it does not).
 uint64_t mul_fold(uint64_t a, uint64_t b) {
-    const uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32, b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
-    const uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi,
-                   hi_hi = a_hi * b_hi;
-    const uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
-    const uint64_t upper = (hi_lo >> 32) + (cross >> 32) + hi_hi;
-    const uint64_t lower = (cross << 32) | (lo_lo & 0xFFFFFFFFu);
-    return lower ^ upper;
+    using W = wide::Default;
+    const W::T p = W::umul(a, b);
+    return W::lo64(p) ^ W::hi64(p);
 }
 
 uint64_t avalanche_xxh64(uint64_t h) {
