@@ -22,7 +22,8 @@ constexpr std::array<const char*, 15> kStateColumns = {
 constexpr std::array<const char*, 3> kRenderColumns = {"render_x", "render_y", "render_z"};
 
 void append_scalar(std::string* s, Scalar v) {
-    *s += to_string_shortest(v);
+    char buf[kMaxShortestChars];
+    s->append(buf, to_chars_shortest(v, buf));
 }
 
 void append_id(std::string* s, uint32_t id) {

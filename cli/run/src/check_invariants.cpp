@@ -74,6 +74,26 @@ void Checker::character_overlaps(std::span<const kcc::CharacterState> chars) {
     }
 }
 
+bool Checker::cast_static(uint32_t id, const geo::Capsule& cap, Scalar reach, geo::Hit* hit) const {
+    const auto it = std::lower_bound(statics_.begin(), statics_.end(), id,
+                                     [](const auto& v, uint32_t want) { return v.id < want; });
+    if (it == statics_.end() || it->id != id) return false;
+    const Vec3 down{Scalar{}, -Scalar::one(), Scalar{}};
+    switch (it->kind) {
+    case geo::ShapeKind::kSphere:
+        return geo::cast(cap, down, reach, it->sphere, hit);
+    case geo::ShapeKind::kCapsule:
+        return geo::cast(cap, down, reach, it->capsule, hit);
+    case geo::ShapeKind::kBox:
+        return geo::cast(cap, down, reach, it->box, hit);
+    case geo::ShapeKind::kPlane:
+        return geo::cast(cap, down, reach, it->plane, hit);
+    case geo::ShapeKind::kMesh:
+        break;
+    }
+    return false;
+}
+
 void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::Params& p,
                          Tracker& t, std::span<const kcc::CharacterState> chars) {
     // 0. A halted body (kcc/settings.h, kWorkingVolumeMetres): reported once, in every build.
@@ -200,10 +220,17 @@ void Checker::invariants(int64_t tick, const kcc::CharacterState& s, const kcc::
             // out-of-bounds read, found by fuzz_controller with more than 8 hits in the band).
             std::array<geo::Hit, kGroundCheckHits>& hits = ground_hits_;
             const Scalar reach = p.ground_band + kGroundTolerance;
-            const size_t total =
-                scene.cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits);
-            const size_t h = std::min(total, hits.size());
-            bool found = false;
+            // The shape the body says it stands on, alone, first: walkable where the cast down
+            // meets it within the band, that is ground (the whole scene's cast lists that hit
+            // too); a body on anything else, or on nothing, has the whole scene cast.
+            geo::Hit own;
+            bool found =
+                cast_static(s.ground_shape, cap, reach, &own) && own.normal.y >= p.cos_stay;
+            size_t total = 0, h = 0;
+            if (!found) {
+                total = scene.cast_all(cap, Vec3{Scalar{}, -Scalar::one(), Scalar{}}, reach, hits);
+                h = std::min(total, hits.size());
+            }
             for (size_t k = 0; k < h && !found; ++k)
                 found = hits[k].normal.y >= p.cos_stay;
             if (!found) {

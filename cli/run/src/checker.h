@@ -117,6 +117,17 @@ public:
 
     void on_start(const kcc::World& world) override {
         world_ = &world;
+        // The static shapes other than meshes, by id: the ground check tries the shape a body
+        // says it stands on alone before it casts into the whole scene (check_invariants.cpp).
+        statics_.clear();
+        const geo::StaticScene& scene = world.scene();
+        for (size_t k = 0; k < scene.size(); ++k) {
+            geo::StaticScene::ShapeView v = scene.shape(k);
+            if (v.motion == geo::Motion::kStatic && v.kind != geo::ShapeKind::kMesh)
+                statics_.push_back(v);
+        }
+        std::sort(statics_.begin(), statics_.end(),
+                  [](const auto& a, const auto& b) { return a.id < b.id; });
         if (inner_ != nullptr) inner_->on_start(world);
     }
 
@@ -230,6 +241,10 @@ private:
     std::vector<std::vector<std::vector<kcc::CharacterState>>> others_;
     std::vector<CheckFailure> expectation_failures_, invariant_failures_;
     Scalar cos_half_degree_;
+    std::vector<geo::StaticScene::ShapeView> statics_; ///< on_start(): static, not meshes, by id
+    /// The cast of `cap` down to `reach` against static shape `id` alone (statics_): false when
+    /// it meets nothing there or `id` is not one of them.
+    bool cast_static(uint32_t id, const geo::Capsule& cap, Scalar reach, geo::Hit* hit) const;
     // Scratch of the invariants' queries, kept between calls (made on every call, their
     // zero-initialisation cost more than the queries' own bookkeeping).
     std::array<geo::Contact, 32> contacts_;

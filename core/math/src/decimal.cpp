@@ -128,16 +128,6 @@ void append_u64(std::string& out, uint64_t v) {
         out.push_back(buf[--n]);
 }
 
-/// `width` decimal digits of v, zero-padded on the left.
-void append_padded(std::string& out, uint64_t v, int width) {
-    const std::size_t start = out.size();
-    out.append(static_cast<std::size_t>(width), '0');
-    for (int i = width - 1; i >= 0; --i) {
-        out[start + static_cast<std::size_t>(i)] = static_cast<char>('0' + v % 10);
-        v /= 10;
-    }
-}
-
 /// A lexically valid number: sign, the digits on either side of '.', and the exponent.
 struct Lexed {
     bool negative = false;
@@ -334,41 +324,76 @@ std::string to_string_exact(Scalar v) {
     return out;
 }
 
-std::string to_string_shortest(Scalar v) {
-    if (v.raw() == 0) return "0";
-    const uint64_t a = wide::uabs(v.raw());
-    for (int k = 0; k <= kMaxShortestDigits; ++k) {
-        const uint64_t p = kPow10[k];
-        // Nearest k-digit decimal m / 10^k to a / 2^32, ties to an even last digit.
-        const B::T scaled = B::umul(a, p); // < 2^98
-        B::T m = B::shr(scaled, Scalar::kFracBits);
-        const uint64_t rest = B::lo64(scaled) & static_cast<uint64_t>(kFracMask);
-        constexpr uint64_t kHalfUnit = uint64_t{1} << 31;
-        if (rest > kHalfUnit || (rest == kHalfUnit && (B::lo64(m) & 1) != 0)) {
-            m = B::add(m, B::from_u64(1));
-        }
-        // Reads back to a iff |m * 2^33 - 2a * 10^k| <= 10^k, the endpoints only for even a.
-        // Equality never happens here: an endpoint (2a +- 1) / 2^33 has 33 fraction digits,
-        // m / 10^k at most 10.
-        const B::T lhs = B::shl(m, Scalar::kFracBits + 1);
-        const B::T rhs = B::umul(a, 2 * p);
-        const B::T diff = B::ucmp(lhs, rhs) >= 0 ? B::sub(lhs, rhs) : B::sub(rhs, lhs);
-        if (B::ucmp(diff, B::from_u64(p)) >= 0) continue;
+namespace {
 
-        std::string out;
-        if (v.raw() < 0) out.push_back('-');
-        if (k == 0) {
-            append_u64(out, B::lo64(m)); // m <= 2^31
-        } else {
-            // m < 2^65, so hi64(m) <= 1 < 10^k as udiv64 requires.
-            uint64_t frac_digits = 0;
-            append_u64(out, B::udiv64(m, p, &frac_digits));
-            out.push_back('.');
-            append_padded(out, frac_digits, k);
-        }
-        return out;
+/// The decimal digits of v (< 10^10) into the `width` characters ending at `end`, zeros in front.
+void put_digits(char* end, uint64_t v, int width) {
+    for (int i = 0; i < width; ++i) {
+        *--end = static_cast<char>('0' + v % 10);
+        v /= 10;
     }
-    return to_string_exact(v); // unreachable: k = 10 always succeeds
+}
+
+int digit_count(uint64_t v) { // v < 10^10
+    int n = 1;
+    while (v >= 10 && n < 10) {
+        v /= 10;
+        ++n;
+    }
+    return n;
+}
+
+} // namespace
+
+std::size_t to_chars_shortest(Scalar v, char* out) {
+    char* p = out;
+    if (v.raw() < 0) *p++ = '-';
+    const uint64_t a = wide::uabs(v.raw());
+    const uint64_t whole = a >> Scalar::kFracBits; // <= 2^31
+    const int n = digit_count(whole);
+    put_digits(p + n, whole, n);
+    p += n;
+    const uint64_t f = a & static_cast<uint64_t>(kFracMask);
+    if (f == 0) return static_cast<std::size_t>(p - out);
+    // The decimals that read back to a are those strictly between the two half-way points
+    // (2a - 1) / 2^33 and (2a + 1) / 2^33 (never one of them: a half-way point has 33 fraction
+    // digits), and the whole part is never one of them (f / 2^32 would be within half a unit of
+    // 0 or 1): only the fraction's digits are looked for, in units of 10^-10. The half-way points
+    // in those units are (2f -+ 1) 10^10 / 2^33 = (2f -+ 1) 5^10 / 2^23 (< 2^57): the fractions
+    // that read back are the integers of [lo, hi], lo = the first above the lower point.
+    constexpr uint64_t kPow5_10 = 9765625;
+    const uint64_t lo = (((2 * f - 1) * kPow5_10) >> 23) + 1;
+    const uint64_t hi = ((2 * f + 1) * kPow5_10) >> 23;
+    // The fewest digits k = 10 - s: the largest s for which a multiple of 10^s lies in [lo, hi],
+    // that is for which hi / 10^s and (lo - 1) / 10^s (rounded down) differ. Where they differ
+    // for s they differ for every smaller s. The loop makes s steps: none for most values of a
+    // simulation, which need all ten digits.
+    uint64_t h = hi, l = lo - 1;
+    int s = 0;
+    while (h / 10 != l / 10) {
+        h /= 10;
+        l /= 10;
+        ++s;
+    }
+    uint64_t digits = h; // for s > 0 the only multiple of 10^s in [lo, hi] (hi - lo < 10), / 10^s
+    if (s == 0) {
+        // Ten digits: [lo, hi] holds two or three; the nearest to f 10^10 / 2^32, ties to an even
+        // last digit (f 5^10 < 2^56).
+        const uint64_t scaled = f * kPow5_10;
+        constexpr uint64_t kHalf = uint64_t{1} << 21;
+        digits = scaled >> 22;
+        const uint64_t rest = scaled & ((uint64_t{1} << 22) - 1);
+        if (rest > kHalf || (rest == kHalf && (digits & 1) != 0)) ++digits;
+    }
+    const int k = kMaxShortestDigits - s;
+    *p++ = '.';
+    put_digits(p + k, digits, k);
+    return static_cast<std::size_t>(p + k - out);
+}
+
+std::string to_string_shortest(Scalar v) {
+    char buf[kMaxShortestChars];
+    return std::string(buf, to_chars_shortest(v, buf));
 }
 
 std::string to_string_raw_hex(Scalar v) {

@@ -32,6 +32,11 @@ struct DecimalResult {
 DecimalResult parse_decimal(std::string_view text);
 
 std::string to_string_shortest(Scalar v);
+/// Most characters to_chars_shortest writes: a sign, 10 whole digits, a point, 10 fraction digits.
+inline constexpr std::size_t kMaxShortestChars = 22;
+/// to_string_shortest's text written to out (room for kMaxShortestChars), no terminator; returns
+/// how many characters it wrote. Integer arithmetic in 64 bits alone (the trajectory CSV's rows).
+std::size_t to_chars_shortest(Scalar v, char* out);
 std::string to_string_exact(Scalar v);
 std::string to_string_raw_hex(Scalar v);
 
