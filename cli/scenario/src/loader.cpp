@@ -18,18 +18,13 @@
 #include <system_error>
 #include <utility>
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
-#if __has_include(<yaml-cpp/depthguard.h>)
-#include <yaml-cpp/depthguard.h> // YAML::DeepRecursion (yaml-cpp >= 0.7)
-#endif
-
 #include "fx/decimal.h"
 #include "fx/mat3.h"
 #include "fx/trig.h"
 #include "geo/shapes.h"
 #include "kcc/settings.h"
 #include "loader_context.h"
+#include "loader_doc.h"
 #include "loader_text.h"
 #include "loader_yaml.h"
 #include "scenario/metric_names.h"
@@ -105,7 +100,7 @@ void rotation(const Map& m, RotationDef* out) {
     const char* what =
         "a sequence of 3 angles [yaw, pitch, roll] or a matrix of 3 rows [[a, b, c], [d, e, f], [g, h, i]]";
     r->require_sequence(what);
-    if (r->size() != 3 || !r->item(0).node.IsSequence()) {
+    if (r->size() != 3 || !r->item(0).node.is_sequence()) {
         const Vec3 a = r->vec3(detail::kAngle, what);
         out->yaw = a.x;
         out->pitch = a.y;
@@ -199,117 +194,19 @@ void check_text(const std::string& file, std::string_view t) {
     }
 }
 
-/// Line `line0` (0-based) of the text, without its line break.
-std::string_view line_of(std::string_view text, int line0) {
-    size_t pos = 0;
-    for (int l = 0; l < line0; ++l) {
-        pos = text.find('\n', pos);
-        if (pos == std::string_view::npos) return {};
-        ++pos;
-    }
-    const size_t end = text.find('\n', pos);
-    return text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-}
-
-/// Walks the documents of a YAML text without building them, to find where the reader stops
-/// moving. yaml-cpp 0.7.0 reads a ',' outside any flow collection as an empty document without
-/// consuming it, so `YAML::LoadAll` loops for ever, allocating (jbeder/yaml-cpp issue 1040,
-/// fixed upstream after 0.8.0): a document starting where the previous one started is that loop.
-class DocumentWalk : public YAML::EventHandler {
-public:
-    bool stuck = false;
-    YAML::Mark stuck_at;
-    void OnDocumentStart(const YAML::Mark& mark) override {
-        if (started_ && mark.pos == last_.pos) {
-            stuck = true;
-            stuck_at = mark;
-        }
-        started_ = true;
-        last_ = mark;
-    }
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                         YAML::EmitterStyle::value) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                    YAML::EmitterStyle::value) override {}
-    void OnMapEnd() override {}
-
-private:
-    bool started_ = false;
-    YAML::Mark last_;
-};
-
-/// Parses the YAML text into documents; syntax errors as "YAML syntax error: ..." at their mark.
-std::vector<YAML::Node> parse_yaml(const Ctx& ctx, const std::string& text) {
-    // yaml-cpp accepts a quoted string left open up to the end of the file when the file ends
-    // with a line break (it throws "illegal EOF in scalar" only without one). An explicit
-    // document end marker after the last line changes nothing in a valid document and makes
-    // that open quote an error, at the end of the file.
-    const bool sentinel = !text.empty() && text.back() == '\n';
-    const int end_line0 = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-    auto fail = [&](const YAML::Mark& mark, std::string message) {
-        if (message == YAML::ErrorMsg::EOF_IN_SCALAR ||
-            (sentinel && message == YAML::ErrorMsg::DOC_IN_SCALAR && mark.line == end_line0)) {
-            message = "end of file inside a quoted string (a closing quote is missing)";
-        }
-        const std::string_view line = line_of(text, mark.line);
-        const std::string_view indent =
-            line.substr(0, std::min(line.find_first_not_of(" \t"), line.size()));
-        if (indent.find('\t') != std::string_view::npos)
-            message += " (a tab in the indentation: YAML indents with spaces)";
-        detail::fail_at(ctx.file, mark.line + 1, mark.column + 1, "",
-                        "YAML syntax error: " + message);
-    };
-    try {
-        const std::string input = sentinel ? text + "...\n" : text;
-        {
-            std::istringstream in(input);
-            YAML::Parser parser(in);
-            DocumentWalk walk;
-            while (!walk.stuck && parser.HandleNextDocument(walk)) {
-            }
-            if (walk.stuck) {
-                const char c = static_cast<size_t>(walk.stuck_at.pos) < input.size()
-                                   ? input[walk.stuck_at.pos]
-                                   : ' ';
-                fail(walk.stuck_at,
-                     c == ',' ? "unexpected ',' outside a flow sequence [...] or flow mapping {...}"
-                              : "unexpected " + detail::shown(std::string_view(&c, 1), 0));
-            }
-        }
-        return YAML::LoadAll(input);
-#if __has_include(<yaml-cpp/depthguard.h>)
-    } catch (const YAML::DeepRecursion& e) {
-        // yaml-cpp's own guard against running out of stack ("bad file" in its words).
-        fail(e.mark, "nesting deeper than " + std::to_string(e.depth() - 1) +
-                         " levels of sequences and mappings (the YAML reader's limit)");
-#endif
-    } catch (const YAML::ParserException& e) {
-        fail(e.mark, e.msg);
-    } catch (const YAML::Exception& e) {
-        detail::fail_at(ctx.file, e.mark.line + 1, e.mark.column + 1, "", "YAML error: " + e.msg);
-    }
-    return {};
-}
-
 void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, Scenario* s) {
     check_text(ctx.file, text);
     ctx.budget.total = ctx.budget.left =
         std::max<int64_t>(kMinNodeBudget, static_cast<int64_t>(text.size()));
-    const std::vector<YAML::Node> docs = parse_yaml(ctx, text);
+    Doc doc;
+    parse_document(ctx.file, text, opts.fast_yaml_reader, &doc);
     Value root;
     root.file = &ctx.file;
     root.budget = &ctx.budget;
-    if (!docs.empty()) root.node = docs[0];
-    if (docs.size() > 1) {
-        const Value second = Value{
-            &ctx.file, docs[1], "", docs[1].Mark().line + 1, docs[1].Mark().column + 1, nullptr};
-        second.fail("expected one YAML document, found " + std::to_string(docs.size()));
+    if (doc.root != Doc::kNone) root.node = DocRef(&doc, doc.root);
+    if (doc.documents > 1) {
+        fail_at(ctx.file, doc.second_line + 1, doc.second_column + 1, "",
+                "expected one YAML document, found " + std::to_string(doc.documents));
     }
     const Map m(root,
                 {"format", "name", "description", "deviation", "tick_rate", "ticks", "golden_every",
@@ -321,7 +218,7 @@ void load_document(Ctx& ctx, const LoadOptions& opts, const std::string& text, S
         fv.fail("expected an integer format version, found " + fv.found());
     }
     if (format != kScenarioFormat) {
-        fv.fail("unsupported scenario format " + fv.node.Scalar() + " (this build reads format " +
+        fv.fail("unsupported scenario format " + fv.node.scalar() + " (this build reads format " +
                 std::to_string(kScenarioFormat) + ")");
     }
     m.check_unknown();
@@ -367,12 +264,6 @@ bool load(const std::string& text, const std::string& display_path, const fs::pa
         load_document(ctx, opts, text, &s);
     } catch (const detail::Failure& f) {
         if (err != nullptr) *err = f.error;
-        return false;
-    } catch (const YAML::Exception& e) {
-        // Not expected (the walk never converts with as<>), but never let one escape.
-        if (err != nullptr)
-            *err =
-                LoadError{ctx.file, e.mark.line + 1, e.mark.column + 1, "", "YAML error: " + e.msg};
         return false;
     }
     if (!nested) s.digest = simulated_digest(s); // a same_as scenario's digest is never used

@@ -141,7 +141,7 @@ SharedInput load_input(Ctx& ctx, const Map& character) {
             if (n > ctx.ticks - t) {
                 tv.fail("expected at most " + std::to_string(ctx.ticks - t) +
                         " ticks (the segment starts at tick " + std::to_string(t) + " of a " +
-                        std::to_string(ctx.ticks) + "-tick run), found '" + tv.node.Scalar() + "'");
+                        std::to_string(ctx.ticks) + "-tick run), found '" + tv.node.scalar() + "'");
             }
             seg.to = t + n;
             if (auto stick = sm.opt("stick")) {
@@ -166,7 +166,7 @@ SharedInput load_input(Ctx& ctx, const Map& character) {
             const int64_t tick = tick_in_run(ctx, jv);
             if (!in.jumps.empty() && tick <= in.jumps.back()) {
                 jv.fail("expected a tick after " + std::to_string(in.jumps.back()) +
-                        " (jump ticks ascending and unique), found '" + jv.node.Scalar() + "'");
+                        " (jump ticks ascending and unique), found '" + jv.node.scalar() + "'");
             }
             in.jumps.push_back(tick);
         }
@@ -223,7 +223,7 @@ void load_characters(Ctx& ctx, const Value& v, Scenario* s) {
             if (c.leave >= ctx.ticks) {
                 l->fail("expected a tick after the join (" + std::to_string(c.join) +
                         ") and before the run's end (" + std::to_string(ctx.ticks) +
-                        " ticks), found '" + l->node.Scalar() + "'");
+                        " ticks), found '" + l->node.scalar() + "'");
             }
         }
         c.settings = load_settings(ctx, m);
@@ -293,7 +293,7 @@ void load_events(Ctx& ctx, const Value& v, Scenario* s) {
         e.tick = tick_in_run(ctx, tv);
         if (!s->events.empty() && e.tick < s->events.back().tick) {
             tv.fail("expected a tick from " + std::to_string(s->events.back().tick) +
-                    " on (events in the order of their ticks), found '" + tv.node.Scalar() + "'");
+                    " on (events in the order of their ticks), found '" + tv.node.scalar() + "'");
         }
         const Value cv = m.get("character");
         e.character = static_cast<kcc::CharacterId>(cv.integer(0, kMaxId));
@@ -339,7 +339,7 @@ void load_frames(const Value& v, Scenario* s) {
         f.ns = ms_to_ns(msv.number(detail::kFrameMs));
         if (f.ns == 0) {
             msv.fail(std::string("expected ") + detail::kFrameMs.what + ", found '" +
-                     msv.node.Scalar() + "' (rounds to 0 ns)");
+                     msv.node.scalar() + "' (rounds to 0 ns)");
         }
         f.count = m.get("count").integer(1, kMaxTicks);
         s->frames.push_back(f);

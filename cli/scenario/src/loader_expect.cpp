@@ -12,7 +12,7 @@ namespace {
 Check load_check(const Value& v) {
     const char* what = "a number, [min, max] or {min: a, max: b}";
     Check c;
-    if (v.node.IsSequence()) {
+    if (v.node.is_sequence()) {
         if (v.size() != 2)
             v.fail(std::string("expected ") + what + ", found " + std::to_string(v.size()) +
                    (v.size() == 1 ? " item" : " items"));
@@ -21,11 +21,11 @@ Check load_check(const Value& v) {
         c.has_min = c.has_max = true;
         if (c.max < c.min) {
             v.item(1).fail("expected a maximum >= the minimum " + to_string_shortest(c.min) +
-                           ", found '" + v.item(1).node.Scalar() + "'");
+                           ", found '" + v.item(1).node.scalar() + "'");
         }
         return c;
     }
-    if (v.node.IsMap()) {
+    if (v.node.is_map()) {
         const Map m(v, {"min", "max"}, what);
         if (auto lo = m.opt("min")) {
             c.min = lo->number();
@@ -39,11 +39,11 @@ Check load_check(const Value& v) {
             v.fail(std::string("expected ") + what + ", found an empty mapping");
         if (c.has_min && c.has_max && c.max < c.min) {
             m.get("max").fail("expected a maximum >= the minimum " + to_string_shortest(c.min) +
-                              ", found '" + m.get("max").node.Scalar() + "'");
+                              ", found '" + m.get("max").node.scalar() + "'");
         }
         return c;
     }
-    if (v.is_null() || !v.node.IsScalar())
+    if (v.is_null() || !v.node.is_scalar())
         v.fail(std::string("expected ") + what + ", found " + v.found());
     c.min = c.max = v.number();
     c.has_min = c.has_max = true;
@@ -59,7 +59,7 @@ uint32_t expect_character(const Ctx& ctx, const Map& m) {
         for (const auto& [k, use] : ctx.character_ids)
             known += (known.empty() ? "" : ", ") + std::to_string(k);
         cv->fail("expected the id of a character of this scenario (" + known + "), found '" +
-                 cv->node.Scalar() + "'");
+                 cv->node.scalar() + "'");
     }
     return id;
 }
@@ -78,9 +78,8 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
     for (size_t i = 0; i < v.size(); ++i) {
         const Value item = v.item(i);
         const SourceRef at{static_cast<int>(i), item.line};
-        const bool is_map = item.node.IsMap();
-        const YAML::Node& node = item.node; // const: operator[] must not insert
-        if (is_map && node["same_as"]) {
+        const bool is_map = item.node.is_map();
+        if (is_map && item.node.has_key("same_as")) {
             const Map m(item, {"same_as", "offset"});
             if (ctx.nested)
                 m.key_node("same_as").fail(
@@ -90,7 +89,7 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
             const Value pv = m.get("same_as");
             const std::shared_ptr<const Ref> ref = read_ref(ctx, pv, kMaxScenarioBytes);
             const Ref& r = *ref;
-            e.path = pv.node.Scalar();
+            e.path = pv.node.scalar();
             if (auto off = m.opt("offset")) e.offset = off->vec3(detail::kCoordinate);
             auto other = std::make_shared<Scenario>();
             LoadOptions o = opts;
@@ -111,7 +110,7 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
             s->expect_same_as.push_back(std::move(e));
             continue;
         }
-        if (is_map && node["metrics"]) {
+        if (is_map && item.node.has_key("metrics")) {
             const Map m(item, {"character", "metrics"});
             MetricExpectation e;
             e.at = at;
@@ -143,14 +142,14 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
             e.to = tick_in_run(ctx, r->item(1));
             if (e.to < e.from) {
                 r->item(1).fail("expected a last tick >= the first " + std::to_string(e.from) +
-                                ", found '" + r->item(1).node.Scalar() + "'");
+                                ", found '" + r->item(1).node.scalar() + "'");
             }
         }
         e.character = expect_character(ctx, m);
         if (auto g = m.opt("grounded")) e.grounded = g->boolean() ? 1 : 0;
         if (auto p = m.opt("platform")) {
             e.check_platform = true;
-            if (p->node.IsScalar() && p->node.Scalar() == "none") {
+            if (p->node.is_scalar() && p->node.scalar() == "none") {
                 e.platform = kcc::kNoId;
             } else {
                 e.platform = static_cast<uint32_t>(p->integer(0, kMaxId));
@@ -159,7 +158,7 @@ void load_expect(Ctx& ctx, const LoadOptions& opts, const Value& v, Scenario* s)
                                 [&](const PlatformDef& d) { return d.id == e.platform; });
                 if (!known)
                     p->fail("expected the id of a platform of this scenario or 'none', found '" +
-                            p->node.Scalar() + "'");
+                            p->node.scalar() + "'");
             }
         }
         const auto names = state_field_names();

@@ -200,7 +200,7 @@ void load_world(Ctx& ctx, const Value& v, Scenario* s) {
         const Value it = v.item(i);
         const char* what =
             "a mapping with one key naming the item's kind (box, plane, sphere, capsule, mesh, ramp or stairs)";
-        if (!it.is_null() && it.node.IsMap() && it.node.size() != 1) {
+        if (!it.is_null() && it.node.is_map() && it.node.size() != 1) {
             it.fail(std::string("expected ") + what + ", found a mapping with " +
                     std::to_string(it.node.size()) + " keys");
         }
@@ -243,10 +243,10 @@ void load_platforms(Ctx& ctx, const Value& v, Scenario* s) {
             const Value tv = w.get("tick");
             wp.tick = tv.integer(0, kMaxTicks);
             if (k == 0 && wp.tick != 0)
-                tv.fail("expected tick 0 for the first waypoint, found '" + tv.node.Scalar() + "'");
+                tv.fail("expected tick 0 for the first waypoint, found '" + tv.node.scalar() + "'");
             if (k > 0 && wp.tick <= p.waypoints.back().tick) {
                 tv.fail("expected a tick after " + std::to_string(p.waypoints.back().tick) +
-                        " (waypoint ticks strictly increasing), found '" + tv.node.Scalar() + "'");
+                        " (waypoint ticks strictly increasing), found '" + tv.node.scalar() + "'");
             }
             wp.center = w.get("center").vec3(detail::kCoordinate);
             if (k > 0) {

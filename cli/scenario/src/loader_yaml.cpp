@@ -121,26 +121,41 @@ std::string unknown_key_message(std::string_view key, const std::vector<std::str
     return head + ", expected one of: " + list;
 }
 
-std::string join(const std::string& parent, const std::string& key) {
-    return parent.empty() ? key : parent + "." + key;
+std::string join(const std::string& parent, std::string_view key) {
+    std::string out;
+    out.reserve(parent.size() + key.size() + 1);
+    out += parent;
+    if (!parent.empty()) out += '.';
+    out += key;
+    return out;
 }
 std::string index(const std::string& parent, size_t i) {
-    return parent + "[" + std::to_string(i) + "]";
+    char digits[24];
+    size_t n = 0;
+    do {
+        digits[n++] = static_cast<char>('0' + i % 10);
+        i /= 10;
+    } while (i != 0);
+    std::string out;
+    out.reserve(parent.size() + n + 2);
+    out += parent;
+    out += '[';
+    while (n > 0)
+        out += digits[--n];
+    out += ']';
+    return out;
 }
 
 namespace {
-bool is_quoted(const YAML::Node& n) {
-    return n.Tag() != "?";
-}
-Value at_node(const Value& parent, YAML::Node n, std::string path) {
+Value at_node(const Value& parent, DocRef n, std::string path) {
     Value v;
     v.file = parent.file;
     v.budget = parent.budget;
     v.node = n;
     v.path = std::move(path);
-    if (n.IsDefined() && !n.IsNull() && n.Mark().line >= 0) {
-        v.line = n.Mark().line + 1;
-        v.column = n.Mark().column + 1;
+    if (!n.is_null()) {
+        v.line = n.line() + 1;
+        v.column = n.column() + 1;
     } else {
         v.line = parent.line;
         v.column = parent.column;
@@ -163,16 +178,17 @@ void Value::spend() const {
 
 std::string Value::found() const {
     if (is_null()) return "nothing";
-    if (node.IsMap()) return "a mapping";
-    if (node.IsSequence()) return "a sequence";
-    if (is_quoted(node)) return node.Tag() == "!" ? "a quoted string" : "a tagged value";
-    return shown(node.Scalar());
+    if (node.is_map()) return "a mapping";
+    if (node.is_sequence()) return "a sequence";
+    if (node.style() == Doc::Style::kQuoted) return "a quoted string";
+    if (node.style() == Doc::Style::kTagged) return "a tagged value";
+    return shown(node.scalar());
 }
 
 const std::string& Value::plain(const std::string& what) const {
-    if (is_null() || !node.IsScalar() || is_quoted(node))
+    if (is_null() || !node.is_scalar() || node.style() != Doc::Style::kPlain)
         fail("expected " + what + ", found " + found());
-    return node.Scalar();
+    return node.scalar();
 }
 
 bool Value::boolean() const {
@@ -218,8 +234,8 @@ int64_t forbidden_character(std::string_view t, bool* invalid) {
 } // namespace
 
 const std::string& Value::text(const std::string& what) const {
-    if (is_null() || !node.IsScalar()) fail("expected " + what + ", found " + found());
-    const std::string& t = node.Scalar();
+    if (is_null() || !node.is_scalar()) fail("expected " + what + ", found " + found());
+    const std::string& t = node.scalar();
     bool invalid = false;
     if (const int64_t cp = forbidden_character(t, &invalid); cp >= 0) {
         // Such a character would reach terminals and reports raw (list, verify, JUnit).
@@ -263,11 +279,11 @@ int64_t Value::integer(int64_t lo, int64_t hi) const {
 }
 
 void Value::require_sequence(const std::string& what) const {
-    if (is_null() || !node.IsSequence()) fail("expected " + what + ", found " + found());
+    if (is_null() || !node.is_sequence()) fail("expected " + what + ", found " + found());
 }
 
 Value Value::item(size_t i) const {
-    Value v = at_node(*this, node[i], index(path, i));
+    Value v = at_node(*this, node.item(i), index(path, i));
     v.spend();
     return v;
 }
@@ -283,19 +299,29 @@ Vec3 Value::vec3(const Bound& b, const char* what) const {
 
 Map::Map(const Value& v, std::vector<std::string> keys, const std::string& what, bool defer_unknown)
     : v_(v), keys_(std::move(keys)) {
-    if (v.is_null() || !v.node.IsMap()) v.fail("expected " + what + ", found " + v.found());
-    std::map<std::string, size_t>
-        seen; // key -> index in entries_: linear in the keys, not quadratic
-    for (auto it = v.node.begin(); it != v.node.end(); ++it) {
-        const Value k = at_node(v, it->first, v.path);
+    if (v.is_null() || !v.node.is_map()) v.fail("expected " + what + ", found " + v.found());
+    // Duplicates: by a search of the entries so far in a small mapping (a scenario's are), by
+    // an index of them in a large one (linear in the keys, not quadratic).
+    constexpr size_t kSmallMap = 16;
+    const size_t n = v.node.size();
+    entries_.reserve(n);
+    std::map<std::string, size_t> seen; // key -> index in entries_ (large mappings)
+    for (size_t i = 0; i < n; ++i) {
+        const Value k = at_node(v, v.node.key(i), v.path);
         k.spend();
         const std::string& name = k.plain("a key name");
-        const auto [at, inserted] = seen.emplace(name, entries_.size());
-        if (!inserted) {
-            k.fail("duplicate key " + shown(name) + " (first at line " +
-                   std::to_string(entries_[at->second].key_node.Mark().line + 1) + ")");
+        size_t first = entries_.size();
+        if (n <= kSmallMap) {
+            for (size_t j = 0; j < entries_.size() && first == entries_.size(); ++j)
+                first = entries_[j].key == name ? j : first;
+        } else {
+            first = seen.emplace(name, entries_.size()).first->second;
         }
-        entries_.push_back({name, it->first, it->second});
+        if (first != entries_.size()) {
+            k.fail("duplicate key " + shown(name) + " (first at line " +
+                   std::to_string(entries_[first].key_node.line() + 1) + ")");
+        }
+        entries_.push_back({name, v.node.key(i), v.node.value(i)});
     }
     if (!defer_unknown) check_unknown();
 }
@@ -309,29 +335,34 @@ void Map::check_unknown() const {
 }
 
 Value Map::make(const Entry& e) const {
-    const Value k = at_node(v_, e.key_node, v_.path);
+    // The value's position, or its key's when it is null (a key is never null: plain()).
+    Value k;
+    k.line = e.key_node.line() + 1;
+    k.column = e.key_node.column() + 1;
+    k.file = v_.file;
+    k.budget = v_.budget;
     return at_node(k, e.value, join(v_.path, e.key));
 }
 
-bool Map::has(const std::string& key) const {
+bool Map::has(std::string_view key) const {
     return std::any_of(entries_.begin(), entries_.end(),
                        [&](const Entry& e) { return e.key == key; });
 }
 
-std::optional<Value> Map::opt(const std::string& key) const {
+std::optional<Value> Map::opt(std::string_view key) const {
     for (const Entry& e : entries_) {
         if (e.key == key) return make(e);
     }
     return std::nullopt;
 }
 
-Value Map::get(const std::string& key) const {
+Value Map::get(std::string_view key) const {
     std::optional<Value> v = opt(key);
-    if (!v) v_.fail("missing required key '" + key + "'");
+    if (!v) v_.fail("missing required key '" + std::string(key) + "'");
     return *v;
 }
 
-Value Map::key_node(const std::string& key) const {
+Value Map::key_node(std::string_view key) const {
     for (const Entry& e : entries_) {
         if (e.key == key) {
             Value k = at_node(v_, e.key_node, join(v_.path, key));

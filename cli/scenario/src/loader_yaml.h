@@ -1,5 +1,5 @@
-// Private to the loader: walking a yaml-cpp document with key paths and positions, exact
-// number and integer parsing with bounds, and the error values they raise.
+// Private to the loader: walking the scenario's document (loader_doc.h) with key paths and
+// positions, exact number and integer parsing with bounds, and the error values they raise.
 //
 // Errors travel as a thrown detail::Failure inside the loader only; load_scenario() catches it
 // and returns it as a value (scenario/loader.h).
@@ -11,9 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "fx/vec3.h"
+#include "loader_doc.h"
 #include "scenario/loader.h"
 
 namespace fx::harness::detail {
@@ -77,7 +76,7 @@ std::string unknown_key_message(std::string_view key, const std::vector<std::str
 /// A node of the document with its key path and the position to report it at.
 struct Value {
     const std::string* file = nullptr;
-    YAML::Node node;
+    DocRef node;
     std::string path;
     int line = 1, column = 1; ///< 1-based: the node's mark, or its key's when the node is null
     /// Nodes the walk may still visit (aliases counted each time they are used); shared by
@@ -89,7 +88,7 @@ struct Value {
     void spend() const;
     /// "a mapping", "a sequence", "nothing", "a quoted string", "'text'".
     std::string found() const;
-    bool is_null() const { return !node.IsDefined() || node.IsNull(); }
+    bool is_null() const { return node.is_null(); }
 
     /// A plain (unquoted) scalar's text; fails "expected <what>, found ..." otherwise.
     const std::string& plain(const std::string& what) const;
@@ -120,19 +119,19 @@ public:
         bool defer_unknown = false);
     void check_unknown() const;
 
-    bool has(const std::string& key) const;
+    bool has(std::string_view key) const;
     /// Required key: fails "missing required key 'key'" at the mapping.
-    Value get(const std::string& key) const;
-    std::optional<Value> opt(const std::string& key) const;
+    Value get(std::string_view key) const;
+    std::optional<Value> opt(std::string_view key) const;
     /// The key's own position (for errors about the key as a whole).
-    Value key_node(const std::string& key) const;
+    Value key_node(std::string_view key) const;
     const Value& self() const { return v_; }
     [[noreturn]] void fail(std::string message) const { v_.fail(std::move(message)); }
 
     struct Entry {
         std::string key;
-        YAML::Node key_node;
-        YAML::Node value;
+        DocRef key_node;
+        DocRef value;
     };
     const std::vector<Entry>& entries() const { return entries_; }
 
@@ -144,7 +143,7 @@ private:
 };
 
 /// Child path helpers.
-std::string join(const std::string& parent, const std::string& key);
+std::string join(const std::string& parent, std::string_view key);
 std::string index(const std::string& parent, size_t i);
 
 } // namespace fx::harness::detail

@@ -62,6 +62,10 @@ struct LoadOptions {
     /// 100,000 stacked copies made a 50-tick run take 25 s, docs/reliability.md); the levels
     /// fuzz_controller decodes may, and its regression tests replay them as found.
     bool allow_repeated_triangles = false;
+    /// Read the YAML with the fast reader where it can (docs/scenarios.md, "How scenarios are
+    /// read"); false: always with yaml-cpp. The result is the same either way (a test compares
+    /// them); the switch is for that test.
+    bool fast_yaml_reader = true;
 };
 
 /// Loads the scenario at `path` (relative paths inside it resolve against its folder).
