@@ -132,6 +132,15 @@ public:
     }
 
     void on_event(const kcc::TraceEvent& e) override;
+    /// The kinds on_event reads (checks.cpp); the solve builds no others for it.
+    uint32_t kinds() const override {
+        using kcc::trace_bit;
+        using kcc::TraceKind;
+        return trace_bit(TraceKind::kPlaneAdded) | trace_bit(TraceKind::kVelocity) |
+               trace_bit(TraceKind::kStepAttempt) | trace_bit(TraceKind::kIterationCap) |
+               trace_bit(TraceKind::kPlatformCarry) | trace_bit(TraceKind::kDepenetrate) |
+               trace_bit(TraceKind::kSweep);
+    }
 
     bool on_tick(int64_t tick, std::span<const kcc::CharacterState> chars,
                  std::span<const std::pair<uint32_t, Vec3>> platforms, std::span<const Vec3> render,

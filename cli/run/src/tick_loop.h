@@ -26,6 +26,7 @@ public:
         first->on_event(e);
         second->on_event(e);
     }
+    uint32_t kinds() const override { return first->kinds() | second->kinds(); }
 };
 
 /// A run's parts, built once by run_scenario and used by every tick.

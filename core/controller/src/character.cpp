@@ -118,7 +118,7 @@ void step_character(const geo::StaticScene& world_scene, const Params& p, Charac
                     const Input& input, const Vec3& platform_shift,
                     std::span<const PlatformShift> platforms, std::span<const geo::Body> bodies,
                     TraceObserver* observer, TickCache* cache, const geo::Aabb* known_region) {
-    const Tracer t{observer, state.id};
+    const Tracer t{observer, state.id, observer != nullptr ? observer->kinds() : 0};
     trace::tick_begin(t, state);
     state.previous_position = state.position;
     state.previous_facing = state.facing;

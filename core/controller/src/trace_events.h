@@ -1,6 +1,7 @@
 // Internal: the solver's trace events, one inline function per TraceKind, so that each step of
-// the solve reports what it did in one line. Each tests for an observer before it builds
-// anything: with tracing off an event costs one branch, no stores and no arithmetic (an
+// the solve reports what it did in one line. Each tests whether an observer wants its kind
+// (TraceObserver::kinds) before it builds anything: with tracing off, or that kind not wanted,
+// an event costs one test, no stores and no arithmetic (an
 // argument is a value the solve already has; anything derived for the event, such as the
 // carried displacement, is computed behind the test).
 #pragma once
@@ -13,7 +14,7 @@
 namespace fx::kcc::trace {
 
 inline void tick_begin(const Tracer& t, const CharacterState& s) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kTickBegin)) return;
     TraceEvent e;
     e.kind = TraceKind::kTickBegin;
     e.a = s.position;
@@ -25,7 +26,7 @@ inline void tick_begin(const Tracer& t, const CharacterState& s) {
 /// b = where the carry ended minus where the body stood (the swept part of `shift`).
 inline void platform_carry(const Tracer& t, uint32_t platform, const Vec3& shift, const Vec3& from,
                            const Vec3& to) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kPlatformCarry)) return;
     TraceEvent e;
     e.kind = TraceKind::kPlatformCarry;
     e.shape = platform;
@@ -36,7 +37,7 @@ inline void platform_carry(const Tracer& t, uint32_t platform, const Vec3& shift
 
 /// Reported only when the capsule overlapped something.
 inline void depenetrate(const Tracer& t, const Depenetration& d, const Vec3& feet) {
-    if (!t.on() || d.contacts == 0) return;
+    if (!t.wants(TraceKind::kDepenetrate) || d.contacts == 0) return;
     TraceEvent e;
     e.kind = TraceKind::kDepenetrate;
     e.count = d.contacts;
@@ -52,7 +53,7 @@ inline void depenetrate(const Tracer& t, const Depenetration& d, const Vec3& fee
 /// characters' hits were cast afresh and merged in.
 inline void probe(const Tracer& t, const Ground& g, size_t hits, const Vec3& feet,
                   uint8_t reused = 0) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kProbe)) return;
     TraceEvent e;
     e.kind = TraceKind::kProbe;
     e.reason = reused;
@@ -66,7 +67,7 @@ inline void probe(const Tracer& t, const Ground& g, size_t hits, const Vec3& fee
 }
 
 inline void velocity(const Tracer& t, const VelocityUpdate& vu) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kVelocity)) return;
     TraceEvent e;
     e.kind = TraceKind::kVelocity;
     e.a = vu.velocity;
@@ -77,7 +78,7 @@ inline void velocity(const Tracer& t, const VelocityUpdate& vu) {
 /// `h` is read only when `hit`.
 inline void sweep(const Tracer& t, Pass pass, int iteration, const Vec3& motion, const Vec3& from,
                   bool hit, const geo::Hit& h) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kSweep)) return;
     TraceEvent e;
     e.kind = TraceKind::kSweep;
     e.pass = pass;
@@ -95,7 +96,7 @@ inline void sweep(const Tracer& t, Pass pass, int iteration, const Vec3& motion,
 
 inline void plane_added(const Tracer& t, Pass pass, int iteration, const Vec3& normal,
                         geo::ShapeId shape, int planes) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kPlaneAdded)) return;
     TraceEvent e;
     e.kind = TraceKind::kPlaneAdded;
     e.pass = pass;
@@ -107,7 +108,7 @@ inline void plane_added(const Tracer& t, Pass pass, int iteration, const Vec3& n
 }
 
 inline void iteration_cap(const Tracer& t, Pass pass, int iteration, const Vec3& dropped) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kIterationCap)) return;
     TraceEvent e;
     e.kind = TraceKind::kIterationCap;
     e.pass = pass;
@@ -118,7 +119,7 @@ inline void iteration_cap(const Tracer& t, Pass pass, int iteration, const Vec3&
 
 /// a = the solver's motion, before the edge-climb rescale collide_and_slide may apply to it.
 inline void plane_solve(const Tracer& t, Pass pass, int iteration, const PlaneSolve& ps) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kPlaneSolve)) return;
     TraceEvent e;
     e.kind = TraceKind::kPlaneSolve;
     e.pass = pass;
@@ -131,7 +132,7 @@ inline void plane_solve(const Tracer& t, Pass pass, int iteration, const PlaneSo
 
 inline void step_attempt(const Tracer& t, const StepAttempt& a, const Vec3& motion,
                          const Vec3& feet) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kStepAttempt)) return;
     TraceEvent e;
     e.kind = TraceKind::kStepAttempt;
     e.pass = Pass::kStep;
@@ -145,7 +146,7 @@ inline void step_attempt(const Tracer& t, const StepAttempt& a, const Vec3& moti
 }
 
 inline void snap(const Tracer& t, const Snap& s, const Vec3& feet) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kSnap)) return;
     TraceEvent e;
     e.kind = TraceKind::kSnap;
     e.flag = s.landed;
@@ -157,7 +158,7 @@ inline void snap(const Tracer& t, const Snap& s, const Vec3& feet) {
 }
 
 inline void landed(const Tracer& t, const Ground& g) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kLanded)) return;
     TraceEvent e;
     e.kind = TraceKind::kLanded;
     e.shape = g.shape;
@@ -166,7 +167,7 @@ inline void landed(const Tracer& t, const Ground& g) {
 }
 
 inline void tick_end(const Tracer& t, const CharacterState& s) {
-    if (!t.on()) return;
+    if (!t.wants(TraceKind::kTickEnd)) return;
     TraceEvent e;
     e.kind = TraceKind::kTickEnd;
     e.a = s.position;

@@ -22,7 +22,9 @@ namespace fx::kcc {
 struct Tracer {
     TraceObserver* observer = nullptr;
     uint32_t character = 0;
+    uint32_t kinds = 0; ///< observer's kinds() (trace_bit), 0 without an observer
     bool on() const { return observer != nullptr; }
+    bool wants(TraceKind k) const { return (kinds & trace_bit(k)) != 0; }
     void emit(TraceEvent e) const {
         if (observer == nullptr) return;
         e.character = character;

@@ -55,11 +55,20 @@ struct TraceEvent {
     Vec3 c;
 };
 
+/// A kind's bit in TraceObserver::kinds().
+constexpr uint32_t trace_bit(TraceKind k) {
+    return uint32_t{1} << static_cast<uint32_t>(k);
+}
+inline constexpr uint32_t kAllTraceKinds = (trace_bit(TraceKind::kTickEnd) << 1) - 1;
+
 /// Receives trace events in solve order. Implementations must not touch the world.
 class TraceObserver {
 public:
     virtual ~TraceObserver() = default;
     virtual void on_event(const TraceEvent& e) = 0;
+    /// The kinds it is sent (trace_bit of each), asked once per character and tick: the solve
+    /// builds no event of another kind. All of them unless an observer says otherwise.
+    virtual uint32_t kinds() const { return kAllTraceKinds; }
 };
 
 const char* to_string(TraceKind k);
