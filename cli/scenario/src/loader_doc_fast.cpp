@@ -93,16 +93,21 @@ private:
         }
     }
 
+    /// Past spaces and a comment, up to the line break or the next character.
+    void skip_blanks_and_comment() {
+        while (at() == ' ')
+            ++pos_;
+        if (at() == '#') {
+            while (!eof() && at() != '\n')
+                ++pos_;
+        }
+    }
+
     /// Past spaces, comments and line breaks to the next line's first character; declines
     /// when something other than a comment follows a node on its line.
     void skip_to_content() {
         for (;;) {
-            while (at() == ' ')
-                ++pos_;
-            if (at() == '#') {
-                while (!eof() && at() != '\n')
-                    ++pos_;
-            }
+            skip_blanks_and_comment();
             if (eof()) return;
             if (at() == '\n') {
                 next_line();
@@ -122,12 +127,7 @@ private:
     /// ScanToNextToken), declining on a document marker or directive at column 0.
     void skip_flow_space() {
         for (;;) {
-            while (at() == ' ')
-                ++pos_;
-            if (at() == '#') {
-                while (!eof() && at() != '\n')
-                    ++pos_;
-            }
+            skip_blanks_and_comment();
             if (at() != '\n') break;
             next_line();
             if (doc_indicator() || at() == '%') decline("a document marker inside a flow");
