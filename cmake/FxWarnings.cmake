@@ -33,6 +33,11 @@ function(fx_deterministic_layer target)
     # through memory, where GCC inlines them natively: with 600 arena-1 runs about 6 % faster under
     # node (medians; the fastest runs 3.5 %; docs/performance.md). 1,500 gained nothing more, made
     # the module 1.7 times as big and node slower to optimise it. Integer code: the same bits.
-    target_compile_options(${target} PRIVATE "SHELL:-mllvm -inline-threshold=600")
+    # -flto: these layers are compiled to LLVM bitcode and optimised together when an executable
+    # is linked (wasm-ld's LTO, at its default level), so a controller or geometry function can
+    # inline what the layer below keeps out of line in its .cpp files (fx::cross, try_normalize,
+    # the Mat3 operations): arena-1 about 7 % faster under node (docs/performance.md, issue 55).
+    # The harness stays ordinary objects: each link adds only these layers' code generation.
+    target_compile_options(${target} PRIVATE "SHELL:-mllvm -inline-threshold=600" -flto)
   endif()
 endfunction()
