@@ -275,14 +275,9 @@ struct Native {
     /// The Scalar product's raw value: round_shift(a * b, s) as int64, *ovf set when it does not
     /// fit (for p < 0, -floor((|p| + 2^31) / 2^32) equals floor((p + 2^31 - 1) / 2^32), an
     /// arithmetic shift, C++20; |p| <= 2^126, so the sum cannot overflow, and the low 64 bits, the
-    /// unchecked build's wrapped result, agree). On wasm32 a call of its own (noinline): inlined,
-    /// its emulated 128-bit work kept the compiler from inlining the product around it, whose
-    /// 64-bit path (fx::detail::mul_raw) serves most products there: every product was a call.
-#if defined(__wasm__)
-    __attribute__((noinline))
-#endif
-    static constexpr int64_t
-    mul_shift(int64_t a, int64_t b, int s, bool* ovf) {
+    /// unchecked build's wrapped result, agree). (wasm32's product, without a 128-bit one, is
+    /// fx::detail::mul_raw's own.)
+    static constexpr int64_t mul_shift(int64_t a, int64_t b, int s, bool* ovf) {
         const S q = round_shift(static_cast<S>(smul(a, b)), s);
         const int64_t r = static_cast<int64_t>(q);
         *ovf = static_cast<S>(r) != q;
