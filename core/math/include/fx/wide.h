@@ -428,18 +428,26 @@ template <class B> constexpr uint64_t isqrt_top(uint64_t t) {
 ///    (t - s^2) 2^(k-1) + floor((n mod 4^k) / 2^(k+1)) < 2^64 (t - s^2 <= 2s < 2^33), and
 ///    R - 2 base d0 = (its remainder by s) 2^(k+1) + (n mod 2^(k+1)) < 2^64: d0 is tested by
 ///    d0^2 against that, in 64 bits.
-template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) {
+template <class B, bool kRound = false>
+constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) {
+    // kRound: the root rounded to nearest instead (up when n - r^2 > r, see isqrt_round), rem
+    // unused: one function for isqrt_round, so that wasm32 neither calls a second one nor passes
+    // the remainder through memory.
+    const auto done = [&](uint64_t r, uint64_t left) {
+        if constexpr (kRound) {
+            return left > r ? r + 1 : r;
+        } else {
+            *rem = left;
+            return r;
+        }
+    };
     const int bits = 128 - B::clz(n);
     if (bits <= 64) {
         const uint64_t v = B::lo64(n);
-        if (v == 0) {
-            *rem = 0;
-            return 0;
-        }
+        if (v == 0) return done(0, 0);
         const int m = (64 - bits) / 2;
         const uint64_t r = isqrt_top<B>(v << (2 * m)) >> m;
-        *rem = v - r * r;
-        return r;
+        return done(r, v - r * r);
     }
     const int k = (bits - 63) / 2;
     const uint64_t t =
@@ -457,8 +465,7 @@ template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) 
             --y;
             sq = B::umul(y, y);
         }
-        *rem = B::lo64(B::sub(n, sq));
-        return y;
+        return done(y, B::lo64(B::sub(n, sq)));
     }
     const uint64_t s = isqrt_top<B>(t);
     const uint64_t low = B::lo64(n); // n mod 4^k is in it: 2k <= 62
@@ -467,13 +474,11 @@ template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) 
     const uint64_t d = num / s;
     const uint64_t left = ((num - d * s) << (k + 1)) | (low & ((uint64_t{1} << (k + 1)) - 1));
     if (d * d <= left) { // d < 2^k + 1 <= 2^31 + 1: d^2 within 64 bits
-        *rem = left - d * d;
-        return (s << k) + d;
+        return done((s << k) + d, left - d * d);
     }
     // d0 = d + 1: n - (base + d0 - 1)^2 = left + 2 base - d0^2 + 2 d0 - 1, which is at most 2r
     // (so exact modulo 2^64, whatever the intermediate sums).
-    *rem = left + (s << (k + 1)) - d * d + 2 * d - 1;
-    return (s << k) + d - 1;
+    return done((s << k) + d - 1, left + (s << (k + 1)) - d * d + 2 * d - 1);
 }
 
 } // namespace detail
@@ -499,9 +504,7 @@ template <class B> constexpr uint64_t isqrt_round(typename B::T n) {
         const typename B::T rem = B::sub(n, B::umul(r, r));
         return B::ucmp(rem, B::from_u64(r)) > 0 ? r + 1 : r;
     }
-    uint64_t rem = 0;
-    const uint64_t r = detail::isqrt_rem<B>(n, &rem);
-    return rem > r ? r + 1 : r;
+    return detail::isqrt_rem<B, true>(n, nullptr);
 }
 
 } // namespace fx::wide
