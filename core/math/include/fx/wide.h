@@ -75,6 +75,24 @@ constexpr uint64_t divlu(uint64_t u1, uint64_t u0, uint64_t v, uint64_t* rem) {
     return (q1 << 32) + q0;
 }
 
+/// floor(x * 2^32 / d) and its remainder, for x < d (so the quotient is below 2^32): divlu's
+/// second digit alone, one 64-bit division where divlu takes two (its first digit is 0 here).
+constexpr uint64_t div_shl32(uint64_t x, uint64_t d, uint64_t* rem) {
+    constexpr uint64_t b = uint64_t{1} << 32;
+    const int s = std::countl_zero(d);
+    const uint64_t v = d << s, u = x << s; // u < v: x < d, so x has s leading zeros too
+    const uint64_t vn1 = v >> 32, vn0 = v & kLow32;
+    uint64_t q = u / vn1;
+    uint64_t rhat = u - q * vn1;
+    while (q >= b || q * vn0 > (rhat << 32)) {
+        --q;
+        rhat += vn1;
+        if (rhat >= b) break;
+    }
+    *rem = ((u << 32) - q * v) >> s; // exact modulo 2^64: the true value < v
+    return q;
+}
+
 /// Portable backend: two 64-bit limbs.
 struct Portable {
     struct U128 {
