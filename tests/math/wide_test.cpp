@@ -42,6 +42,33 @@ TEST_CASE("wide: portable 128/64 division against schoolbook identities", "[wide
     }
 }
 
+// div_shl32, the one-division case try_normalize takes off x86-64, against divlu (quotients below
+// 2^32, remainders included), at random, at the largest quotient and at normalize's operands.
+TEST_CASE("wide: x * 2^32 / d for x < d in one division equals the 128/64 division", "[wide]") {
+    fxtest::Rng rng(55);
+    const auto check = [](uint64_t x, uint64_t d) {
+        uint64_t r1 = 0, r2 = 0;
+        const uint64_t q1 = fx::wide::div_shl32(x, d, &r1);
+        const uint64_t q2 = fx::wide::divlu(x >> 32, x << 32, d, &r2);
+        REQUIRE(q1 == q2);
+        REQUIRE(r1 == r2);
+    };
+    for (int i = 0; i < 200000; ++i) {
+        uint64_t d = rng.next() >> (rng.next() % 64);
+        if (d < 2) d = 2;
+        check(rng.next() % d, d);
+        check(d - 1, d); // the largest quotient, 2^32 - 1 or near it
+        // try_normalize's operands: d (a length) in [2^61, 2^63), x below it
+        const uint64_t len = (uint64_t{1} << 61) + rng.next() % (uint64_t{3} << 61);
+        check(rng.next() % len, len);
+        check(len - 1 - rng.next() % 4096, len);
+    }
+    check(0, 1);
+    check(0, ~uint64_t{0});
+    check(~uint64_t{0} - 1, ~uint64_t{0});
+    check((uint64_t{1} << 32) - 1, uint64_t{1} << 32);
+}
+
 // A product whose exact value lies half a raw unit between two (its low 32 bits are 2^31):
 // rounded away from zero, at either sign, by the product, the dot product and the portable
 // path. Random operands meet such a tie once in 2^32, so the comparisons below almost never

@@ -69,10 +69,17 @@ bool try_normalize(const Vec3& v, Vec3* out) {
     // Each component s * 2^32 / len rounded half away from zero (div_wide_raw's rounding), with
     // neither of its range checks: s <= floor(sqrt(sum)) <= len, so the quotient is at most 2^32
     // (its high word, s >> 32 < 2^30, lies below len >= 2^61, as the division requires).
+    // Where the 128/64 division is not one instruction, s < len (all but the largest component,
+    // and it too unless the others are negligible) takes wide::div_shl32: one 64-bit division.
     auto component = [len](uint64_t s, bool neg) {
         if (s == 0) return Scalar{}; // 0 / len, without the division
         uint64_t rem = 0;
-        uint64_t q = B::udiv64(B::shl(B::from_u64(s), Scalar::kFracBits), len, &rem);
+        uint64_t q = 0;
+        if constexpr (!B::kOneInstructionUdiv64) {
+            q = s < len ? wide::div_shl32(s, len, &rem) : wide::divlu(s >> 32, s << 32, len, &rem);
+        } else {
+            q = B::udiv64(B::shl(B::from_u64(s), Scalar::kFracBits), len, &rem);
+        }
         if (rem >= len - rem) ++q;
         return Scalar::from_raw(neg ? -static_cast<int64_t>(q) : static_cast<int64_t>(q));
     };

@@ -51,32 +51,34 @@ template <class B> constexpr int64_t mul_raw(int64_t a, int64_t b, bool* ovf) {
 #if FX_COMPILER_HAS_INT128
     if constexpr (std::is_same_v<B, wide::Native>) {
 #if defined(__wasm__)
-        const int zeros = std::countl_zero(wide::uabs(a)) + std::countl_zero(wide::uabs(b));
-        // |a * b| < 2^62 (a time step times a speed, two fractions below a half): the product
-        // fits in 64 bits and the same rounding is two 64-bit operations.
-        if (zeros >= 66) {
-            const int64_t p = a * b; // exact: |a| < 2^(64 - clz), so |p| < 2^(128 - 66)
+        // wasm has no 64 x 64 -> 128-bit product. From the 32-bit halves (a = ah 2^32 + al,
+        // ah = a >> 32 arithmetic): a b = X 2^32 + al bl with X = ah bh 2^32 + ah bl + al bh, so
+        // floor((a b + 2^31 - [a b < 0]) / 2^32) = X + floor((al bl + 2^31 - [a b < 0]) / 2^32)
+        // exactly (al bl plus the addend stays below 2^64). Modulo 2^64 it is the 128-bit
+        // rounded product's low half for every a and b: the result when it fits, the unchecked
+        // build's wrapped one when not. Four 64-bit products and no branch; only the overflow
+        // test, which unchecked builds drop, needs the 128-bit product.
+        const uint64_t al = static_cast<uint64_t>(a) & wide::kLow32,
+                       bl = static_cast<uint64_t>(b) & wide::kLow32;
+        const int64_t ah = a >> 32, bh = b >> 32;
+        const uint64_t neg = ((a ^ b) < 0 && a != 0 && b != 0) ? 1 : 0;
+        const uint64_t x = (static_cast<uint64_t>(ah * bh) << 32) +
+                           static_cast<uint64_t>(ah * static_cast<int64_t>(bl)) +
+                           static_cast<uint64_t>(static_cast<int64_t>(al) * bh);
+        // |a b| < 2^94 (clz of the magnitudes at least 34): the result is below 2^62.
+        if (std::countl_zero(wide::uabs(a)) + std::countl_zero(wide::uabs(b)) >= 34) {
             *ovf = false;
-            return (p + ((int64_t{1} << (kFracBits - 1)) - (p < 0 ? 1 : 0))) >> kFracBits;
+        } else { // inline, so that the unchecked build, which never looks at *ovf, drops it
+            using S = wide::Native::S;
+            const S q =
+                wide::Native::round_shift(static_cast<S>(wide::Native::smul(a, b)), kFracBits);
+            *ovf = static_cast<S>(static_cast<int64_t>(q)) != q;
         }
-        // |a * b| < 2^94, so the result is below 2^62: from the 32-bit halves (a = ah 2^32 + al,
-        // ah = a >> 32 arithmetic), a b / 2^32 = ah bh 2^32 + ah bl + al bh + al bl / 2^32, and
-        // the rounding's addend 2^31 - [a b < 0] joins al bl (below 2^64 - 2^33 + 2^31: no carry
-        // out). The sums wrap modulo 2^64 on the way and end exact, as the result fits.
-        if (zeros >= 34) {
-            const uint64_t al = static_cast<uint64_t>(a) & wide::kLow32,
-                           bl = static_cast<uint64_t>(b) & wide::kLow32;
-            const int64_t ah = a >> 32, bh = b >> 32;
-            const uint64_t neg = ((a ^ b) < 0 && a != 0 && b != 0) ? 1 : 0;
-            const uint64_t x = (static_cast<uint64_t>(ah * bh) << 32) +
-                               static_cast<uint64_t>(ah * static_cast<int64_t>(bl)) +
-                               static_cast<uint64_t>(static_cast<int64_t>(al) * bh);
-            *ovf = false;
-            return static_cast<int64_t>(
-                x + ((al * bl + ((uint64_t{1} << (kFracBits - 1)) - neg)) >> kFracBits));
-        }
-#endif
+        return static_cast<int64_t>(
+            x + ((al * bl + ((uint64_t{1} << (kFracBits - 1)) - neg)) >> kFracBits));
+#else
         return wide::Native::mul_shift(a, b, kFracBits, ovf); // in 128 bits, rounded
+#endif
     }
 #endif
     const bool neg = (a < 0) != (b < 0);

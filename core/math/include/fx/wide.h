@@ -75,6 +75,24 @@ constexpr uint64_t divlu(uint64_t u1, uint64_t u0, uint64_t v, uint64_t* rem) {
     return (q1 << 32) + q0;
 }
 
+/// floor(x * 2^32 / d) and its remainder, for x < d (so the quotient is below 2^32): divlu's
+/// second digit alone, one 64-bit division where divlu takes two (its first digit is 0 here).
+constexpr uint64_t div_shl32(uint64_t x, uint64_t d, uint64_t* rem) {
+    constexpr uint64_t b = uint64_t{1} << 32;
+    const int s = std::countl_zero(d);
+    const uint64_t v = d << s, u = x << s; // u < v: x < d, so x has s leading zeros too
+    const uint64_t vn1 = v >> 32, vn0 = v & kLow32;
+    uint64_t q = u / vn1;
+    uint64_t rhat = u - q * vn1;
+    while (q >= b || q * vn0 > (rhat << 32)) {
+        --q;
+        rhat += vn1;
+        if (rhat >= b) break;
+    }
+    *rem = ((u << 32) - q * v) >> s; // exact modulo 2^64: the true value < v
+    return q;
+}
+
 /// Portable backend: two 64-bit limbs.
 struct Portable {
     struct U128 {
@@ -275,14 +293,9 @@ struct Native {
     /// The Scalar product's raw value: round_shift(a * b, s) as int64, *ovf set when it does not
     /// fit (for p < 0, -floor((|p| + 2^31) / 2^32) equals floor((p + 2^31 - 1) / 2^32), an
     /// arithmetic shift, C++20; |p| <= 2^126, so the sum cannot overflow, and the low 64 bits, the
-    /// unchecked build's wrapped result, agree). On wasm32 a call of its own (noinline): inlined,
-    /// its emulated 128-bit work kept the compiler from inlining the product around it, whose
-    /// 64-bit path (fx::detail::mul_raw) serves most products there: every product was a call.
-#if defined(__wasm__)
-    __attribute__((noinline))
-#endif
-    static constexpr int64_t
-    mul_shift(int64_t a, int64_t b, int s, bool* ovf) {
+    /// unchecked build's wrapped result, agree). (wasm32's product, without a 128-bit one, is
+    /// fx::detail::mul_raw's own.)
+    static constexpr int64_t mul_shift(int64_t a, int64_t b, int s, bool* ovf) {
         const S q = round_shift(static_cast<S>(smul(a, b)), s);
         const int64_t r = static_cast<int64_t>(q);
         *ovf = static_cast<S>(r) != q;
@@ -433,18 +446,26 @@ template <class B> constexpr uint64_t isqrt_top(uint64_t t) {
 ///    (t - s^2) 2^(k-1) + floor((n mod 4^k) / 2^(k+1)) < 2^64 (t - s^2 <= 2s < 2^33), and
 ///    R - 2 base d0 = (its remainder by s) 2^(k+1) + (n mod 2^(k+1)) < 2^64: d0 is tested by
 ///    d0^2 against that, in 64 bits.
-template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) {
+template <class B, bool kRound = false>
+constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) {
+    // kRound: the root rounded to nearest instead (up when n - r^2 > r, see isqrt_round), rem
+    // unused: one function for isqrt_round, so that wasm32 neither calls a second one nor passes
+    // the remainder through memory.
+    const auto done = [&](uint64_t r, uint64_t left) {
+        if constexpr (kRound) {
+            return left > r ? r + 1 : r;
+        } else {
+            *rem = left;
+            return r;
+        }
+    };
     const int bits = 128 - B::clz(n);
     if (bits <= 64) {
         const uint64_t v = B::lo64(n);
-        if (v == 0) {
-            *rem = 0;
-            return 0;
-        }
+        if (v == 0) return done(0, 0);
         const int m = (64 - bits) / 2;
         const uint64_t r = isqrt_top<B>(v << (2 * m)) >> m;
-        *rem = v - r * r;
-        return r;
+        return done(r, v - r * r);
     }
     const int k = (bits - 63) / 2;
     const uint64_t t =
@@ -462,8 +483,7 @@ template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) 
             --y;
             sq = B::umul(y, y);
         }
-        *rem = B::lo64(B::sub(n, sq));
-        return y;
+        return done(y, B::lo64(B::sub(n, sq)));
     }
     const uint64_t s = isqrt_top<B>(t);
     const uint64_t low = B::lo64(n); // n mod 4^k is in it: 2k <= 62
@@ -472,13 +492,11 @@ template <class B> constexpr uint64_t isqrt_rem(typename B::T n, uint64_t* rem) 
     const uint64_t d = num / s;
     const uint64_t left = ((num - d * s) << (k + 1)) | (low & ((uint64_t{1} << (k + 1)) - 1));
     if (d * d <= left) { // d < 2^k + 1 <= 2^31 + 1: d^2 within 64 bits
-        *rem = left - d * d;
-        return (s << k) + d;
+        return done((s << k) + d, left - d * d);
     }
     // d0 = d + 1: n - (base + d0 - 1)^2 = left + 2 base - d0^2 + 2 d0 - 1, which is at most 2r
     // (so exact modulo 2^64, whatever the intermediate sums).
-    *rem = left + (s << (k + 1)) - d * d + 2 * d - 1;
-    return (s << k) + d - 1;
+    return done((s << k) + d - 1, left + (s << (k + 1)) - d * d + 2 * d - 1);
 }
 
 } // namespace detail
@@ -504,9 +522,7 @@ template <class B> constexpr uint64_t isqrt_round(typename B::T n) {
         const typename B::T rem = B::sub(n, B::umul(r, r));
         return B::ucmp(rem, B::from_u64(r)) > 0 ? r + 1 : r;
     }
-    uint64_t rem = 0;
-    const uint64_t r = detail::isqrt_rem<B>(n, &rem);
-    return rem > r ? r + 1 : r;
+    return detail::isqrt_rem<B, true>(n, nullptr);
 }
 
 } // namespace fx::wide
