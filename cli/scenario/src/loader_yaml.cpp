@@ -3,6 +3,7 @@
 #include "kcc/scenario_limits.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <utility>
 
@@ -131,17 +132,13 @@ std::string join(const std::string& parent, std::string_view key) {
 }
 std::string index(const std::string& parent, size_t i) {
     char digits[24];
-    size_t n = 0;
-    do {
-        digits[n++] = static_cast<char>('0' + i % 10);
-        i /= 10;
-    } while (i != 0);
+    const size_t n =
+        static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, i).ptr - digits);
     std::string out;
     out.reserve(parent.size() + n + 2);
     out += parent;
     out += '[';
-    while (n > 0)
-        out += digits[--n];
+    out.append(digits, n);
     out += ']';
     return out;
 }
