@@ -139,7 +139,6 @@ void gen_wall_joint(Gen& g) {
         const Vec3 dir = turn * Vec3{cs.cos, Scalar{}, cs.sin};
         // The run along the wall: until the body could have gone 22 m along it, then released.
         const Scalar t_acc = (v + v) / s.ground_accel;
-        const Scalar v_along = v * cs.cos;
         int64_t t_end = g.ticks - 1;
         if (v.raw() > 0)
             t_end =
@@ -158,8 +157,17 @@ void gen_wall_joint(Gen& g) {
         // of the speed's rise (v / ground_accel) plus the time constant of the into-wall part
         // being taken away every tick (at most v / ground_accel again): at least 80 % of
         // cos(theta) * v * (t - 2 v / ground_accel) by tick t, whatever the joints.
+        // Jumping, the body is mostly in the air, where KCC-SPEC keeps its momentum (the slide
+        // leaves it the part along the wall) and accelerates it at air_accel; each landing turns
+        // the velocity to the stick at once, at the speed it had plus a tick's ground_accel, of
+        // which the wall leaves cos(theta). Its along-wall speed after the first jump is so at
+        // least cos(theta) * min(v, ground_accel * dt), and the bound uses that for v (seed
+        // 20261232 run 19604: jumping every 0.52 s at 73 degrees, air_accel 4.5 m/s^2, it moved
+        // 0.8 m/s along a wall where the ground speed along it is 1.17; a single straight wall
+        // gives the same within 5 mm).
+        const Scalar v_run = air ? min(v, s.ground_accel * g.dt()) : v;
         const Scalar t_sec = g.seconds(t_end + 1);
-        const Scalar progress = (v_along * (t_sec - t_acc)).mul_int(4).div_int(5) - mm(10);
+        const Scalar progress = (v_run * cs.cos * (t_sec - t_acc)).mul_int(4).div_int(5) - mm(10);
         if (progress > mm(100)) {
             const int a = main_axis(turn);
             const Scalar bound = axis_bound(origin, turn, a, x0 + progress, zs - mm(10), Scalar{});
