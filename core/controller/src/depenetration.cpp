@@ -292,10 +292,21 @@ Depenetration depenetrate(const geo::LocalScene& scene, const Vec3& feet, const 
             // platform pressing a body into the corner of the floor and a steep ramp escaped it
             // sideways, 4 cm into the ramp (docs/fuzzing.md, escape-into-steep-ramp). A body
             // inside static solids keeps its free escape (it may have to cross one to get out).
-            bool platforms_only = n > 0;
-            for (size_t i = 0; i < n; ++i)
-                platforms_only = platforms_only && scene.scene().is_kinematic(contacts[i].shape);
-            if (platforms_only) push = constrain_push(scene, feet, push, p, contacts.first(n));
+            // A static shape it only touches (no deeper than kStuckDepth) is not one it is inside,
+            // and the push may not go into it: a rider the last tick's push left touching a
+            // ceiling escaped up through the slab at the cap a tick (swarm seed 20261228 run
+            // 80616), and one squeezed sideways up to a wall went on into it (run 28869).
+            std::array<geo::Contact, kMaxContacts> platforms;
+            size_t np = 0;
+            bool inside_static = false;
+            for (size_t i = 0; i < n; ++i) {
+                if (scene.scene().is_kinematic(contacts[i].shape))
+                    platforms[np++] = contacts[i];
+                else
+                    inside_static = inside_static || contacts[i].depth > kStuckDepth;
+            }
+            if (np > 0 && !inside_static)
+                push = constrain_push(scene, feet, push, p, std::span(platforms).first(np));
         }
     }
     out.push = push;

@@ -9,6 +9,6 @@ namespace fx::kcc {
 inline constexpr int kVersionMajor = 0;
 inline constexpr int kVersionMinor = 1;
 inline constexpr int kVersionPatch = 0;
-inline constexpr int kBehaviourVersion = 17;
+inline constexpr int kBehaviourVersion = 18;
 
 } // namespace fx::kcc
