@@ -1786,6 +1786,39 @@ class Swarm(Workspace):
         self.assertIn("known    sides|wall-joint", out)
         self.assertNotIn("FINDING", out)
 
+    def test_a_signal_stops_starting_runs_and_the_report_covers_those_done(self):
+        # Hours of runs stopped by Ctrl-C or a CI job's SIGTERM: no run starts after the signal,
+        # the report (text, JSON) covers the runs that finished and says it was stopped early; the
+        # exit code is the usual one. Without the gentle stop the process died with no report.
+        if not native_posix():
+            self.skipTest("POSIX signals")
+        sig = signal.SIGINT if signal.getsignal(signal.SIGINT) != signal.SIG_IGN else signal.SIGTERM
+        env = {k: v for k, v in os.environ.items() if k != "CI"}
+        with open(self.p("err.txt"), "w") as err_file, open(self.p("out.txt"), "w") as out_file:
+            p = subprocess.Popen([BINARY, "swarm", "--seed", "3", "--time", "3600", "-j", "1",
+                                  "--no-synctest", "--json", "r.json"], cwd=self.tmp, env=env,
+                                 stdout=out_file, stderr=err_file)
+            self.procs.append(p)
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and "swarm: 50 runs" not in read(self.p("err.txt")):
+                time.sleep(0.05)
+            self.assertIn("swarm: 50 runs", read(self.p("err.txt")))
+            p.send_signal(sig)
+            p.wait(300)
+        self.assertIn(p.returncode, (0, 1), read(self.p("err.txt")))
+        self.assertIn("stopping after the work in progress", read(self.p("err.txt")))
+        report = json.loads(read(self.p("r.json")))
+        self.assertTrue(report["interrupted"])
+        self.assertGreaterEqual(report["runs"], 50)
+        self.assertLess(report["runs"], 5000)  # far from what an hour holds: it stopped
+        out = read(self.p("out.txt"))
+        self.assertRegex(out, rf"(?m)^swarm seed 3: {report['runs']} runs, ")
+        self.assertIn(f"stopped early by signal {int(sig)}: no run started after it", out)
+        # A run that was not stopped says so too.
+        rc, out, err = fxkcc(["swarm", "--seed", "3", "--runs", "2", "--no-synctest", "--json", "-"], self.tmp)
+        self.assertIn(rc, (0, 1), err)
+        self.assertFalse(json.loads(out)["interrupted"])
+
     def test_every_comparing_oracle_finds_its_planted_fault(self):
         # The test of the test: each oracle that compares two runs reports a difference planted in
         # one of them (a spawn moved 1 mm, a restored position flipped in its lowest bits).

@@ -106,7 +106,13 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
     if (!o.side_args.empty() && o.side_args.back() == ' ') o.side_args.pop_back();
     o.progress = [&err](const std::string& line) { err << line << "\n" << std::flush; };
     swarm::SwarmReport report;
+    // Ctrl-C (or a CI job's SIGTERM) during hours of runs: the runs in progress finish, and what
+    // was found is shrunk and reported; a second signal stops at once.
+    std::atomic<int> stop{0};
+    o.stop = &stop;
+    stop_gently_on_signal(&stop);
     int code = swarm::run_swarm(o, &report, &error);
+    stop_gently_on_signal(nullptr);
     if (code == kExitCannotTest) {
         err << "fxkcc swarm: " << error << "\n";
         return code;

@@ -120,7 +120,19 @@ void on_signal_pass(OnSignal kind) {
     }
 }
 
+std::atomic<std::atomic<int>*> g_gentle_stop{nullptr};
+
 extern "C" void fx_remove_temporaries_and_exit(int sig) {
+    if (std::atomic<int>* flag = g_gentle_stop.load(); flag != nullptr && sig != SIGHUP) {
+        int none = 0;
+        if (flag->compare_exchange_strong(none, sig)) {
+            static const char kSay[] =
+                "fxkcc: stopping after the work in progress (the same signal again stops at once)\n";
+            const ssize_t ignored = ::write(2, kSay, sizeof kSay - 1);
+            (void)ignored;
+            return;
+        }
+    }
     on_signal_pass(OnSignal::kKillGroup);
     on_signal_pass(OnSignal::kUnlink);
     on_signal_pass(OnSignal::kRmdir);
@@ -162,6 +174,14 @@ std::string errno_text(int e) {
 
 } // namespace
 
+void stop_gently_on_signal(std::atomic<int>* flag) {
+#if !defined(_WIN32) && !defined(__EMSCRIPTEN__)
+    g_gentle_stop.store(flag);
+#else
+    (void)flag;
+#endif
+}
+
 void remove_temporaries_on_signal() {
 #if !defined(_WIN32) && !defined(__EMSCRIPTEN__)
     static std::once_flag once;
@@ -171,6 +191,7 @@ void remove_temporaries_on_signal() {
             if (sigaction(sig, nullptr, &previous) != 0 || previous.sa_handler != SIG_DFL) continue;
             struct sigaction action {};
             action.sa_handler = fx_remove_temporaries_and_exit;
+            action.sa_flags = SA_RESTART; // a gentle stop returns: system calls go on
             sigemptyset(&action.sa_mask);
             sigaction(sig, &action, nullptr);
         }

@@ -105,6 +105,7 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     };
     const auto start = std::chrono::steady_clock::now();
     auto out_of_time = [&] {
+        if (o.stop != nullptr && o.stop->load() != 0) return true;
         if (o.time_limit <= 0) return false;
         return std::chrono::steady_clock::now() - start >= std::chrono::seconds(o.time_limit);
     };
@@ -156,6 +157,7 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
         }
     });
 
+    if (o.stop != nullptr) report->interrupted = o.stop->load();
     std::vector<const RunResult*> results;
     for (const auto& [index, r] : done_runs)
         results.push_back(&r);
@@ -360,6 +362,9 @@ std::string report_text(const SwarmReport& r) {
          std::to_string(std::count_if(r.findings.begin(), r.findings.end(),
                                       [](const SwarmFinding& f) { return f.known; })) +
          " of them known; oracles (runs checked): " + oracles + "\n";
+    if (r.interrupted != 0)
+        s += "stopped early by signal " + std::to_string(r.interrupted) +
+             ": no run started after it; the report covers the runs that had started\n";
     return s;
 }
 
@@ -367,7 +372,8 @@ std::string report_json(const SwarmReport& r) {
     Json doc = Json::object({{"seed", r.seed},
                              {"commit", r.commit},
                              {"runs", r.runs},
-                             {"character_ticks", r.character_ticks}});
+                             {"character_ticks", r.character_ticks},
+                             {"interrupted", r.interrupted != 0}});
     Json oracles = Json::object();
     for (const auto& [name, n] : r.oracles)
         oracles.set(name, n);

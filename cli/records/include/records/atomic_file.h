@@ -19,6 +19,7 @@
 // process holds the target open.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -154,6 +155,12 @@ enum class OnSignal : int {
 int register_on_signal(OnSignal kind, const std::string& path, long long pid = 0);
 /// Frees the slot (when >= 0) and sets it to -1.
 void unregister_on_signal(int* slot);
+
+/// While `flag` is set here (nullptr clears it), the first SIGINT or SIGTERM that the handler of
+/// remove_temporaries_on_signal receives only stores the signal's number in *flag, says on stderr
+/// that the command is winding down, and returns: a long command (swarm) stops starting work and
+/// reports what it has. A second signal ends the process as before. POSIX only, as that handler.
+void stop_gently_on_signal(std::atomic<int>* flag);
 
 /// The most read_file reads (hash files, trajectory CSVs): 1 GiB.
 inline constexpr uint64_t kMaxReadBytes = uint64_t{1} << 30;

@@ -3,6 +3,7 @@
 // reproducible from seed, run index and commit.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -28,6 +29,9 @@ struct SwarmOptions {
     OracleSet oracles;
     std::string side_args; ///< the side options as given (repro lines)
     int shrink_runs = 300; ///< candidates per shrink at most
+    /// Set (to a signal's number) when the user asked the swarm to stop: no run starts after it;
+    /// the runs that finished are checked, shrunk and reported (may be null).
+    const std::atomic<int>* stop = nullptr;
     /// Findings already known (oracle|family keys, known_key()): reported, but not a failure.
     std::vector<std::string> known;
     std::function<void(const std::string&)> progress; ///< may be null
@@ -57,6 +61,7 @@ struct SwarmReport {
     std::map<std::string, int64_t> oracles; ///< name -> runs it checked
     std::vector<SwarmFinding> findings; ///< one per signature
     std::string commit;
+    int interrupted = 0; ///< the signal that stopped it early (SwarmOptions::stop), or 0
 };
 
 /// Reads a file of known findings: one `oracle|family` key a line, `#` comments, blank lines.
