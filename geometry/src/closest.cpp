@@ -295,7 +295,7 @@ Closest closest_upright(const Vec3& a, const Vec3& b, const BoxCore& box, const 
     best.on_core = box.c + box.rotate(Vec3{qx, best_qy, qz});
     if (best.feature.kind == FeatureKind::kFace) {
         const int ax_i = best.feature.index / 2;
-        const Vec3 col = box.rot.column(ax_i);
+        const Vec3 col = box.rot->column(ax_i);
         best.has_face_normal = true;
         best.face_normal = (best.feature.index & 1) != 0 ? col : -col;
     }
@@ -312,7 +312,7 @@ inline void set_face(const BoxCore& box, int axis, int side, const Scalar q[3], 
     out->feature =
         Feature{0, FeatureKind::kFace, static_cast<uint8_t>(axis * 2 + (side > 0 ? 1 : 0))};
     out->on_core = box.c + box.rotate(Vec3{q[0], q[1], q[2]});
-    const Vec3 col = box.rot.column(axis);
+    const Vec3 col = box.rot->column(axis);
     out->has_face_normal = true;
     out->face_normal = side > 0 ? col : -col;
 }
@@ -427,7 +427,7 @@ bool closest_receding_from_face(const Vec3& a, const BoxCore& box, const Vec3& A
 Closest closest(const Vec3& a, const Vec3& b, const BoxCore& box) {
     if (box.yaw_only && a.x == b.x && a.z == b.z && a.y != b.y)
         return closest_upright(a, b, box,
-                               box.aligned ? a - box.c : box.rot.transpose_mul(a - box.c));
+                               box.aligned ? a - box.c : box.rot->transpose_mul(a - box.c));
     const Vec3 A = box.to_box(a), Bl = box.to_box(b);
     Closest c;
     if (closest_in_face_slab(a, b, box, A, Bl, &c)) return c;
@@ -554,7 +554,7 @@ Closest closest_box_in_frame(const Vec3& a, const Vec3& b, const BoxCore& box, c
     best.on_core = box.c + box.rotate(Vec3{best_q[0], best_q[1], best_q[2]});
     if (best.feature.kind == FeatureKind::kFace) {
         const int ax = best.feature.index / 2;
-        const Vec3 col = box.rot.column(ax);
+        const Vec3 col = box.rot->column(ax);
         best.has_face_normal = true;
         best.face_normal = (best.feature.index & 1) != 0 ? col : -col;
     }

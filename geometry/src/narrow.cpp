@@ -216,7 +216,7 @@ Decided level_to_side(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, S
     const bool positive = g0.raw() > 0;
     Scalar sep = abs(g0) - r;
     const int axis = on_x ? 0 : 2;
-    const Vec3 col = box.rot.column(axis);
+    const Vec3 col = box.rot->column(axis);
     const Vec3 n = positive ? col : -col;
     // The hit at distance t, the lower end at A in the box's frame: its foot on the face.
     const auto hit = [&](Scalar t, const Vec3& A, bool start, Scalar depth) {
@@ -285,7 +285,7 @@ Vec3 gap_above(const Vec3& A, const BoxCore& box, Scalar* qx, Scalar* qz, bool* 
 /// retraces these steps), as does a start within the contact tolerance (fill_contact's push).
 Decided above_box(const Vec3& o, const Vec3& a, Scalar r, const Vec3& dir, Scalar max_distance,
                   const BoxCore& box, const Vec3& A0, Hit* out) {
-    const Vec3 up = box.rot.column(1);
+    const Vec3 up = box.rot->column(1);
     Scalar qx, qz;
     bool on_face = false;
     Vec3 g = gap_above(A0, box, &qx, &qz, &on_face);
@@ -540,8 +540,8 @@ bool insert_hit(std::span<Hit> out, size_t* count, const Hit& h) {
     if (pos >= out.size()) return false;
     size_t end = *count < out.size() ? *count : out.size() - 1;
     for (size_t i = end; i > pos; --i)
-        out[i] = out[i - 1];
-    out[pos] = h;
+        copy_result(&out[i], out[i - 1]);
+    copy_result(&out[pos], h);
     if (*count < out.size()) ++*count;
     return true;
 }

@@ -25,7 +25,10 @@ struct SegCore {
 struct BoxCore {
     Vec3 c; ///< local centre
     Vec3 h; ///< half extents
-    Mat3 rot;
+    /// The box's own rotation, not a copy: a query builds a core for every box it tests, and 72
+    /// bytes copied are on wasm32 a memory.copy, a call into the engine (docs/performance.md,
+    /// issue 55). A core lives within the query, the box beyond it (make_core takes no temporary).
+    const Mat3* rot;
     /// rot is the identity: rotating by it is exact (each entry is 0 or 1), so the queries skip
     /// the products and get the same bits.
     bool aligned = false;
@@ -33,8 +36,8 @@ struct BoxCore {
     /// upright in the box's frame, and its y coordinate there is exact.
     bool yaw_only = false;
 
-    Vec3 to_box(const Vec3& v) const { return aligned ? v - c : rot.transpose_mul(v - c); }
-    Vec3 rotate(const Vec3& v) const { return aligned ? v : rot * v; }
+    Vec3 to_box(const Vec3& v) const { return aligned ? v - c : rot->transpose_mul(v - c); }
+    Vec3 rotate(const Vec3& v) const { return aligned ? v : *rot * v; }
 };
 struct TriCore {
     Vec3 v[3]; ///< local vertices
@@ -158,11 +161,13 @@ inline SegCore make_core(const Capsule& c, const Vec3& o) {
     return {c.a - o, c.b - o, c.radius};
 }
 BoxCore make_core(const Box& b, const Vec3& o);
+BoxCore make_core(const Box&& b, const Vec3& o) = delete; // the core would point into it
 /// As above, with the rotation's kind known already (box_frame()). Inline: the scene's casts
 /// build one for every box they test.
 inline BoxCore make_core(const Box& b, const Vec3& o, uint8_t frame) {
-    return {b.center - o, b.half_extents, b.rotation, frame == 2, frame >= 1};
+    return {b.center - o, b.half_extents, &b.rotation, frame == 2, frame >= 1};
 }
+BoxCore make_core(const Box&& b, const Vec3& o, uint8_t frame) = delete;
 /// 2: the rotation is the identity; 1: it turns about y only; 0: any other.
 uint8_t box_frame(const Mat3& rot);
 PlaneCore make_core(const Plane& p, const Vec3& o);

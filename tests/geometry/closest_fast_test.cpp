@@ -126,7 +126,8 @@ TEST_CASE("closest: the shortcut is not taken for a tilted box or a slanted segm
     const Vec3 a{Scalar::from_int(3), Scalar::from_int(2), Scalar{}};
     const Vec3 b{Scalar::from_int(3), Scalar::from_int(-2), Scalar{}};
     require_same(closest(a, b, box), closest_box_general(a, b, box));
-    box = make_core(Box{tilted.center, tilted.half_extents, Mat3::identity()}, Vec3{});
+    const Box unturned{tilted.center, tilted.half_extents, Mat3::identity()};
+    box = make_core(unturned, Vec3{});
     REQUIRE(box.aligned);
     const Vec3 slanted{Scalar::from_int(2), Scalar::from_int(-2), Scalar::one()};
     require_same(closest(a, slanted, box), closest_box_general(a, slanted, box));

@@ -38,7 +38,7 @@ void remember(GroundMemo* memo, const geo::LocalScene& scene, const geo::Capsule
     size_t count = 0;
     for (size_t i = 0; i < found; ++i) {
         if (kept[i].shape == geo::kBodyShape) continue;
-        memo->hits[count++] = kept[i];
+        geo::copy_result(&memo->hits[count++], kept[i]);
         if (kept[i].start_overlap) memo->clear = false;
     }
     memo->count = static_cast<uint8_t>(count);

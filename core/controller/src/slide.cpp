@@ -50,13 +50,17 @@ void restore_skin(const geo::LocalScene& scene, const Vec3& n, Scalar inside, co
 /// rule it implements.
 class SlidePass {
 public:
-    SlidePass(const geo::LocalScene& scene, const SlideRequest& r, const Params& p, const Tracer& t)
-        : scene_(scene), r_(r), p_(p), t_(t), motion_(r.motion) {
+    /// The pass writes its result into *out, the caller's return value: returned by value from
+    /// a member, its 96 bytes were copied, on wasm32 a memory.copy (docs/performance.md, issue
+    /// 55).
+    SlidePass(const geo::LocalScene& scene, const SlideRequest& r, const Params& p, const Tracer& t,
+              SlideResult* out)
+        : scene_(scene), r_(r), p_(p), t_(t), out_(*out), motion_(r.motion) {
         out_.position = r.position;
         out_.velocity = r.velocity;
     }
 
-    SlideResult run() {
+    void run() {
         const int iterations = p_.s.max_slide_iterations;
         for (int iter = 0; iter < iterations; ++iter) {
             const Scalar len = length(motion_);
@@ -112,7 +116,6 @@ public:
             trace::plane_solve(t_, r_.pass, iter, ps);
             if (ps.kind == PlaneSolveKind::kStop) break;
         }
-        return out_;
     }
 
 private:
@@ -265,7 +268,7 @@ private:
     const SlideRequest& r_;
     const Params& p_;
     const Tracer& t_;
-    SlideResult out_;
+    SlideResult& out_;
     Vec3 motion_;
     Results<Vec3, kMaxPlanes> planes_; // (written before read: not zeroed every pass)
     Results<Vec3, kMaxPlanes> velocity_planes_;
@@ -279,7 +282,9 @@ private:
 
 SlideResult collide_and_slide(const geo::LocalScene& scene, const SlideRequest& r, const Params& p,
                               const Tracer& t) {
-    return SlidePass(scene, r, p, t).run();
+    SlideResult out; // the return value itself (NRVO)
+    SlidePass(scene, r, p, t, &out).run();
+    return out;
 }
 
 } // namespace fx::kcc

@@ -105,12 +105,12 @@ inline bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec
     const std::span<geo::Hit> hits = results.span();
     const size_t found = scene.cast_all(c, motion, distance, hits);
     if (found == 0) return false;
-    // One copy of a hit into *out, whichever the answer (80 bytes: on wasm32 a call of memcpy).
+    // One copy of a hit into *out, whichever the answer (80 bytes: geo::copy_result).
     const size_t n = found < hits.size() ? found : hits.size();
     for (size_t i = 0; i < n; ++i) {
         Vec3 normal;
         if (meets(scene, hits[i], motion, ignore, &normal)) {
-            *out = hits[i];
+            geo::copy_result(out, hits[i]);
             out->normal = normal;
             return true;
         }
@@ -126,10 +126,10 @@ inline bool sweep(const geo::LocalScene& scene, const geo::Capsule& c, const Vec
                 break;
             }
         }
-        *out = hits[pick];
+        geo::copy_result(out, hits[pick]);
         return true;
     }
-    *out = hits[0];
+    geo::copy_result(out, hits[0]);
     return false;
 }
 

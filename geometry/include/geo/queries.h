@@ -25,7 +25,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <span>
+#include <type_traits>
 
 #include "geo/shapes.h"
 #include "geo/tolerances.h"
@@ -65,6 +67,23 @@ struct Hit {
     bool start_overlap = false;
     Scalar depth;
 };
+
+/// `*to = from` for a query result (Hit: 80 bytes). On wasm32 a struct copy past 64 bytes is one
+/// memory.copy, which node runs as a call into the engine (about 4 ns against 1 for the loads
+/// and stores; docs/performance.md, issue 55): there, two copies of half the size, each expanded
+/// inline, the same bytes. Elsewhere the assignment.
+template <class T> inline void copy_result(T* to, const T& from) {
+    static_assert(std::is_trivially_copyable_v<T>);
+#if defined(__wasm__)
+    constexpr size_t kHalf = sizeof(T) / 2;
+    auto* const d = reinterpret_cast<unsigned char*>(to);
+    const auto* const s = reinterpret_cast<const unsigned char*>(&from);
+    std::memcpy(d, s, kHalf);
+    std::memcpy(d + kHalf, s + kHalf, sizeof(T) - kHalf);
+#else
+    *to = from;
+#endif
+}
 
 /// Lexicographic order of two vectors (x, then y, then z).
 constexpr int vec_compare(const Vec3& a, const Vec3& b) noexcept {
