@@ -61,6 +61,47 @@ TEST_CASE("runner: input cursor plays segments, jumps and summed impulses", "[ru
     CHECK(c.at(100).stick_x == Scalar{});
 }
 
+TEST_CASE("runner: a cursor read tick after tick gives each tick's input as a fresh one does",
+          "[runner]") {
+    // The cursor keeps the last input while nothing in the stream changes (held sticks): every
+    // tick read in order must be what a cursor that starts at that tick finds, over streams of
+    // segments with gaps, jumps and impulses on the same and on separate ticks, read every tick
+    // and with strides that step over changes.
+    uint64_t seed = 12345;
+    auto next = [&seed](int64_t n) { // a small LCG, enough to vary the streams
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        return static_cast<int64_t>((seed >> 33) % static_cast<uint64_t>(n));
+    };
+    int compared = 0;
+    for (int k = 0; k < 200; ++k) {
+        InputStream s;
+        int64_t t = next(4);
+        for (int seg = 0; seg < 6; ++seg) {
+            const int64_t len = 1 + next(12);
+            s.sticks.push_back({t, t + len, Scalar::ratio(next(2001) - 1000, 1000),
+                                Scalar::ratio(next(2001) - 1000, 1000)});
+            t += len + next(3); // a gap or none
+        }
+        for (int64_t j = next(5); j < t + 5; j += 1 + next(9))
+            s.jumps.push_back(j);
+        for (int64_t i = next(7); i < t + 5; i += next(8)) // several on one tick when 0
+            s.impulses.push_back({i, {I(next(5) - 2), I(next(3)), Scalar{}}});
+        const int64_t stride = 1 + k % 3;
+        InputCursor in_order(s);
+        for (int64_t tick = 0; tick < t + 8; tick += stride) {
+            InputCursor fresh(s);
+            const kcc::Input a = in_order.at(tick), b = fresh.at(tick);
+            INFO("stream " << k << ", tick " << tick);
+            REQUIRE(a.stick_x == b.stick_x);
+            REQUIRE(a.stick_y == b.stick_y);
+            REQUIRE(a.jump == b.jump);
+            REQUIRE(a.impulse == b.impulse);
+            ++compared;
+        }
+    }
+    CHECK(compared > 5000);
+}
+
 TEST_CASE("runner: ticks are reported 0..N-1 in order, and a run can stop early", "[runner]") {
     Scenario sc = flat_scenario(25);
     Recorder r;

@@ -7,18 +7,26 @@
 
 namespace fx::harness {
 
-kcc::Input InputCursor::at(int64_t tick) {
+kcc::Input InputCursor::find(int64_t tick) {
     const InputStream& s = *stream_;
     kcc::Input in;
+    int64_t until = INT64_MAX; // the next tick whose input may differ
     while (stick_ < s.sticks.size() && s.sticks[stick_].to <= tick)
         ++stick_;
-    if (stick_ < s.sticks.size() && s.sticks[stick_].from <= tick) {
-        in.stick_x = s.sticks[stick_].x;
-        in.stick_y = s.sticks[stick_].y;
+    if (stick_ < s.sticks.size()) {
+        const StickSegment& seg = s.sticks[stick_];
+        if (seg.from <= tick) {
+            in.stick_x = seg.x;
+            in.stick_y = seg.y;
+            until = seg.to;
+        } else {
+            until = seg.from;
+        }
     }
     while (jump_ < s.jumps.size() && s.jumps[jump_] < tick)
         ++jump_;
     in.jump = jump_ < s.jumps.size() && s.jumps[jump_] == tick;
+    if (jump_ < s.jumps.size()) until = std::min(until, in.jump ? tick + 1 : s.jumps[jump_]);
     while (impulse_ < s.impulses.size() && s.impulses[impulse_].tick < tick)
         ++impulse_;
     // Several impulses at one tick add up, in file order, the sum limited as the controller
@@ -26,6 +34,12 @@ kcc::Input InputCursor::at(int64_t tick) {
     for (size_t i = impulse_; i < s.impulses.size() && s.impulses[i].tick == tick; ++i) {
         in.impulse = kcc::limit_impulse(in.impulse + s.impulses[i].velocity);
     }
+    if (impulse_ < s.impulses.size())
+        until = std::min(until,
+                         s.impulses[impulse_].tick == tick ? tick + 1 : s.impulses[impulse_].tick);
+    same_ = in;
+    same_from_ = tick;
+    same_until_ = until;
     return in;
 }
 

@@ -65,11 +65,21 @@ bool run_scenario(const Scenario& scenario, RunSink& sink, const RunOptions& opt
 class InputCursor {
 public:
     explicit InputCursor(const InputStream& stream) : stream_(&stream) {}
-    kcc::Input at(int64_t tick);
+    /// The input of `tick`; call with non-decreasing ticks.
+    kcc::Input at(int64_t tick) {
+        if (tick >= same_from_ && tick < same_until_) return same_;
+        return find(tick);
+    }
 
 private:
     const InputStream* stream_;
     size_t stick_ = 0, jump_ = 0, impulse_ = 0;
+    /// The last input found holds, unchanged, for the ticks [same_from_, same_until_): until the
+    /// stick's next segment boundary, jump or impulse (a tick with a jump or an impulse is its
+    /// own). Most ticks of a recorded stream are such a tick (a held stick).
+    kcc::Input same_;
+    int64_t same_from_ = 0, same_until_ = 0;
+    kcc::Input find(int64_t tick);
 };
 
 /// A scenario's runtime changes (docs/scenarios.md, "Joins, leaves and events") applied to its
