@@ -559,9 +559,20 @@ bool World::gather_bodies_near(size_t i, const Vec3& shift, geo::Aabb* region) {
     const Vec3 carried{abs(shift.x), abs(shift.y), abs(shift.z)};
     reach.lo -= carried;
     reach.hi += carried;
+    // Without a branch a candidate (whether one is near is what a crowd's predictions miss):
+    // the six comparisons of Aabb::overlaps combined, every candidate's index written to the
+    // next place and the count moved on when it is near; the bodies kept copied after. (At most
+    // one place a body: for_bodies_near visits each once, the crowd's window only ones it skipped.)
+    uint32_t* const kept = near_scratch_.data();
+    size_t n = 0;
+    const auto at_most = [](Scalar a, Scalar b) { return static_cast<size_t>(a <= b); };
     const auto near = [&](uint32_t k) {
-        if (k != i && body_box_[k].overlaps(reach))
-            body_near_.push_back({body_start_[k], body_box_[k]});
+        const geo::Aabb& bk = body_box_[k];
+        kept[n] = k;
+        n += at_most(reach.lo.x, bk.hi.x) & at_most(bk.lo.x, reach.hi.x) &
+             at_most(reach.lo.z, bk.hi.z) & at_most(bk.lo.z, reach.hi.z) &
+             at_most(reach.lo.y, bk.hi.y) & at_most(bk.lo.y, reach.hi.y) &
+             static_cast<size_t>(k != i);
     };
     // A body of the crowd meets none of the crowd in its casts (only the resolution's pairs);
     // another body near the crowd meets those within kCrowdWindow of its place in its order.
@@ -570,6 +581,8 @@ bool World::gather_bodies_near(size_t i, const Vec3& shift, geo::Aabb* region) {
         for (size_t r = from; r < to; ++r)
             near(crowd_[r].second);
     }
+    for (size_t m = 0; m < n; ++m)
+        body_near_.push_back({body_start_[kept[m]], body_box_[kept[m]]});
     return true;
 }
 

@@ -242,6 +242,8 @@ private:
     /// rank, or where it would fall).
     std::pair<size_t, size_t> crowd_window(size_t who) const;
     std::vector<geo::Body> body_near_; ///< the bodies one character meets
+    /// scratch of gather_bodies_near, parallel to states_ (one place per body a query visits)
+    std::vector<uint32_t> near_scratch_;
     std::vector<Vec3> body_push_; ///< parallel to states_: the resolution's push
     uint64_t id_ties_ = 0; ///< id_ties()
     uint64_t pairs_met_ = 0; ///< pairs_met()
