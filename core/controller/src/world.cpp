@@ -197,6 +197,7 @@ void World::size_scratch() {
     body_cell_.assign(states_.size(), 0);
     cell_start_.reserve(4 * states_.size() + 66);
     body_near_.reserve(states_.size());
+    near_scratch_.assign(states_.size(), 0);
     body_push_.assign(states_.size(), Vec3::zero());
     cache_.assign(states_.size(), TickCache{});
     checksum_bytes_.assign(states_.size() * kStateBytes + platforms_.size() * kPlatformBytes, 0);
@@ -293,9 +294,10 @@ void World::step(std::span<const Input> inputs, TraceObserver* observer) {
 
 size_t World::scratch_bytes_per_character() {
     return sizeof(decltype(body_start_)::value_type) + sizeof(decltype(body_box_)::value_type) +
-           sizeof(decltype(body_cells_)::value_type) + sizeof(decltype(body_cell_)::value_type) +
-           sizeof(decltype(body_scratch_)::value_type) + sizeof(decltype(crowd_)::value_type) +
-           sizeof(decltype(body_rank_)::value_type) + sizeof(decltype(crowd_shifted_)::value_type) +
+           sizeof(decltype(near_scratch_)::value_type) + sizeof(decltype(body_cells_)::value_type) +
+           sizeof(decltype(body_cell_)::value_type) + sizeof(decltype(body_scratch_)::value_type) +
+           sizeof(decltype(crowd_)::value_type) + sizeof(decltype(body_rank_)::value_type) +
+           sizeof(decltype(crowd_shifted_)::value_type) +
            sizeof(decltype(body_rank_shifted_)::value_type) +
            sizeof(decltype(crowd_scratch_)::value_type) + sizeof(decltype(body_push_)::value_type) +
            kStateBytes; // checksum_bytes_: the character's canonical state bytes

@@ -81,12 +81,16 @@ void radix_sort(std::vector<std::pair<uint64_t, uint32_t>>& v,
 }
 } // namespace
 
-bool World::crowded_run(size_t b, size_t e) const {
-    if (e - b > kCrowdedCell) return true;
+bool World::too_few_to_crowd(size_t n) const {
     // Too few to be crowded even at the widest radius (the square's side at least 2 m): most
     // cells, answered without a look at their bodies.
     const uint64_t w = static_cast<uint64_t>(body_widest_.raw()) * 1000 >> 32;
-    if ((e - b) * 3 * (w + 1) * (w + 1) <= 2000 * 2000) return false;
+    return n <= kCrowdedCell && n * 3 * (w + 1) * (w + 1) <= 2000 * 2000;
+}
+
+bool World::crowded_run(size_t b, size_t e) const {
+    if (e - b > kCrowdedCell) return true;
+    if (too_few_to_crowd(e - b)) return false;
     // Discs of radius r_i with centres in a 2 m square lie in the square grown by the largest
     // radius on every side; they cannot all stand apart when their areas add up to more than
     // its, sum(pi r_i^2) > (2 + 2 r_max)^2, tested with 3 for pi in whole millimetres, each
@@ -110,8 +114,11 @@ bool World::crowd_before(const CrowdEntry& u, uint64_t key, const geo::Capsule& 
     return order != 0 ? order < 0 : u.second < index;
 }
 
-void World::order_crowd() {
+void World::order_crowd(size_t most) {
     crowded_ = false;
+    // No cell holds enough bodies to be crowded (crowded_run false for every one): nothing to
+    // look at cell by cell (most cells of a crowd spread out hold one or two bodies).
+    if (too_few_to_crowd(most)) return;
     const size_t n = body_cells_.size();
     for (size_t b = 0, e; b < n; b = e) {
         const int64_t cell = body_cells_[b].first;
@@ -225,19 +232,20 @@ void World::index_bodies() {
     const int64_t w = x1 - x0 + 1, h = z1 - z0 + 1;
     if (w > limit || h > limit || w * h > limit) {
         std::sort(body_cells_.begin(), body_cells_.end());
-        order_crowd();
+        order_crowd(body_cells_.size());
         return;
     }
     grid_x0_ = x0, grid_z0_ = z0, grid_w_ = w, grid_h_ = h;
     // Counts at [c + 2], prefix sums, then each body placed at [c + 1]++: afterwards
     // cell_start_[c] is where cell c begins, for every c in [0, w * h].
     cell_start_.assign(static_cast<size_t>(w * h + 2), 0);
+    size_t most = 0; // the most bodies in one cell
     for (const auto& cell : body_cells_) {
         // The key's cell: cx in the high half, cz + 2^31 in the low one (cell_key).
         const int64_t cx = cell.first >> 32, cz = (cell.first & 0xffffffff) - (int64_t{1} << 31);
         const int64_t k = (cx - x0) * h + (cz - z0);
         body_cell_[cell.second] = k;
-        ++cell_start_[static_cast<size_t>(k + 2)];
+        most = std::max<size_t>(most, ++cell_start_[static_cast<size_t>(k + 2)]);
     }
     for (size_t k = 2; k < cell_start_.size(); ++k)
         cell_start_[k] += cell_start_[k - 1];
@@ -246,7 +254,7 @@ void World::index_bodies() {
     for (const auto& cell : body_scratch_)
         body_cells_[cell_start_[static_cast<size_t>(body_cell_[cell.second] + 1)]++] = cell;
     cell_start_.pop_back();
-    order_crowd();
+    order_crowd(most);
 }
 
 bool World::grid_is_fresh() const {
@@ -551,9 +559,20 @@ bool World::gather_bodies_near(size_t i, const Vec3& shift, geo::Aabb* region) {
     const Vec3 carried{abs(shift.x), abs(shift.y), abs(shift.z)};
     reach.lo -= carried;
     reach.hi += carried;
+    // Without a branch a candidate (whether one is near is what a crowd's predictions miss):
+    // the six comparisons of Aabb::overlaps combined, every candidate's index written to the
+    // next place and the count moved on when it is near; the bodies kept copied after. (At most
+    // one place a body: for_bodies_near visits each once, the crowd's window only ones it skipped.)
+    uint32_t* const kept = near_scratch_.data();
+    size_t n = 0;
+    const auto at_most = [](Scalar a, Scalar b) { return static_cast<size_t>(a <= b); };
     const auto near = [&](uint32_t k) {
-        if (k != i && body_box_[k].overlaps(reach))
-            body_near_.push_back({body_start_[k], body_box_[k]});
+        const geo::Aabb& bk = body_box_[k];
+        kept[n] = k;
+        n += at_most(reach.lo.x, bk.hi.x) & at_most(bk.lo.x, reach.hi.x) &
+             at_most(reach.lo.z, bk.hi.z) & at_most(bk.lo.z, reach.hi.z) &
+             at_most(reach.lo.y, bk.hi.y) & at_most(bk.lo.y, reach.hi.y) &
+             static_cast<size_t>(k != i);
     };
     // A body of the crowd meets none of the crowd in its casts (only the resolution's pairs);
     // another body near the crowd meets those within kCrowdWindow of its place in its order.
@@ -562,6 +581,8 @@ bool World::gather_bodies_near(size_t i, const Vec3& shift, geo::Aabb* region) {
         for (size_t r = from; r < to; ++r)
             near(crowd_[r].second);
     }
+    for (size_t m = 0; m < n; ++m)
+        body_near_.push_back({body_start_[kept[m]], body_box_[kept[m]]});
     return true;
 }
 

@@ -229,7 +229,12 @@ private:
     /// Whether the cell body_cells_[b, e) is crowded: more than kCrowdedCell bodies, or more
     /// than could stand there apart.
     bool crowded_run(size_t b, size_t e) const;
-    void order_crowd(); ///< crowded_, crowd_ and body_rank_, for index_bodies
+    /// crowded_, crowd_ and body_rank_, for index_bodies; `most`: at least as many bodies as the
+    /// fullest cell holds
+    void order_crowd(size_t most);
+    /// Whether n bodies in one cell are too few to be crowded whatever their radii (up to the
+    /// widest): crowded_run's answer without a look at them.
+    bool too_few_to_crowd(size_t n) const;
     /// Whether crowd entry u comes before a body with key `key`, capsule `c` and index `index`:
     /// by key, then body_compare, then index (ids: states_ is in id order). A total order.
     bool crowd_before(const CrowdEntry& u, uint64_t key, const geo::Capsule& c, size_t index) const;
@@ -237,6 +242,8 @@ private:
     /// rank, or where it would fall).
     std::pair<size_t, size_t> crowd_window(size_t who) const;
     std::vector<geo::Body> body_near_; ///< the bodies one character meets
+    /// scratch of gather_bodies_near, parallel to states_ (one place per body a query visits)
+    std::vector<uint32_t> near_scratch_;
     std::vector<Vec3> body_push_; ///< parallel to states_: the resolution's push
     uint64_t id_ties_ = 0; ///< id_ties()
     uint64_t pairs_met_ = 0; ///< pairs_met()
