@@ -1814,6 +1814,17 @@ class Swarm(Workspace):
         out = read(self.p("out.txt"))
         self.assertRegex(out, rf"(?m)^swarm seed 3: {report['runs']} runs, ")
         self.assertIn(f"stopped early by signal {int(sig)}: no run started after it", out)
+        # Its time, counted by the process: 50 runs or more take a measurable share of a second of
+        # CPU, and one job cannot use more processor time than wall time (a little slack for the
+        # clocks' granularity); the text says the same figures.
+        self.assertGreater(report["wall_ms"], 0)
+        self.assertGreater(report["cpu_ms"], 50)
+        self.assertLessEqual(report["cpu_ms"], report["wall_ms"] + 50)
+        m = re.search(r"(?m)^time: (\d+\.\d) s of wall time, (\d+\.\d) s of CPU \((\d+\.\d\d) core-hours\)$", out)
+        self.assertIsNotNone(m, out)
+        self.assertAlmostEqual(float(m.group(1)), report["wall_ms"] / 1000, delta=0.051)
+        self.assertAlmostEqual(float(m.group(2)), report["cpu_ms"] / 1000, delta=0.051)
+        self.assertAlmostEqual(float(m.group(3)), report["cpu_ms"] / 3600000, delta=0.0051)
         # A run that was not stopped says so too.
         rc, out, err = fxkcc(["swarm", "--seed", "3", "--runs", "2", "--no-synctest", "--json", "-"], self.tmp)
         self.assertIn(rc, (0, 1), err)

@@ -10,6 +10,7 @@
 
 #include "records/atomic_file.h"
 #include "records/build_info.h"
+#include "records/cpu_time.h"
 #include "records/json.h"
 #include "records/text.h"
 #include "scenario/writer.h"
@@ -85,6 +86,8 @@ std::string slug(const std::string& text) {
 int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     report->seed = o.seed;
     report->commit = build_info().commit;
+    const auto began = std::chrono::steady_clock::now();
+    const int64_t cpu_before = process_cpu_ms();
     const int64_t first = o.only_run >= 0 ? o.only_run : 0;
     const int64_t count = o.only_run >= 0 ? 1 : o.runs;
     // By run index, made as runs finish: with --time the count is only an upper bound.
@@ -294,6 +297,11 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
         keep.duplicate_runs.insert(keep.duplicate_runs.end(), d.duplicate_runs.begin(),
                                    d.duplicate_runs.end());
     }
+    report->wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - began)
+                          .count();
+    const int64_t cpu_after = process_cpu_ms();
+    report->cpu_ms = cpu_before < 0 || cpu_after < 0 ? -1 : cpu_after - cpu_before;
     const bool unknown = std::any_of(report->findings.begin(), report->findings.end(),
                                      [](const SwarmFinding& f) { return !f.known; });
     return unknown ? 1 : 0;
@@ -335,6 +343,20 @@ bool read_known(const std::string& path, std::vector<std::string>* out, std::str
     return true;
 }
 
+namespace {
+/// v / unit with two decimals, rounded half up (v >= 0): 3436600 ms in hours is "0.95".
+std::string hundredths_text(int64_t v, int64_t unit) {
+    const int64_t h = (v * 100 + unit / 2) / unit;
+    const int64_t frac = h % 100;
+    return std::to_string(h / 100) + (frac < 10 ? ".0" : ".") + std::to_string(frac);
+}
+/// Milliseconds as seconds with one decimal, rounded half up: 3436649 is "3436.6".
+std::string seconds_text(int64_t ms) {
+    const int64_t tenths = (ms + 50) / 100;
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
+}
+} // namespace
+
 std::string report_text(const SwarmReport& r) {
     std::string s;
     for (const SwarmFinding& f : r.findings) {
@@ -362,6 +384,11 @@ std::string report_text(const SwarmReport& r) {
          std::to_string(std::count_if(r.findings.begin(), r.findings.end(),
                                       [](const SwarmFinding& f) { return f.known; })) +
          " of them known; oracles (runs checked): " + oracles + "\n";
+    s += "time: " + seconds_text(r.wall_ms) + " s of wall time";
+    if (r.cpu_ms >= 0)
+        s += ", " + seconds_text(r.cpu_ms) + " s of CPU (" + hundredths_text(r.cpu_ms, 3600000) +
+             " core-hours)";
+    s += "\n";
     if (r.interrupted != 0)
         s += "stopped early by signal " + std::to_string(r.interrupted) +
              ": no run started after it; the report covers the runs that had started\n";
@@ -373,7 +400,9 @@ std::string report_json(const SwarmReport& r) {
                              {"commit", r.commit},
                              {"runs", r.runs},
                              {"character_ticks", r.character_ticks},
-                             {"interrupted", r.interrupted != 0}});
+                             {"interrupted", r.interrupted != 0},
+                             {"wall_ms", r.wall_ms},
+                             {"cpu_ms", r.cpu_ms}});
     Json oracles = Json::object();
     for (const auto& [name, n] : r.oracles)
         oracles.set(name, n);

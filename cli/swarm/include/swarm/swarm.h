@@ -62,6 +62,11 @@ struct SwarmReport {
     std::vector<SwarmFinding> findings; ///< one per signature
     std::string commit;
     int interrupted = 0; ///< the signal that stopped it early (SwarmOptions::stop), or 0
+    /// Wall time and processor time (process_cpu_ms: every job's thread, the shrinking, the
+    /// sides' processes) from the first run to the report, in milliseconds; cpu_ms -1 when the
+    /// system does not say.
+    int64_t wall_ms = 0;
+    int64_t cpu_ms = 0;
 };
 
 /// Reads a file of known findings: one `oracle|family` key a line, `#` comments, blank lines.
