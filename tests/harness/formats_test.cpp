@@ -153,6 +153,20 @@ const char* kSmallFile = "fxkcc-hashes 1\n"
 
 } // namespace
 
+TEST_CASE("formats: decimal text of a quotient, rounded half up, with a carry into the units") {
+    using fx::harness::text::decimal;
+    CHECK(decimal(3436649, 1000, 1) == "3436.6"); // 3436.649 s
+    CHECK(decimal(3436600, 3600000, 2) == "0.95"); // 0.95461 h
+    CHECK(decimal(1500, 1000, 3) == "1.500");
+    CHECK(decimal(7, 1000, 3) == "0.007");
+    CHECK(decimal(0, 1000, 1) == "0.0");
+    CHECK(decimal(49, 1000, 1) == "0.0");
+    CHECK(decimal(50, 1000, 1) == "0.1"); // half up
+    CHECK(decimal(999, 1000, 1) == "1.0"); // 0.999 carries
+    CHECK(decimal(35999999, 3600000, 2) == "10.00");
+    CHECK(decimal(18599000, 3600000, 2) == "5.17");
+}
+
 TEST_CASE("formats: entity labels and order") {
     const EntityRef c1{EntityKind::kCharacter, 1}, c10{EntityKind::kCharacter, 10},
         p2{EntityKind::kPlatform, 2};

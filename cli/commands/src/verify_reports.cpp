@@ -14,11 +14,6 @@ namespace {
 
 using text::xml_escape;
 
-std::string seconds_text(int64_t millis) {
-    std::string frac = std::to_string(millis % 1000);
-    return std::to_string(millis / 1000) + "." + std::string(3 - frac.size(), '0') + frac;
-}
-
 /// The status of an outcome as a JSON word.
 const char* json_status(Status s) {
     switch (s) {
@@ -148,11 +143,11 @@ std::string junit_xml(const std::vector<Outcome>& outcomes, const std::string& t
       << errors << "\"";
     if (!orphans.fail && !orphans.orphans.empty())
         x << " skipped=\"" << orphans.orphans.size() << "\"";
-    x << " time=\"" << seconds_text(total) << "\">\n";
+    x << " time=\"" << text::decimal(total, 1000, 3) << "\">\n";
     for (const Outcome& o : outcomes) {
         x << "  <testcase classname=\"fxkcc." << xml_escape(target) << "\" name=\""
           << xml_escape(o.name.empty() ? o.path : o.name) << "\" file=\"" << xml_escape(o.path)
-          << "\" time=\"" << seconds_text(o.millis) << "\"";
+          << "\" time=\"" << text::decimal(o.millis, 1000, 3) << "\"";
         if (o.status == Status::kPass) {
             x << "/>\n";
             continue;
@@ -208,14 +203,15 @@ std::string report_json(const std::vector<Outcome>& outcomes, const std::string&
                              {"exit_code", exit_code}});
     Json scenarios = Json::array();
     for (const Outcome& o : outcomes) {
-        scenarios.push_back(Json::object({{"name", o.name},
-                                          {"path", o.path},
-                                          {"status", json_status(o.status)},
-                                          {"checks_failed", o.checks_failed},
-                                          {"ticks", o.ticks},
-                                          {"seconds", json_decimal(seconds_text(o.millis))},
-                                          {"summary", o.summary},
-                                          {"detail", o.detail}}));
+        scenarios.push_back(
+            Json::object({{"name", o.name},
+                          {"path", o.path},
+                          {"status", json_status(o.status)},
+                          {"checks_failed", o.checks_failed},
+                          {"ticks", o.ticks},
+                          {"seconds", json_decimal(text::decimal(o.millis, 1000, 3))},
+                          {"summary", o.summary},
+                          {"detail", o.detail}}));
     }
     doc.set("scenarios", std::move(scenarios));
     Json list = Json::array();

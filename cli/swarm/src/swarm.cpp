@@ -343,20 +343,6 @@ bool read_known(const std::string& path, std::vector<std::string>* out, std::str
     return true;
 }
 
-namespace {
-/// v / unit with two decimals, rounded half up (v >= 0): 3436600 ms in hours is "0.95".
-std::string hundredths_text(int64_t v, int64_t unit) {
-    const int64_t h = (v * 100 + unit / 2) / unit;
-    const int64_t frac = h % 100;
-    return std::to_string(h / 100) + (frac < 10 ? ".0" : ".") + std::to_string(frac);
-}
-/// Milliseconds as seconds with one decimal, rounded half up: 3436649 is "3436.6".
-std::string seconds_text(int64_t ms) {
-    const int64_t tenths = (ms + 50) / 100;
-    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10);
-}
-} // namespace
-
 std::string report_text(const SwarmReport& r) {
     std::string s;
     for (const SwarmFinding& f : r.findings) {
@@ -384,10 +370,10 @@ std::string report_text(const SwarmReport& r) {
          std::to_string(std::count_if(r.findings.begin(), r.findings.end(),
                                       [](const SwarmFinding& f) { return f.known; })) +
          " of them known; oracles (runs checked): " + oracles + "\n";
-    s += "time: " + seconds_text(r.wall_ms) + " s of wall time";
+    s += "time: " + text::decimal(r.wall_ms, 1000, 1) + " s of wall time";
     if (r.cpu_ms >= 0)
-        s += ", " + seconds_text(r.cpu_ms) + " s of CPU (" + hundredths_text(r.cpu_ms, 3600000) +
-             " core-hours)";
+        s += ", " + text::decimal(r.cpu_ms, 1000, 1) + " s of CPU (" +
+             text::decimal(r.cpu_ms, 3600000, 2) + " core-hours)";
     s += "\n";
     if (r.interrupted != 0)
         s += "stopped early by signal " + std::to_string(r.interrupted) +

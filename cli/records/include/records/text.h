@@ -135,4 +135,23 @@ inline void append_int(std::string* s, int64_t v) {
     s->append(buf, r.ptr);
 }
 
+/// value / unit as a decimal with `digits` digits after the point (1 to 9), rounded half up;
+/// value >= 0 and unit > 0. decimal(3436649, 1000, 1) is "3436.6" (milliseconds as seconds),
+/// decimal(3436600, 3600000, 2) is "0.95" (as hours), decimal(1500, 1000, 3) is "1.500".
+inline std::string decimal(int64_t value, int64_t unit, int digits) {
+    int64_t scale = 1;
+    for (int k = 0; k < digits; ++k)
+        scale *= 10;
+    const int64_t q = value / unit, r = value % unit;
+    int64_t frac = (r * scale * 2 + unit) / (unit * 2);
+    int64_t whole = q;
+    if (frac == scale) {
+        ++whole;
+        frac = 0;
+    }
+    std::string f = std::to_string(frac);
+    return std::to_string(whole) + "." + std::string(static_cast<size_t>(digits) - f.size(), '0') +
+           f;
+}
+
 } // namespace fx::harness::text
