@@ -152,7 +152,7 @@ public:
         app.add(
             "--features", &cmd_.features,
             "Comma-separated features a run may enable (default all; each run enables a random subset): "
-            "wall-joint, corner, union, slot, seams, step, ledge, slope, ceiling, platform, crush, crowd, roam, "
+            "wall-joint, corner, union, slot, seams, notch, step, ledge, slope, ceiling, platform, crush, crowd, roam, "
             "lifecycle, frames, offset, settings");
         app.add("--out", &cmd_.out_dir, "Write each finding's shrunk scenario into this folder");
         app.add("--emit", &cmd_.emit_dir, "Write every run's generated scenario into this folder");
@@ -169,8 +169,8 @@ public:
             .range(0, 1000000)
             .type_name("SECONDS");
         app.flag("--no-metamorphic", &cmd_.no_metamorphic,
-                 "Leave out the translate, permute and frames oracles");
-        app.flag("--no-synctest", &cmd_.no_synctest, "Leave out the synctest oracle");
+                 "Leave out the translate, permute, frames and turn oracles");
+        app.flag("--no-synctest", &cmd_.no_synctest, "Leave out the synctest and roundtrip oracles");
         app.add(
             "--inject-oracle-fault", &cmd_.plant,
             "ORACLE: plant a difference in that oracle's comparison (translate, permute, frames, turn, roundtrip, "
