@@ -1646,7 +1646,7 @@ class Desync(Workspace):
         self.assertIn("the fault names character 5, which the scenario does not have", err)
         rc, _, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--b", "/nonexistent/fxkcc"], self.tmp)
         self.assertEqual(rc, 125)
-        self.assertIn("fxkcc desync: side b (/nonexistent/fxkcc) could not run (exit ", err)
+        self.assertIn("fxkcc desync: side b (/nonexistent/fxkcc) could not run: it could not be started: ", err)
 
 
 class Shrink(Workspace):
@@ -1854,6 +1854,47 @@ class Swarm(Workspace):
         rc, _, err = fxkcc(["swarm", "--runs", "1", "--no-synctest", "--json", "no/such/folder/r.json"], self.tmp)
         self.assertEqual(rc, 125)
         self.assertIn("no/such/folder/r.json", err)
+
+    def side_script(self, name, body):
+        """A side of its own: `--version` answered by this binary, any run by the shell `body`."""
+        path = self.p(name)
+        write(path, f'#!/bin/sh\nif [ "$1" = --version ]; then exec {BINARY} --version; fi\n{body}\n')
+        os.chmod(path, 0o755)
+        return "./" + name
+
+    def test_a_side_that_cannot_run_is_refused_before_any_run(self):
+        not_fxkcc = self.p("not-fxkcc.sh")
+        write(not_fxkcc, "#!/bin/sh\necho 'other 1.0'\n")
+        os.chmod(not_fxkcc, 0o755)
+        for side, why in (("/nonexistent/fxkcc", "it could not be started: No such file or directory"),
+                          ("false", "it exited 1"),
+                          ("./not-fxkcc.sh", "its --version does not start with 'fxkcc '")):
+            rc, out, err = fxkcc(["swarm", "--runs", "3", "--b", side, "--out", "found"], self.tmp)
+            self.assertEqual(rc, 125, err)
+            self.assertEqual(err, f"fxkcc swarm: side b ({side}) cannot run fxkcc: {why}\n")
+            self.assertEqual(out, "")
+            self.assertFalse(os.path.exists(self.p("found")))
+
+    def test_a_side_failing_on_a_world_is_a_finding_shrunk_and_reproduced(self):
+        for body, what in (("echo 'trap: unreachable' >&2; exit 3", "exited 3: trap: unreachable"),
+                           ('kill -SEGV $$', "was killed by signal 11 (SIGSEGV)"),
+                           ("echo 'no hashes' >&2; exit 1", "exited 1 without writing its hashes: no hashes")):
+            side = self.side_script("side.sh", body)
+            shutil.rmtree(self.p("found"), ignore_errors=True)
+            rc, out, err = fxkcc(["swarm", "--seed", "3", "--runs", "2", "--no-metamorphic", "--no-synctest",
+                                  "--b", side, "--out", "found", "--json", "r.json"], self.tmp)
+            self.assertEqual(rc, 1, err)
+            report = json.loads(read(self.p("r.json")))
+            self.assertEqual(report["oracles"]["sides"], 2)
+            self.assertEqual([f["oracle"] for f in report["findings"]], ["sides-run"], out)
+            self.assertIn(f"side b ({side}) {what}", out)
+            self.assertIn("also in 1 other run(s): 1", out)
+            # Shrunk by asking the side again: the smallest world on which it still fails.
+            self.assertRegex(out, r"shrunk: ticks \d+, .* -> ticks 1, characters 1, ")
+            scenario = report["findings"][0]["scenario"]
+            self.assertTrue(os.path.exists(self.p(scenario)), scenario)
+            self.run_ok(["validate", scenario])
+            self.assertIn(f"fxkcc swarm --seed 3 --run 0 --b '{side}'", report["findings"][0]["repro"])
 
     def test_bad_usage(self):
         rc, _, err = fxkcc(["swarm", "--features", "ledge,wall"], self.tmp)

@@ -90,8 +90,14 @@ int run_hashes(const Side& side, const std::string& scenario, bool allow_outside
         return kExitBadInput;
     }
     if (r.exit_code != 0 && r.exit_code != 1) {
-        *error = "side " + tag + " (" + side.label + ") could not run (exit " +
-                 std::to_string(r.exit_code) + "): " + r.err;
+        *error = "side " + tag + " (" + side.label + ") could not run: it " + side_outcome(r) +
+                 (r.err.empty() ? "" : ": " + r.err);
+        return kExitCannotTest;
+    }
+    std::error_code ec;
+    if (!fs::exists(h, ec)) {
+        *error = "side " + tag + " (" + side.label + ") " + side_outcome(r) +
+                 " without writing its hashes" + (r.err.empty() ? "" : ": " + r.err);
         return kExitCannotTest;
     }
     if (!read_hash_file(h, &out->hashes, error)) {
@@ -114,8 +120,8 @@ int run_trace(const Side& side, const std::string& scenario, bool allow_outside,
     if (allow_outside) args.emplace_back("--allow-outside");
     const SideResult r = run_side(side, args);
     if (r.exit_code != 0 && r.exit_code != 1) {
-        *error = "side " + tag + " (" + side.label + ") could not trace (exit " +
-                 std::to_string(r.exit_code) + "): " + r.err;
+        *error = "side " + tag + " (" + side.label + ") could not trace: it " + side_outcome(r) +
+                 (r.err.empty() ? "" : ": " + r.err);
         return kExitCannotTest;
     }
     out->csv = slurp(csv);

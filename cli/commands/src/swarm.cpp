@@ -95,6 +95,20 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         // A generated run has at most a few tens of thousands of character-ticks.
         a.timeout_ms = b.timeout_ms =
             cmd.side_timeout > 0 ? cmd.side_timeout * 1000 : side_timeout_ms(100000);
+        // A side that cannot run at all (not found, not executable, not fxkcc) is refused
+        // before the first run: every run would otherwise report it.
+        for (const auto& [tag, side] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
+            Side plain = *side;
+            plain.extra.clear();
+            const SideResult r = run_side(plain, {"--version"});
+            if (r.exit_code != 0 || r.out.rfind("fxkcc ", 0) != 0) {
+                err << "fxkcc swarm: side " << tag << " (" << side->label << ") cannot run fxkcc: "
+                    << (r.exit_code == 0 ? "its --version does not start with 'fxkcc '"
+                                         : "it " + side_outcome(r))
+                    << (r.err.empty() ? "" : ": " + r.err.substr(0, r.err.find('\n'))) << "\n";
+                return kExitCannotTest;
+            }
+        }
         o.oracles.a = &a;
         o.oracles.b = &b;
         auto quoted = [](const std::string& v) { return "'" + v + "'"; };
@@ -170,7 +184,8 @@ public:
             .type_name("SECONDS");
         app.flag("--no-metamorphic", &cmd_.no_metamorphic,
                  "Leave out the translate, permute, frames and turn oracles");
-        app.flag("--no-synctest", &cmd_.no_synctest, "Leave out the synctest and roundtrip oracles");
+        app.flag("--no-synctest", &cmd_.no_synctest,
+                 "Leave out the synctest and roundtrip oracles");
         app.add(
             "--inject-oracle-fault", &cmd_.plant,
             "ORACLE: plant a difference in that oracle's comparison (translate, permute, frames, turn, roundtrip, "

@@ -130,12 +130,22 @@ bool run_sides(const std::string& file, const Side& a, const Side& b, const Temp
         std::error_code ec;
         fs::remove(hp, ec);
         const SideResult r = run_side(*sides[k], {"run", file, "--hashes", hp});
+        const std::string who =
+            std::string("side ") + (k == 0 ? "a" : "b") + " (" + sides[k]->label + ") ";
+        // 0: every check held, 1: one failed (the hashes are written either way).
         if (r.exit_code != 0 && r.exit_code != 1) {
-            *error = std::string("side ") + (k == 0 ? "a" : "b") + " (" + sides[k]->label +
-                     ") exited " + std::to_string(r.exit_code) + ": " + r.err;
+            *error = who + side_outcome(r) + (r.err.empty() ? "" : ": " + r.err);
             return false;
         }
-        if (!read_hash_file(hp, &h[k], error)) return false;
+        if (!fs::exists(hp, ec)) {
+            *error = who + side_outcome(r) + " without writing its hashes" +
+                     (r.err.empty() ? "" : ": " + r.err);
+            return false;
+        }
+        if (!read_hash_file(hp, &h[k], error)) {
+            *error = who + "wrote hashes that cannot be read: " + *error;
+            return false;
+        }
     }
     *rep = compare_runs(h[0], h[1]);
     return true;

@@ -118,9 +118,11 @@ std::wstring widen(const std::string& s) {
 }
 
 /// Runs argv with stdout and stderr into the files and stdin from NUL, no shell: CreateProcessW
-/// with each argument quoted for the C runtime. The exit code, or -1 when it cannot start.
-int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
-                   const std::string& err, int64_t timeout_ms, bool* timed_out) {
+/// with each argument quoted for the C runtime. Fills r's exit code (-1 when it cannot start or
+/// timed out), timed_out and start_error.
+void spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
+                    const std::string& err, int64_t timeout_ms, SideResult* r) {
+    bool* const timed_out = &r->timed_out;
     std::wstring line;
     for (const std::string& a : argv)
         line += (line.empty() ? L"" : L" ") + quote_windows_arg(widen(a));
@@ -169,6 +171,8 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
                         code = static_cast<int>(exit_code);
                     CloseHandle(pi.hThread);
                     CloseHandle(pi.hProcess);
+                } else {
+                    r->start_error = "Windows error " + std::to_string(GetLastError());
                 }
             }
             DeleteProcThreadAttributeList(list);
@@ -177,33 +181,40 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
     for (HANDLE h : {in, o, e}) {
         if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
     }
-    return code;
+    if (code == -1 && !*timed_out && r->start_error.empty())
+        r->start_error = "cannot open its input and output files";
+    r->exit_code = code;
 }
 #elif defined(__EMSCRIPTEN__)
 /// WebAssembly under node starts no process: a side cannot run here (desync and shrink run their
 /// sides from a native build, e.g. `--b "node build-wasm32-emscripten/cli/fxkcc.js"`).
-int spawn_and_wait(const std::vector<std::string>&, const std::string&, const std::string&, int64_t,
-                   bool*) {
-    return -1;
+void spawn_and_wait(const std::vector<std::string>&, const std::string&, const std::string&,
+                    int64_t, SideResult* r) {
+    r->start_error = "WebAssembly under node starts no process";
 }
 #else
 /// Runs argv (the program found on PATH) with stdout and stderr into the files and stdin from
 /// /dev/null, no shell: posix_spawnp, in a process group of its own, registered with the signal
 /// handler (remove_temporaries_on_signal) so that a SIGINT or SIGTERM to fxkcc stops it and what
-/// it started. After `timeout_ms` (> 0) the group is killed and *timed_out set. The exit code;
-/// -1 when it cannot start, was killed or timed out.
-int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
-                   const std::string& err, int64_t timeout_ms, bool* timed_out) {
+/// it started. After `timeout_ms` (> 0) the group is killed and r->timed_out set. Fills r's exit
+/// code (-1 when it cannot start, was killed or timed out), signal and start_error.
+void spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
+                    const std::string& err, int64_t timeout_ms, SideResult* r) {
+    bool* const timed_out = &r->timed_out;
     std::vector<char*> args;
     for (const std::string& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     posix_spawn_file_actions_t fa;
-    if (posix_spawn_file_actions_init(&fa) != 0) return -1;
+    if (posix_spawn_file_actions_init(&fa) != 0) {
+        r->start_error = "posix_spawn_file_actions_init failed";
+        return;
+    }
     posix_spawnattr_t attr;
     if (posix_spawnattr_init(&attr) != 0) {
         posix_spawn_file_actions_destroy(&fa);
-        return -1;
+        r->start_error = "posix_spawnattr_init failed";
+        return;
     }
     // The signals fxkcc handles are blocked from before the spawn until the side is registered,
     // so that none comes between and leaves it running; the side starts with none blocked and
@@ -226,7 +237,9 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
             0) {
         pid_t pid = 0;
         pthread_sigmask(SIG_BLOCK, &handled, &previous);
-        const bool started = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ) == 0;
+        const int spawned = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
+        const bool started = spawned == 0;
+        if (!started) r->start_error = std::error_code(spawned, std::generic_category()).message();
         int slot = started ? register_on_signal(OnSignal::kKillGroup, "", pid) : -1;
         pthread_sigmask(SIG_SETMASK, &previous, nullptr);
         if (started) {
@@ -258,11 +271,14 @@ int spawn_and_wait(const std::vector<std::string>& argv, const std::string& out,
             kill(-pid, SIGKILL);
             unregister_on_signal(&slot);
             if (w == pid && !*timed_out && WIFEXITED(status)) code = WEXITSTATUS(status);
+            if (w == pid && !*timed_out && WIFSIGNALED(status)) r->signal = WTERMSIG(status);
         }
+    } else {
+        r->start_error = "cannot open its input and output files";
     }
     posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
-    return code;
+    r->exit_code = code;
 }
 #endif
 
@@ -326,15 +342,52 @@ SideResult run_side(const Side& side, const std::vector<std::string>& args) {
     argv.insert(argv.end(), args.begin(), args.end());
     argv.insert(argv.end(), side.extra.begin(), side.extra.end());
     const std::string out = tmp.file("out"), err = tmp.file("err");
-    r.exit_code = spawn_and_wait(argv, out, err, side.timeout_ms, &r.timed_out);
+    spawn_and_wait(argv, out, err, side.timeout_ms, &r);
     r.out = slurp(out);
     r.err = slurp(err);
+    // (Quoted in messages after a colon: without its last line break.)
+    while (!r.err.empty() && (r.err.back() == '\n' || r.err.back() == '\r'))
+        r.err.pop_back();
     if (r.timed_out) {
         r.err = "killed after " + std::to_string(side.timeout_ms / 1000) + "." +
                 std::to_string(side.timeout_ms % 1000 / 100) +
                 " s, its time limit (--side-timeout)\n" + r.err;
     }
     return r;
+}
+
+std::string side_outcome(const SideResult& r) {
+    if (!r.start_error.empty()) return "could not be started: " + r.start_error;
+    if (r.timed_out) return "was killed at its time limit (--side-timeout)";
+    if (r.signal != 0) {
+        std::string name;
+#if !defined(_WIN32) && !defined(__EMSCRIPTEN__)
+        switch (r.signal) {
+        case SIGSEGV:
+            name = " (SIGSEGV)";
+            break;
+        case SIGABRT:
+            name = " (SIGABRT)";
+            break;
+        case SIGKILL:
+            name = " (SIGKILL)";
+            break;
+        case SIGBUS:
+            name = " (SIGBUS)";
+            break;
+        case SIGILL:
+            name = " (SIGILL)";
+            break;
+        case SIGFPE:
+            name = " (SIGFPE)";
+            break;
+        default:
+            break;
+        }
+#endif
+        return "was killed by signal " + std::to_string(r.signal) + name;
+    }
+    return "exited " + std::to_string(r.exit_code);
 }
 
 } // namespace fx::harness

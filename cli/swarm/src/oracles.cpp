@@ -299,6 +299,15 @@ public:
     }
 };
 
+/// The scenario as the sides run it: their hashes are compared, not their checks.
+Scenario without_expectations(const Scenario& sc) {
+    Scenario plain = sc;
+    plain.expect_states.clear();
+    plain.expect_metrics.clear();
+    plain.expect_same_as.clear();
+    return plain;
+}
+
 } // namespace
 
 const std::vector<std::string>& plantable_oracles() {
@@ -386,16 +395,15 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
         FailureSignature sig;
         bool diverged = false;
         std::string why;
-        Scenario plain = sc;
-        plain.expect_states.clear();
-        plain.expect_metrics.clear();
-        plain.expect_same_as.clear();
-        if (!find_desync(plain, *set.a, *set.b, tmp, &sig, &diverged, &why)) {
-            *error = why;
-            return false;
-        }
-        *character_ticks += 2 * sink.character_ticks;
-        if (diverged) {
+        if (!find_desync(without_expectations(sc), *set.a, *set.b, tmp, &sig, &diverged, &why)) {
+            // A side that fails on this world (a crash, a trap, no hashes written) is a finding
+            // about that build; a side that cannot run at all was refused before the first run.
+            Finding f;
+            f.oracle = "sides-run";
+            f.message = why;
+            add(f);
+        } else if (diverged) {
+            *character_ticks += 2 * sink.character_ticks;
             Finding f;
             f.oracle = "sides";
             f.sig = sig;
@@ -404,6 +412,8 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
             f.tick = sig.tick;
             f.message = sig.message;
             add(f);
+        } else {
+            *character_ticks += 2 * sink.character_ticks;
         }
     }
     out->insert(out->end(), found.begin(), found.end());
@@ -430,6 +440,17 @@ bool fails_again(const GeneratedRun& run, const Finding& f, const OracleSet& set
         const TempFolder tmp;
         if (set.a == nullptr || set.b == nullptr || !tmp.ok()) return false;
         return desync_oracle(f.sig, *set.a, *set.b, tmp)(candidate, tick);
+    }
+    if (f.oracle == "sides-run") { // the same side fails again ("side a (" or "side b (")
+        const TempFolder tmp;
+        if (set.a == nullptr || set.b == nullptr || !tmp.ok()) return false;
+        FailureSignature sig;
+        bool diverged = false;
+        std::string why;
+        *tick = -1;
+        return !find_desync(without_expectations(candidate), *set.a, *set.b, tmp, &sig, &diverged,
+                            &why) &&
+               why.compare(0, 8, f.message, 0, 8) == 0;
     }
     Scenario sc;
     if (!reload(candidate, &sc)) return false;

@@ -88,6 +88,18 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     report->commit = build_info().commit;
     const auto began = std::chrono::steady_clock::now();
     const int64_t cpu_before = process_cpu_ms();
+    // The folders written to are made before the first run, not found unwritable after hours.
+    for (const std::string* dir : {&o.out_dir, &o.emit_dir}) {
+        if (dir->empty()) continue;
+        std::error_code ec;
+        fs::create_directories(*dir, ec);
+        if (!ec && !fs::is_directory(*dir, ec))
+            ec = std::make_error_code(std::errc::not_a_directory);
+        if (ec) {
+            *error = *dir + ": cannot create the folder: " + ec.message();
+            return 125;
+        }
+    }
     const int64_t first = o.only_run >= 0 ? o.only_run : 0;
     const int64_t count = o.only_run >= 0 ? 1 : o.runs;
     // By run index, made as runs finish: with --time the count is only an upper bound.
@@ -125,8 +137,6 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
         }
         r.done = true;
         if (!o.emit_dir.empty() && !r.run.yaml.empty()) {
-            std::error_code ec;
-            fs::create_directories(o.emit_dir, ec);
             std::string why;
             const std::string name =
                 "swarm-" + std::to_string(o.seed) + "-" + std::to_string(first + i);
@@ -209,14 +219,6 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     std::vector<SwarmFinding> dups = std::move(report->findings);
     report->findings.clear();
     std::vector<SwarmFinding> shrunk(pending.size());
-    if (!o.out_dir.empty()) {
-        std::error_code ec;
-        fs::create_directories(o.out_dir, ec);
-        if (ec) {
-            *error = o.out_dir + ": cannot create the folder: " + ec.message();
-            return 125;
-        }
-    }
     parallel_for(
         static_cast<int64_t>(pending.size()), o.jobs, [] { return false; },
         [&](int64_t k) {

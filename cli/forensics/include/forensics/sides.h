@@ -32,8 +32,14 @@ bool make_side(const std::string& command, const std::string& extra, Side* out, 
 struct SideResult {
     int exit_code = -1; ///< -1: could not be started, was killed or timed out
     bool timed_out = false; ///< killed after side.timeout_ms
+    int signal = 0; ///< the signal that ended it (POSIX), 0 when it exited or did not start
+    std::string start_error; ///< why it could not be started; empty when it started
     std::string out, err;
 };
+/// What became of a side's run, in words for a message: "could not be started: No such file or
+/// directory", "was killed by signal 11 (SIGSEGV)", "was killed after 3.0 s, its time limit
+/// (--side-timeout)", "exited 3".
+std::string side_outcome(const SideResult& r);
 /// Runs side.command + args + side.extra with stdout and stderr captured (through files in a
 /// private temporary folder). The current directory is inherited. The side runs in a process
 /// group of its own (POSIX), which a SIGINT, SIGTERM or SIGHUP to fxkcc kills before fxkcc ends
