@@ -1908,6 +1908,19 @@ class Swarm(Workspace):
         self.assertEqual(rc, 2)
         self.assertIn("known.txt:2:1: expected an oracle|family key", err)
         self.assertFalse(os.path.exists(self.p("found")))
+        # The known list is an input: no report may overwrite it, through a link neither.
+        write(self.p("known.txt"), "turn|-\n")
+        os.symlink("known.txt", self.p("known-link.txt"))
+        for flag in ("--json", "--junit"):
+            rc, _, err = fxkcc(["swarm", "--runs", "1", "--known", "known.txt", flag, "known-link.txt"], self.tmp)
+            self.assertEqual(rc, 2, err)
+            self.assertIn(f"{flag} 'known-link.txt' is an input of the command ('known.txt')", err)
+        self.assertEqual(read(self.p("known.txt")), "turn|-\n")
+        # Nor be named as a scenario the swarm writes into its folders.
+        rc, _, err = fxkcc(["swarm", "--runs", "1", "--emit", "em", "--json", "./em/swarm-1-0.yaml"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--json './em/swarm-1-0.yaml' is named as the scenarios --emit writes into 'em'", err)
+        self.assertFalse(os.path.exists(self.p("em")))
 
 
 class Colour(Workspace):

@@ -2,12 +2,15 @@
 #include "swarm/swarm.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 
 #include "records/atomic_file.h"
 #include "subcommands.h"
 
 namespace fx::harness {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -79,9 +82,28 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
     if (!cmd.json_path.empty() && cmd.json_path != "-")
         outputs.push_back({"--json", cmd.json_path});
     if (!cmd.junit_path.empty()) outputs.push_back({"--junit", cmd.junit_path});
-    if (const std::string conflict = output_conflict(outputs, {}); !conflict.empty()) {
+    std::vector<std::string> inputs;
+    if (!cmd.known.empty()) inputs.push_back(cmd.known);
+    if (const std::string conflict = output_conflict(outputs, inputs); !conflict.empty()) {
         err << "fxkcc swarm: " << conflict << "\n";
         return kExitBadInput;
+    }
+    // A report named as the swarm names the scenarios it writes (swarm-*.yaml), in a folder it
+    // writes them to, would be overwritten by one or overwrite it.
+    for (const OutputPath& report : outputs) {
+        const fs::path path(report.path);
+        const std::string name = path.filename().string();
+        if (name.rfind("swarm-", 0) != 0 || path.extension() != ".yaml") continue;
+        for (const auto& [flag, dir] :
+             {std::pair{"--emit", cmd.emit_dir}, std::pair{"--out", cmd.out_dir}}) {
+            std::error_code e1, e2;
+            if (dir.empty() || fs::weakly_canonical(fs::absolute(path, e1).parent_path(), e1) !=
+                                   fs::weakly_canonical(fs::absolute(dir, e2), e2))
+                continue;
+            err << "fxkcc swarm: " << report.option << " '" << report.path << "' is named as the "
+                << "scenarios " << flag << " writes into '" << dir << "' (swarm-*.yaml)\n";
+            return kExitBadInput;
+        }
     }
     Side a, b;
     const bool sides =
