@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Gate: the deterministic layers (core/, geometry/) as the compiler reads them hold no floating
-point and no platform hashing. Where scripts/gate-no-float.sh looks for tokens, this gate asks
+point, no platform hashing, and nothing else whose value differs from run to run or machine to
+machine: no threads, clocks or random sources, no address used as a number or an order. Where
+scripts/gate-no-float.sh looks for tokens, this gate asks
 clang (libclang, Debian's python3-clang-14) for the type of every declaration and expression:
 a `sqrt(v)` reached through a using-declaration, `std::atof`, a default template argument
 (`std::uniform_real_distribution<>`), a macro from a system header or an alias that hides
@@ -19,7 +21,16 @@ What is refused, in code located in core/ or geometry/ (after macro expansion):
     double, long double, _FloatN, __fp16, __bf16, __float128, __ibm128 or _DecimalN;
   - a floating literal;
   - a type naming std::hash or an unordered container (their order is the platform's);
-  - an #include of <cmath>, <math.h>, <cfloat>, <float.h> or <stdfloat>.
+  - an #include of <cmath>, <math.h>, <cfloat>, <float.h> or <stdfloat>;
+  - threads, clocks and random sources: an #include of <thread>, <future>, <mutex>, <atomic>,
+    <chrono>, <ctime>, <random> and their kin, a type naming std::thread, std::atomic, a mutex,
+    a std::chrono clock, std::random_device or a distribution (their results are the standard
+    library's own), a call of time, clock, rand, getpid and their kin or of a cycle counter;
+  - addresses: a pointer cast to an integer (reinterpret_cast, a C-style or functional cast,
+    std::bit_cast), two pointers compared for order (<, >, <=, >=, <=>), a comparator or ordered
+    container over pointers (std::less<T *>, std::map<T *, V>), pointers sorted or searched by
+    address (std::sort of a range of pointers without a comparator): where objects happen to lie
+    in memory is not the same on two machines, nor in two runs.
 
     scripts/gate-compiled-types.py [ROOT]       exit 0 clean, 1 naming each violation, 2 usage,
                                                 125 libclang or a compiler missing
@@ -45,6 +56,36 @@ LAYERS = ("core", "geometry")
 FLOAT_TYPE = re.compile(r"\b(float|double|_Float\d+x?|__fp16|__bf16|__float128|__ibm128|_Decimal\d+)\b")
 HASHING = re.compile(r"\bstd::(hash|unordered_(map|set|multimap|multiset))\b|\bstd::__detail::_Hash")
 MATH_HEADERS = {"cmath", "math.h", "cfloat", "float.h", "stdfloat"}
+# Threads, clocks and random sources: their headers, types and functions.
+VARYING_HEADERS = {"thread", "future", "mutex", "shared_mutex", "condition_variable", "stop_token",
+                   "semaphore", "latch", "barrier", "atomic", "stdatomic.h", "pthread.h", "threads.h",
+                   "chrono", "ctime", "time.h", "sys/time.h", "sys/times.h", "random", "x86intrin.h",
+                   "immintrin.h", "ia32intrin.h"}
+VARYING_TYPE = re.compile(
+    r"\bstd::(thread|jthread|future|shared_future|promise|packaged_task|atomic|atomic_ref|atomic_flag"
+    r"|mutex|recursive_mutex|timed_mutex|shared_mutex|condition_variable|random_device)\b"
+    r"|\bstd::chrono::(_V2::)?(system_clock|steady_clock|high_resolution_clock|file_clock|utc_clock)\b"
+    r"|\bstd::\w+_distribution<|\bpthread_\w+_t\b|\bstd::__atomic_base\b")
+VARYING_CALLS = {"time", "clock", "gettimeofday", "clock_gettime", "timespec_get", "ftime", "times",
+                 "rand", "srand", "rand_r", "random", "srandom", "drand48", "erand48", "lrand48",
+                 "nrand48", "mrand48", "jrand48", "arc4random", "arc4random_uniform", "getrandom",
+                 "getentropy", "getpid", "gettid", "pthread_self", "__rdtsc", "__rdtscp", "_rdtsc",
+                 "__builtin_readcyclecounter", "__builtin_ia32_rdtsc", "__builtin_ia32_rdtscp"}
+# Pointers ordered by address: a comparator over pointers (std::set<T *> and std::map<T *, V>
+# spell theirs), or a pointer-to-pointer iterator sorted or searched without a comparator.
+POINTER_ORDER = re.compile(r"\bstd::(less|greater|less_equal|greater_equal|compare_three_way)<[^<>]*\*\s*>")
+ORDERED = {"set": 1, "multiset": 1, "map": 2, "multimap": 2}  # the comparator's place
+SORTS = {"sort", "stable_sort", "partial_sort", "nth_element", "min_element", "max_element",
+         "minmax_element", "is_sorted", "is_sorted_until"}
+INTEGER_KINDS = {ci.TypeKind.BOOL, ci.TypeKind.CHAR_U, ci.TypeKind.UCHAR, ci.TypeKind.CHAR16,
+                 ci.TypeKind.CHAR32, ci.TypeKind.USHORT, ci.TypeKind.UINT, ci.TypeKind.ULONG,
+                 ci.TypeKind.ULONGLONG, ci.TypeKind.UINT128, ci.TypeKind.CHAR_S, ci.TypeKind.SCHAR,
+                 ci.TypeKind.WCHAR, ci.TypeKind.SHORT, ci.TypeKind.INT, ci.TypeKind.LONG,
+                 ci.TypeKind.LONGLONG, ci.TypeKind.INT128, ci.TypeKind.ENUM}
+POINTER_KINDS = {ci.TypeKind.POINTER, ci.TypeKind.MEMBERPOINTER, ci.TypeKind.NULLPTR,
+                 ci.TypeKind.BLOCKPOINTER, ci.TypeKind.OBJCOBJECTPOINTER}
+CASTS = {ci.CursorKind.CSTYLE_CAST_EXPR, ci.CursorKind.CXX_REINTERPRET_CAST_EXPR,
+         ci.CursorKind.CXX_FUNCTIONAL_CAST_EXPR, ci.CursorKind.CXX_STATIC_CAST_EXPR}
 CONFIGS = [
     ("the host's", []),
     ("FX_STANDARD_CPP_ONLY (portable 128-bit path)", ["-DFX_STANDARD_CPP_ONLY"]),
@@ -78,6 +119,37 @@ def include_dirs(root):
     return dirs
 
 
+def template_args(text, at):
+    """The top-level template arguments of the name whose '<' is at text[at]."""
+    args, depth, start = [], 0, at + 1
+    for i in range(at, len(text)):
+        c = text[i]
+        if c in "<([":
+            depth += 1
+        elif c in ">)]":
+            depth -= 1
+            if depth == 0:
+                args.append(text[start:i].strip())
+                return args
+        elif c == "," and depth == 1:
+            args.append(text[start:i].strip())
+            start = i + 1
+    return args
+
+
+def keyed_by_address(spelled):
+    """An ordered container whose keys are pointers, compared as the standard compares them (no
+    comparator given, or std::less and its kin of the pointer): clang's spelling leaves out the
+    default arguments, so std::set<T *> shows no std::less."""
+    for m in re.finditer(r"\bstd::(?:__\w+::)?(multiset|set|multimap|map)<", spelled):
+        args = template_args(spelled, m.end() - 1)
+        place = ORDERED[m.group(1)]
+        if args and args[0].endswith("*") and (len(args) <= place or POINTER_ORDER.match(args[place])
+                                              or re.match(r"std::(less|greater)<void>$", args[place])):
+            return True
+    return False
+
+
 class Gate:
     def __init__(self, root):
         self.root = os.path.realpath(root)
@@ -95,7 +167,8 @@ class Gate:
 
     def report(self, cursor, what):
         loc = cursor.location
-        key = (self.rel(loc.file.name), loc.line)  # the first finding of a line names it
+        # The first finding of each kind on a line names it.
+        key = (self.rel(loc.file.name), loc.line, re.split(r" '|:", what)[0])
         if key not in self.seen:
             self.seen.add(key)
             self.findings.append(f"{key[0]}:{loc.line}:{loc.column}: {what}")
@@ -108,6 +181,57 @@ class Gate:
             self.report(cursor, f"floating type '{spelled}' ({role}, {cursor.kind.name.lower()})")
         elif HASHING.search(spelled):
             self.report(cursor, f"platform hashing '{spelled}' ({role}, {cursor.kind.name.lower()})")
+        elif VARYING_TYPE.search(spelled):
+            self.report(cursor, f"a thread, clock or random source '{spelled}' ({role}, "
+                                f"{cursor.kind.name.lower()})")
+        elif POINTER_ORDER.search(spelled) or keyed_by_address(spelled):
+            self.report(cursor, f"pointers ordered by address '{spelled}' ({role}, "
+                                f"{cursor.kind.name.lower()})")
+
+    @staticmethod
+    def kind_of(t):
+        return t.get_canonical().kind if t is not None else ci.TypeKind.INVALID
+
+    def operands(self, cursor):
+        """The expressions a cast or an operator applies to (type references left out)."""
+        return [c for c in cursor.get_children()
+                if c.kind not in (ci.CursorKind.TYPE_REF, ci.CursorKind.TEMPLATE_REF,
+                                  ci.CursorKind.NAMESPACE_REF)]
+
+    def ours_decl(self, cursor):
+        ref = cursor.referenced
+        return ref is not None and ref.location.file is not None and self.ours(ref.location.file.name)
+
+    def check_expression(self, cursor):
+        kind = cursor.kind
+        if kind in CASTS:
+            ops = self.operands(cursor)
+            if ops and self.kind_of(cursor.type) in INTEGER_KINDS and \
+                    self.kind_of(ops[-1].type) in POINTER_KINDS:
+                self.report(cursor, f"an address as a number: '{ops[-1].type.spelling}' cast to "
+                                    f"'{cursor.type.spelling}'")
+        elif kind == ci.CursorKind.BINARY_OPERATOR:
+            ops = self.operands(cursor)
+            if len(ops) == 2 and all(self.kind_of(o.type) in POINTER_KINDS for o in ops):
+                between = [t.spelling for t in cursor.get_tokens()
+                           if t.extent.start.offset >= ops[0].extent.end.offset
+                           and t.extent.end.offset <= ops[1].extent.start.offset]
+                if any(op in ("<", ">", "<=", ">=", "<=>") for op in between):
+                    self.report(cursor, "two addresses compared for order")
+        elif kind == ci.CursorKind.CALL_EXPR and (cursor.spelling.startswith("__")
+                                                  or not self.ours_decl(cursor)):
+            # (A builtin's implicit declaration lies where it is first called: in our file.)
+            name = cursor.spelling
+            args = list(cursor.get_arguments())
+            if name in VARYING_CALLS:
+                self.report(cursor, f"a call of {name}: a clock, a random source or the process's id")
+            elif name == "bit_cast" and args and self.kind_of(args[0].type) in POINTER_KINDS:
+                self.report(cursor, f"an address as a number: std::bit_cast of '{args[0].type.spelling}'")
+            elif name in SORTS and len(args) >= 2 and \
+                    args[-1].type.get_canonical().spelling == args[0].type.get_canonical().spelling and \
+                    re.search(r"\*\s*\*", args[0].type.get_canonical().spelling):
+                self.report(cursor, f"pointers ordered by address: std::{name} of "
+                                    f"'{args[0].type.get_canonical().spelling}' without a comparator")
 
     def walk(self, cursor):
         kind = cursor.kind
@@ -116,7 +240,10 @@ class Gate:
         elif kind == ci.CursorKind.INCLUSION_DIRECTIVE:
             if cursor.spelling in MATH_HEADERS:
                 self.report(cursor, f"#include <{cursor.spelling}>")
+            elif cursor.spelling in VARYING_HEADERS:
+                self.report(cursor, f"#include <{cursor.spelling}>: threads, clocks or random sources")
         try:
+            self.check_expression(cursor)
             self.check_type(cursor, cursor.type, "type")
             if kind in (ci.CursorKind.TYPEDEF_DECL, ci.CursorKind.TYPE_ALIAS_DECL):
                 self.check_type(cursor, cursor.underlying_typedef_type, "aliased type")
@@ -168,14 +295,15 @@ def check(root):
     gate = Gate(root)
     headers, sources = gate.run()
     if gate.findings:
-        print("gate-compiled-types: floating point or platform hashing in a deterministic layer, "
-              "as clang reads it:")
+        print("gate-compiled-types: floating point, platform hashing, a thread, clock or random "
+              "source, or an address used as a value in a deterministic layer, as clang reads it:")
         for line in gate.findings:
             print(f"  {line}")
         return 1
     print(f"gate-compiled-types: {len(sources)} sources, and {len(headers)} headers under "
           f"{len(CONFIGS)} configurations: no floating type or literal, no math "
-          f"header, no platform hashing ({gate.units} units parsed by clang)")
+          f"header, no platform hashing, no thread, clock or random source, no address used as a "
+          f"number or an order ({gate.units} units parsed by clang)")
     return 0
 
 
@@ -227,7 +355,60 @@ PLANTS = [
     ("a lambda inside an uninstantiated member template", "core/planted/include/fx/planted2.h",
      "#pragma once\nnamespace fx::planted {\nstruct S {\n    template <class T> T f(T v) const {\n"
      "        auto g = [](T x) { return x / 2.0L; };\n        return static_cast<T>(g(v));\n    }\n};\n}\n"),
+    ("std::rand through <cstdlib>", "geometry/src/planted.cpp",
+     "#include <cstdlib>\nnamespace fx::planted {\nint noise() { return std::rand() % 3; }\n}\n"),
+    ("a cycle counter, in a header function nothing calls", "core/planted/include/fx/planted2.h",
+     "#pragma once\nnamespace fx::planted {\n"
+     "inline unsigned long long stamp() { return __builtin_readcyclecounter(); }\n}\n"),
+    ("an atomic flag reached through <memory>", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <memory>\nnamespace fx::planted {\ninline std::atomic_flag busy;\n}\n"),
+    ("an address as a number through reinterpret_cast", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <cstdint>\nnamespace fx::planted {\n"
+     "inline std::uint64_t key(const int* p) { return reinterpret_cast<std::uintptr_t>(p); }\n}\n"),
+    ("an address as a number through a C-style cast of this", "core/planted/include/fx/planted2.h",
+     "#pragma once\nnamespace fx::planted {\n"
+     "struct S {\n    unsigned long long id() const { return (unsigned long long)this; }\n};\n}\n"),
+    ("an address as a number through std::bit_cast", "geometry/src/planted.cpp",
+     "#include <bit>\n#include <cstdint>\nnamespace fx::planted {\n"
+     "std::uint64_t key(const int* p) { return std::bit_cast<std::uint64_t>(p); }\n}\n"),
+    ("two addresses compared for order", "core/planted/include/fx/planted2.h",
+     "#pragma once\nnamespace fx::planted {\nstruct S { int v; };\n"
+     "inline bool before(const S* a, const S* b) { return a < b; }\n}\n"),
+    ("a set ordered by address", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <set>\nnamespace fx::planted {\nstruct S {};\n"
+     "inline std::set<const S*> seen;\n}\n"),
+    ("pointers sorted by address", "geometry/src/planted.cpp",
+     "#include <algorithm>\n#include <vector>\nnamespace fx::planted {\nstruct S {};\n"
+     "void order(std::vector<S*>& v) { std::sort(v.begin(), v.end()); }\n}\n"),
+    ("a thread's count of cores", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <thread>\nnamespace fx::planted {\n"
+     "inline unsigned cores() { return std::thread::hardware_concurrency(); }\n}\n"),
 ]
+
+
+# What each plant must be reported as (a plant caught by another rule only proves that rule).
+EXPECTED = {
+    "sqrt reached through a using-declaration, in a header nothing includes": "floating type",
+    "std::atof in a source": "floating type",
+    "a default template argument": "floating type",
+    "a macro the compiler predefines": "floating type",
+    "a floating value in the wasm32 branch of a header": "floating type",
+    "in the portable path of a header": "floating literal",
+    "in an AArch64 branch": "floating type",
+    "an unordered container behind an alias": "platform hashing",
+    "the math header, at global scope": "#include <cmath>",
+    "a lambda inside an uninstantiated member template": "floating literal",
+    "std::rand through <cstdlib>": "a call of rand",
+    "a cycle counter, in a header function nothing calls": "a call of __builtin_readcyclecounter",
+    "an atomic flag reached through <memory>": "a thread, clock or random source 'std::atomic_flag'",
+    "an address as a number through reinterpret_cast": "an address as a number",
+    "an address as a number through a C-style cast of this": "an address as a number",
+    "an address as a number through std::bit_cast": "an address as a number: std::bit_cast",
+    "two addresses compared for order": "two addresses compared for order",
+    "a set ordered by address": "pointers ordered by address 'std::set",
+    "pointers sorted by address": "pointers ordered by address: std::sort",
+    "a thread's count of cores": "#include <thread>",
+}
 
 
 def self_test():
@@ -256,12 +437,17 @@ def self_test():
             if not gate.findings:
                 print(f"self-test: NOT caught: {name}", file=sys.stderr)
                 missed += 1
+            elif not any(EXPECTED[name] in x for x in gate.findings):
+                print(f"self-test: caught, but not as '{EXPECTED[name]}': {name}:", *gate.findings,
+                      sep="\n  ", file=sys.stderr)
+                missed += 1
             elif any("does not compile" in x for x in gate.findings):
                 print(f"self-test: the plant does not compile, so it proves nothing: {name}:",
                       *gate.findings, sep="\n  ", file=sys.stderr)
                 missed += 1
             else:
-                print(f"self-test: caught: {name}: {gate.findings[0]}")
+                print(f"self-test: caught: {name}: "
+                      f"{next(x for x in gate.findings if EXPECTED[name] in x)}")
         if missed:
             return 1
     print("self-test: every planted violation failed the gate; the clean tree passed")
