@@ -1543,7 +1543,7 @@ class Desync(Workspace):
         rc, out, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--b", self._sleeping_side(pid_file),
                               "--side-timeout", "1"], self.tmp, env_extra={"TMPDIR": tmpdir})
         self.assertEqual(rc, 125, out + err)
-        self.assertIn("killed after 1.0 s, its time limit (--side-timeout)", err)
+        self.assertIn("could not run: it was killed after 1.0 s, its time limit (--side-timeout)", err)
         self.assertLess(time.monotonic() - start, 30)
         self.assertEqual(os.listdir(tmpdir), [])
         with self.assertRaises(ProcessLookupError):

@@ -348,17 +348,15 @@ SideResult run_side(const Side& side, const std::vector<std::string>& args) {
     // (Quoted in messages after a colon: without its last line break.)
     while (!r.err.empty() && (r.err.back() == '\n' || r.err.back() == '\r'))
         r.err.pop_back();
-    if (r.timed_out) {
-        r.err = "killed after " + std::to_string(side.timeout_ms / 1000) + "." +
-                std::to_string(side.timeout_ms % 1000 / 100) +
-                " s, its time limit (--side-timeout)\n" + r.err;
-    }
+    r.timeout_ms = side.timeout_ms;
     return r;
 }
 
 std::string side_outcome(const SideResult& r) {
     if (!r.start_error.empty()) return "could not be started: " + r.start_error;
-    if (r.timed_out) return "was killed at its time limit (--side-timeout)";
+    if (r.timed_out)
+        return "was killed after " + std::to_string(r.timeout_ms / 1000) + "." +
+               std::to_string(r.timeout_ms % 1000 / 100) + " s, its time limit (--side-timeout)";
     if (r.signal != 0) {
         std::string name;
 #if !defined(_WIN32) && !defined(__EMSCRIPTEN__)

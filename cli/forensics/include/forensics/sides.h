@@ -32,6 +32,7 @@ bool make_side(const std::string& command, const std::string& extra, Side* out, 
 struct SideResult {
     int exit_code = -1; ///< -1: could not be started, was killed or timed out
     bool timed_out = false; ///< killed after side.timeout_ms
+    int64_t timeout_ms = 0; ///< the side's time limit (side.timeout_ms), for side_outcome
     int signal = 0; ///< the signal that ended it (POSIX), 0 when it exited or did not start
     std::string start_error; ///< why it could not be started; empty when it started
     std::string out, err;
