@@ -905,6 +905,47 @@ class Verify(Workspace):
         self.assertNotRegex(out, r"(?m)^pass ", "--failures-only lists no passing scenario")
         self.assertIn("2 scenarios on " + self.t + ": 1 passed, 1 mismatched", out)
 
+    def test_no_other_command_writes_into_the_golden_folder(self):
+        """Goldens are written by bless alone (refused under CI); `run --hashes golden/T/NAME.hashes`
+        replaced one with a file of another form, unreviewed and under CI too. Every output of
+        every other command, file or folder, is refused inside the golden and pending folders, by
+        any spelling or through a link; beside them it is written."""
+        golden, csv = read(self.hashes), read(self.csv)
+        os.makedirs(self.p("golden.pending"), exist_ok=True)
+        g = f"golden/{self.t}"
+        listing = sorted(os.listdir(self.p(g)))
+        cases = [
+            (["run", "scenarios/walk-wall.yaml", "--hashes", f"{g}/walk-wall.hashes"], "--hashes", "golden"),
+            (["run", "scenarios/walk-wall.yaml", "--csv", f"./{g}/../{self.t}/walk-wall.csv"], "--csv", "golden"),
+            (["run", "scenarios/walk-wall.yaml", "--html", f"{g}/page.html"], "--html", "golden"),
+            (["run", "scenarios/walk-wall.yaml", "--metrics", "golden.pending/m.csv"], "--metrics", "pending"),
+            (["plot", "scenarios/walk-wall.yaml", "-o", f"{g}/p.svg"], "-o", "golden"),
+            (["bench", "scenarios/walk-wall.yaml", "--repeat", "1", "--warmup", "0", "--json", "golden/b.json"],
+             "--json", "golden"),
+            (["desync", "scenarios/walk-wall.yaml", "--html", f"{g}/d.html"], "--html", "golden"),
+            (["desync", "scenarios/walk-wall.yaml", "--bundle", f"{g}/bundle"], "--bundle", "golden"),
+            (["swarm", "--runs", "1", "--emit", g], "--emit", "golden"),
+            (["swarm", "--runs", "1", "--out", "golden.pending/found"], "--out", "pending"),
+        ]
+        if native_posix():
+            os.symlink(os.path.abspath(self.p(g)), self.p("alias"))
+            cases.append((["run", "scenarios/walk-wall.yaml", "--hashes", "alias/walk-wall.hashes"], "--hashes", "golden"))
+        for args, option, folder in cases:
+            with self.subTest(" ".join(args)):
+                rc, out, err = fxkcc(args, self.tmp)
+                self.assertEqual(rc, 2, out + err)
+                self.assertIn(f"{option} '", err)
+                self.assertIn(f"' is inside the {folder} folder 'golden{'.pending' if folder == 'pending' else ''}': "
+                              "goldens are written by fxkcc bless", err)
+        self.assertEqual(read(self.hashes), golden)
+        self.assertEqual(read(self.csv), csv)
+        self.assertEqual(sorted(os.listdir(self.p(g))), listing, "nothing new in the target folder")
+        self.assertEqual(os.listdir(self.p("golden.pending")), [])
+        self.assertFalse(os.path.exists(self.p("golden", "b.json")))
+        # Beside the golden folder, and in a folder whose name only starts like it: written.
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "golden2/walk-wall.hashes"])
+        self.assertTrue(os.path.exists(self.p("golden2", "walk-wall.hashes")))
+
     def test_reports_never_replace_inputs_goldens_or_each_other(self):
         """Issue 51, item 4: --json and --junit naming a scenario, a golden or one another were
         written (a golden replaced by the report); now refused, exit 2, nothing written."""
@@ -2025,6 +2066,11 @@ class Bench(Workspace):
         self.assertIn("missing.yaml", err)
         rc, out, err = fxkcc(["bench", "scenarios/walk-wall.yaml", "--repeat", "0"], self.tmp)
         self.assertEqual(rc, 2, err)
+        # --once measures nothing: a --json beside it was silently not written.
+        rc, out, err = fxkcc(["bench", "scenarios/walk-wall.yaml", "--once", "--json", "b.json"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--once makes one untimed run and measures nothing: --json does not go with it", err)
+        self.assertFalse(os.path.exists(self.p("b.json")))
 
 
 class SyncTest(Workspace):

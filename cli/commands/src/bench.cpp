@@ -139,6 +139,11 @@ public:
                  "Let the scenario reference files outside its tree");
     }
     int run(const Invocation& inv) override {
+        if (cmd_.once && !cmd_.json_path.empty()) {
+            inv.err << "fxkcc bench: --once makes one untimed run and measures nothing: --json "
+                       "does not go with it\n";
+            return kExitBadInput;
+        }
         return cmd_.once ? bench_once(cmd_.scenario, cmd_.allow_outside, inv.err)
                          : bench_command(cmd_, inv.out, inv.err);
     }

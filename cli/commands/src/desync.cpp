@@ -439,6 +439,11 @@ static int desync_with_page(const DesyncCommand& cmd, const std::string& html, s
             err << "fxkcc desync: --bundle: " << why << "\n";
             return kExitBadInput;
         }
+        if (std::string why = output_folder_conflict({"--bundle", cmd.bundle}, "golden");
+            !why.empty()) {
+            err << "fxkcc desync: " << why << "\n";
+            return kExitBadInput;
+        }
     }
     Side a, b;
     if (!make_side(cmd.a, cmd.a_args, &a, &error) || !make_side(cmd.b, cmd.b_args, &b, &error)) {

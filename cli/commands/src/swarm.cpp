@@ -82,6 +82,14 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
     if (!cmd.json_path.empty() && cmd.json_path != "-")
         outputs.push_back({"--json", cmd.json_path});
     if (!cmd.junit_path.empty()) outputs.push_back({"--junit", cmd.junit_path});
+    for (const OutputPath& dir :
+         {OutputPath{"--out", cmd.out_dir}, OutputPath{"--emit", cmd.emit_dir}}) {
+        if (dir.path.empty()) continue;
+        if (const std::string refusal = output_folder_conflict(dir, "golden"); !refusal.empty()) {
+            err << "fxkcc swarm: " << refusal << "\n";
+            return kExitBadInput;
+        }
+    }
     std::vector<std::string> inputs;
     if (!cmd.known.empty()) inputs.push_back(cmd.known);
     if (const std::string conflict = output_conflict(outputs, inputs); !conflict.empty()) {

@@ -139,7 +139,9 @@ std::string report_conflict(const VerifyCommand& cmd, const std::vector<std::str
     std::vector<std::string> inputs = scenarios;
     for (const Loaded& l : loaded)
         inputs.insert(inputs.end(), l.sc.inputs.begin(), l.sc.inputs.end());
-    if (std::string conflict = output_conflict(reports, inputs); !conflict.empty()) return conflict;
+    if (std::string conflict = output_conflict(reports, inputs, cmd.suite.golden_dir);
+        !conflict.empty())
+        return conflict;
     for (const OutputPath& r : reports) {
         if (r.path == "-") continue;
         const std::filesystem::path at = resolved_path(r.path);

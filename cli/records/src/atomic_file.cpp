@@ -1,6 +1,7 @@
 // Files written whole or not at all: a temporary beside the target, renamed over it when
 // complete (AtomicFile), removed on a fatal signal; and the check that outputs name no input.
 #include "records/atomic_file.h"
+#include "records/paths.h"
 
 #include <atomic>
 #include <cctype>
@@ -333,10 +334,38 @@ bool same_file(const FileIdentity& a, const FileIdentity& b) {
     return std::filesystem::equivalent(a.path, b.path, ec) && !ec; // hard links
 }
 
+/// Why `who` may not write into `folder`: "" when the folder is neither inside the golden folder
+/// nor inside its pending folder.
+std::string golden_refusal(const std::string& who, const std::filesystem::path& folder,
+                           const std::string& golden_dir) {
+    for (const auto& [what, golden] : {std::pair<const char*, std::string>{"golden", golden_dir},
+                                       {"pending", golden_dir + ".pending"}}) {
+        if (!folder_within(folder, golden)) continue;
+        return who + " is inside the " + what + " folder '" + golden +
+               "': goldens are written by fxkcc bless (pending ones by bless --pending and "
+               "accepted by fxkcc review), never by another command's output";
+    }
+    return "";
+}
+
 } // namespace
 
 std::string output_conflict(const std::vector<OutputPath>& outputs,
                             const std::vector<std::string>& inputs) {
+    return output_conflict(outputs, inputs, "golden");
+}
+
+std::string output_conflict(const std::vector<OutputPath>& outputs,
+                            const std::vector<std::string>& inputs, const std::string& golden_dir) {
+    for (const OutputPath& o : outputs) {
+        if (o.path == "-" || identity(o.path).device) continue;
+        std::string resolved, unused;
+        if (!resolve_output_path(o.path, &resolved, &unused)) resolved = o.path;
+        const std::filesystem::path parent = std::filesystem::path(resolved).parent_path();
+        const std::string in_golden = golden_refusal(
+            o.option + " '" + o.path + "'", parent.empty() ? "." : parent.string(), golden_dir);
+        if (!in_golden.empty()) return in_golden;
+    }
     std::vector<FileIdentity> ids;
     for (const OutputPath& o : outputs)
         ids.push_back(o.path == "-" ? FileIdentity{} : identity(o.path));
@@ -362,6 +391,10 @@ std::string output_conflict(const std::vector<OutputPath>& outputs,
         }
     }
     return "";
+}
+
+std::string output_folder_conflict(const OutputPath& dir, const std::string& golden_dir) {
+    return golden_refusal(dir.option + " '" + dir.path + "'", dir.path, golden_dir);
 }
 
 AtomicFile::~AtomicFile() {

@@ -76,6 +76,16 @@ bool within_by_identity(const fs::path& inner, const fs::path& outer) {
 
 } // namespace
 
+bool folder_within(const fs::path& inner, const fs::path& outer) {
+    std::error_code ei, eo;
+    const fs::path ri = resolved_path(inner, ei), ro = resolved_path(outer, eo);
+    if (path_within(ri, ro) || within_by_identity(ri, ro)) return true;
+    // A target folder of `outer` that is a link or a bind mount elsewhere.
+    for (const fs::path& child : folder_and_children(ro))
+        if (within_by_identity(ri, child)) return true;
+    return false;
+}
+
 bool folders_overlap(const fs::path& a, const fs::path& b) {
     std::error_code ea, eb;
     const fs::path ra = resolved_path(a, ea), rb = resolved_path(b, eb);

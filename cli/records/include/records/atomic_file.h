@@ -134,6 +134,16 @@ struct OutputPath {
 /// be overwritten".
 std::string output_conflict(const std::vector<OutputPath>& outputs,
                             const std::vector<std::string>& inputs);
+/// The same, and no output inside `golden_dir` (nor inside `golden_dir`.pending, where pending
+/// goldens wait for review), through any spelling or link: goldens are written by `fxkcc bless`
+/// and `fxkcc review --accept` alone, which CI refuses, so that no other command's output
+/// (`run --hashes golden/<target>/NAME.hashes`) replaces one unreviewed. "golden" is the
+/// default folder of the commands that have no --golden-dir.
+std::string output_conflict(const std::vector<OutputPath>& outputs,
+                            const std::vector<std::string>& inputs, const std::string& golden_dir);
+/// The same rule for a folder an option writes files into (swarm --out and --emit, desync
+/// --bundle): "" when `dir` is not inside `golden_dir` nor its pending folder, else the message.
+std::string output_folder_conflict(const OutputPath& dir, const std::string& golden_dir);
 
 /// Installs, once per process, handlers for SIGINT, SIGTERM and SIGHUP that stop the side
 /// processes still running (their process groups, killed and waited for), remove the temporary

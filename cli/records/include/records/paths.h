@@ -29,4 +29,9 @@ bool path_within(const std::filesystem::path& p, const std::filesystem::path& ro
 /// golden folder (what is written into one would overwrite or remove the other's files).
 bool folders_overlap(const std::filesystem::path& a, const std::filesystem::path& b);
 
+/// `inner` (existing or not, in any spelling) is `outer` or inside it, by path or by identity,
+/// or inside one of its subfolders that is a link or a bind mount elsewhere: where a file written
+/// into `inner` would land in `outer`'s tree.
+bool folder_within(const std::filesystem::path& inner, const std::filesystem::path& outer);
+
 } // namespace fx::harness
