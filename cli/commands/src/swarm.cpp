@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "records/atomic_file.h"
+#include "records/paths.h"
 #include "subcommands.h"
 
 namespace fx::harness {
@@ -104,9 +105,8 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         if (name.rfind("swarm-", 0) != 0 || path.extension() != ".yaml") continue;
         for (const auto& [flag, dir] :
              {std::pair{"--emit", cmd.emit_dir}, std::pair{"--out", cmd.out_dir}}) {
-            std::error_code e1, e2;
-            if (dir.empty() || fs::weakly_canonical(fs::absolute(path, e1).parent_path(), e1) !=
-                                   fs::weakly_canonical(fs::absolute(dir, e2), e2))
+            if (dir.empty() ||
+                resolved_path(fs::absolute(path).parent_path()) != resolved_path(dir))
                 continue;
             err << "fxkcc swarm: " << report.option << " '" << report.path << "' is named as the "
                 << "scenarios " << flag << " writes into '" << dir << "' (swarm-*.yaml)\n";
