@@ -13,6 +13,7 @@ import math
 import os
 import pathlib
 import re
+import shlex
 import shutil
 import signal
 import stat
@@ -874,6 +875,16 @@ class Verify(Workspace):
                 rc, _, err = fxkcc(["verify", "--no-progress", "--html", folder], self.tmp)
                 self.assertEqual(rc, 2, err)
                 self.assertIn("overlap; the pages go to a folder of their own", err)
+        # A page fxkcc names in the folder is never written through a link found there (a
+        # copied tree, a reused folder): the golden it leads to stays as it was.
+        golden_csv = self.p("golden", self.t, "walk-wall.csv")
+        before = read(golden_csv)
+        os.makedirs(self.p("linked"))
+        os.symlink(golden_csv, self.p("linked", "index.html"))
+        rc, _, err = fxkcc(["verify", "--no-progress", "--html", "linked"], self.tmp)
+        self.assertEqual(rc, 125, err)
+        self.assertIn("fxkcc verify: --html: 'linked/index.html' is a symbolic link", err)
+        self.assertEqual(read(golden_csv), before)
 
     def test_json_report_holds_what_the_terminal_shows_and_failures_only_lists_failures(self):
         text = read(self.hashes)
@@ -1962,6 +1973,113 @@ class Swarm(Workspace):
         self.assertEqual(rc, 2, err)
         self.assertIn("--json './em/swarm-1-0.yaml' is named as the scenarios --emit writes into 'em'", err)
         self.assertFalse(os.path.exists(self.p("em")))
+
+
+    def test_what_it_writes_stays_where_it_was_told(self):
+        """Found by attacking the tool (docs/reliability.md): the files swarm names in --emit and
+        --out are never written through a link found there, nor over its own inputs; a report
+        that cannot be written is found before the first run; an empty option is refused, not
+        read as absent."""
+        write(self.p("precious.txt"), "keep me\n")
+        os.makedirs(self.p("em"))
+        os.symlink("../precious.txt", self.p("em", "swarm-3-0.yaml"))
+        rc, _, err = fxkcc(["swarm", "--seed", "3", "--runs", "2", "-j", "1", "--no-metamorphic",
+                            "--no-synctest", "--emit", "em"], self.tmp)
+        self.assertEqual(rc, 125, err)
+        self.assertIn("'em/swarm-3-0.yaml' is a symbolic link", err)
+        self.assertEqual(read(self.p("precious.txt")), "keep me\n")
+        # The known list kept in the folder under a name the swarm writes: refused before a run.
+        os.makedirs(self.p("kem"))
+        write(self.p("kem", "swarm-3-0.yaml"), "turn|-\n")
+        for flag in ("--emit", "--out"):
+            rc, _, err = fxkcc(["swarm", "--seed", "3", "--runs", "2", "--known", "kem/swarm-3-0.yaml",
+                                flag, "kem"], self.tmp)
+            self.assertEqual(rc, 2, err)
+            self.assertIn(f"the input 'kem/swarm-3-0.yaml' is named as the scenarios {flag} writes", err)
+        self.assertEqual(read(self.p("kem", "swarm-3-0.yaml")), "turn|-\n")
+        # A report that cannot be written: refused at once, not after the runs (no progress line).
+        write(self.p("file.txt"), "")
+        for report in ("file.txt/r.json", "."):
+            rc, _, err = fxkcc(["swarm", "--runs", "100000", "-j", "1", "--json", report], self.tmp)
+            self.assertEqual(rc, 125, err)
+            self.assertNotIn("runs\n", err)
+            self.assertTrue(err.startswith("fxkcc swarm: --json: cannot "), err)
+        # A report in the --emit folder, which the swarm makes first.
+        rc, _, err = fxkcc(["swarm", "--seed", "3", "--runs", "1", "--emit", "new", "--json", "new/r.json"], self.tmp)
+        self.assertIn(rc, (0, 1), err)
+        self.assertEqual(json.loads(read(self.p("new", "r.json")))["runs"], 1)
+        # An output may not replace the program it runs, nor a side's.
+        side = self.side_script("side.sh", f"exec {BINARY} \"$@\"")
+        rc, _, err = fxkcc(["swarm", "--runs", "1", "--b", side, "--junit", "side.sh"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--junit 'side.sh' is an input of the command", err)
+        for args, expected in (
+                (["--b", ""], "--b: expected a command that runs fxkcc, found an empty string"),
+                (["--features", ""], "--features: expected a comma-separated list of features"),
+                (["--json", ""], "--json: expected a file"),
+                (["--junit", "-"], "--junit: expected a file, found '-'"),
+                (["--inject-oracle-fault", "translate", "--no-metamorphic"], "that oracle is off (--no-metamorphic)"),
+                (["--inject-oracle-fault", "synctest", "--no-synctest"], "that oracle is off (--no-synctest)")):
+            with self.subTest(args):
+                rc, out, err = fxkcc(["swarm", "--runs", "1"] + args, self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(expected, err)
+                self.assertEqual(out, "")
+
+    def test_numbers_are_decimal_and_never_clamped(self):
+        rc, out, err = fxkcc(["swarm", "--seed", "010", "--runs", "1", "--no-synctest", "--json", "-"], self.tmp)
+        self.assertIn(rc, (0, 1), err)
+        self.assertEqual(json.loads(out)["seed"], 10)  # not octal 8
+        for seed, expected in (("0x10", "expected a whole number in decimal digits, found '0x10'"),
+                               ("1e3", "expected a whole number in decimal digits, found '1e3'"),
+                               ("18446744073709551615", "expected a whole number from"),
+                               ("99999999999999999999", "expected a whole number from"),
+                               ("12abc", "expected a whole number in decimal digits, found '12abc'")):
+            with self.subTest(seed):
+                rc, out, err = fxkcc(["swarm", "--seed", seed, "--runs", "1"], self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("--seed: " + expected, err)
+        rc, _, err = fxkcc(["run", "scenarios/walk-wall.yaml", "--stop-after", "0x5"], self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--stop-after: expected a whole number in decimal digits", err)
+
+    def test_a_known_list_is_checked_line_by_line(self):
+        write(self.p("bom.txt"), "\ufeffturn|-  # a byte order mark first, as some editors write\n")
+        rc, _, err = fxkcc(["swarm", "--seed", "11", "--runs", "1", "--known", "bom.txt"], self.tmp)
+        self.assertIn(rc, (0, 1), err)
+        for line, why in (("bogus|-", "the oracle is invariant:NAME, rule:NAME, rest-NAME or one of"),
+                          ("TURN|-", "lower case letters"),
+                          ("translate|-|notch,frames|-", "more than one '|'"),
+                          ("turn|nosuch", "the family is '-' or a feature's name"),
+                          ("turn|crowd/heap", "a crowd's arrangement"),
+                          ("turn|-\x1b]0;pwned\x07", "found 'turn|-\\x1b]0;pwned\\x07'")):
+            with self.subTest(line):
+                write(self.p("k.txt"), "# known\n  " + line + "\n")
+                rc, _, err = fxkcc(["swarm", "--runs", "1", "--known", "k.txt"], self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("k.txt:2:3: expected an oracle|family key", err)
+                self.assertIn(why, err)
+                self.assertNotIn("\x1b", err)
+
+    def test_a_finding_repro_runs_as_printed(self):
+        """The repro line reproduces: the side's time limit kept, a quote in a side's path quoted
+        for the shell; what a side prints reaches the report with its control characters escaped."""
+        os.makedirs(self.p("it's"))
+        path = self.p("it's", "side.sh")
+        write(path, f'#!/bin/sh\nif [ "$1" = --version ]; then exec {BINARY} --version; fi\n'
+                    "printf 'trap\\033]0;pwned\\007\\n' >&2; exit 3\n")
+        os.chmod(path, 0o755)
+        side = '"' + "./it's/side.sh" + '"'
+        rc, out, err = fxkcc(["swarm", "--seed", "3", "--runs", "1", "--no-metamorphic", "--no-synctest",
+                              "--b", side, "--side-timeout", "50", "--shrink-runs", "3", "--json", "r.json"], self.tmp)
+        self.assertEqual(rc, 1, err)
+        self.assertNotIn("\x1b", out + err)
+        self.assertIn("exited 3: trap\\x1b]0;pwned\\x07", out)
+        repro = json.loads(read(self.p("r.json")))["findings"][0]["repro"]
+        self.assertIn("--side-timeout 50", repro)
+        words = shlex.split(repro)
+        self.assertEqual(words[words.index("--b") + 1], side)
+        subprocess.run(["bash", "-n", "-c", repro], check=True)
 
 
 class Colour(Workspace):
@@ -3088,6 +3206,12 @@ class Viewer(Workspace):
         self.assertEqual(rc, 2, err)
         self.assertIn("--html 'scenarios/walk-wall.yaml' is an input of the command", err)
         self.assertFalse(os.path.exists(self.p("x.html")))
+        # A page inside the bundle, which desync replaces whole: refused before any run.
+        rc, _, err = fxkcc(["desync", "scenarios/walk-wall.yaml", "--bundle", "bb", "--html", "bb/r.html"],
+                           self.tmp)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--html 'bb/r.html' is inside the --bundle folder 'bb'", err)
+        self.assertFalse(os.path.exists(self.p("bb")))
 
 
 if __name__ == "__main__":

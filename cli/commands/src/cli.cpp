@@ -3,6 +3,8 @@
 // that includes CLI11.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
+#include <limits>
 
 #include <cstdlib>
 #include <vector>
@@ -20,6 +22,28 @@ const char* kExitCodes = "Exit codes (as git bisect run reads them):\n"
                          "  2    bad usage or bad input (scenario, golden or CSV file)\n"
                          "  125  cannot test (cannot write an output, setup failure)\n"
                          "Each command's --help says what its own codes mean.\n";
+
+/// Integers on the command line are decimal, whole and within their type: "010" is ten (CLI11
+/// reads a leading 0 as octal, and 0x/0b as hexadecimal and binary), "1e3", "12abc" and a value
+/// past the type's range are refused, not read as something else or clamped.
+template <typename T> CLI::Validator decimal_integer() {
+    return CLI::Validator(
+        [](std::string& v) -> std::string {
+            T parsed{};
+            const char* const begin = v.data();
+            const char* const end = begin + v.size();
+            const auto [stop, ec] = std::from_chars(begin, end, parsed);
+            if (ec == std::errc::result_out_of_range)
+                return "expected a whole number from " +
+                       std::to_string(std::numeric_limits<T>::min()) + " to " +
+                       std::to_string(std::numeric_limits<T>::max()) + ", found " + text::quote(v);
+            if (ec != std::errc{} || stop != end)
+                return "expected a whole number in decimal digits, found " + text::quote(v);
+            v = std::to_string(parsed); // CLI11 then reads no leading zero as octal
+            return std::string();
+        },
+        "");
+}
 
 } // namespace
 
@@ -69,13 +93,13 @@ Opt OptionSet::add(const char* names, std::vector<std::string>* values, const ch
     return Opt(app_->add_option(names, *values, help));
 }
 Opt OptionSet::add(const char* names, int* value, const char* help) {
-    return Opt(app_->add_option(names, *value, help));
+    return Opt(app_->add_option(names, *value, help)->transform(decimal_integer<int>()));
 }
 Opt OptionSet::add(const char* names, int64_t* value, const char* help) {
-    return Opt(app_->add_option(names, *value, help));
+    return Opt(app_->add_option(names, *value, help)->transform(decimal_integer<int64_t>()));
 }
 Opt OptionSet::add(const char* names, std::vector<int64_t>* values, const char* help) {
-    return Opt(app_->add_option(names, *values, help));
+    return Opt(app_->add_option(names, *values, help)->transform(decimal_integer<int64_t>()));
 }
 Opt OptionSet::flag(const char* names, bool* value, const char* help) {
     return Opt(app_->add_flag(names, *value, help));

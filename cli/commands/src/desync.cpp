@@ -410,6 +410,14 @@ static int desync_with_page(const DesyncCommand& cmd, const std::string& html, s
             err << "fxkcc desync: " << conflict << "\n";
             return kExitBadInput;
         }
+        // The bundle's folder is replaced whole once it is complete: a page inside it would be
+        // written, then refused with it.
+        if (!cmd.bundle.empty() &&
+            folder_within(fs::absolute(fs::path(html)).parent_path(), cmd.bundle)) {
+            err << "fxkcc desync: --html '" << html << "' is inside the --bundle folder '"
+                << cmd.bundle << "', which desync writes whole\n";
+            return kExitBadInput;
+        }
     }
     const bool page_wanted = !html.empty() || !cmd.bundle.empty();
     // Two hash files: where they part (no states or traces without a scenario to run).

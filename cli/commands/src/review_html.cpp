@@ -66,7 +66,8 @@ bool write_review_pages(const std::string& dir, const ReviewCommand& cmd,
         bool written = false;
         if (it != scenarios.end() && p.error.empty() &&
             pending_page(cmd, p, *it->second, &html, &why)) {
-            if (!write_viewer_page((std::filesystem::path(dir) / rel).string(), html, err))
+            if (!write_viewer_page_in_folder((std::filesystem::path(dir) / rel).string(), html,
+                                             err))
                 return false;
             written = true;
             ++pages;
@@ -89,7 +90,8 @@ bool write_review_pages(const std::string& dir, const ReviewCommand& cmd,
         std::to_string(pages) +
         " page(s).</p><table><tr><th>target</th><th>scenario</th><th>what changes</th></tr>\n" +
         rows + "</table></body></html>\n";
-    if (!write_viewer_page((std::filesystem::path(dir) / "index.html").string(), index, err))
+    if (!write_viewer_page_in_folder((std::filesystem::path(dir) / "index.html").string(), index,
+                                     err))
         return false;
     out << "html: wrote " << (std::filesystem::path(dir) / "index.html").generic_string() << " and "
         << pages << " page" << (pages == 1 ? "" : "s") << "\n";

@@ -34,6 +34,11 @@ int shrink_command(const ShrinkCommand& cmd, std::ostream& out, std::ostream& er
         err << "fxkcc shrink: --max-runs: expected at least 1, found " << cmd.max_runs << "\n";
         return kExitBadInput;
     }
+    // Written after every candidate was tried: an output that cannot be written is found first.
+    if (const std::string why = check_writable(cmd.output); !why.empty()) {
+        err << "fxkcc shrink: -o: " << why << "\n";
+        return kExitCannotTest;
+    }
     const bool desync = !cmd.a.empty() || !cmd.b.empty();
     Side a, b;
     TempFolder tmp;

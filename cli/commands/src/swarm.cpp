@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "records/atomic_file.h"
@@ -76,6 +77,13 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
                 << cmd.plant << "'\n";
             return kExitBadInput;
         }
+        const bool metamorphic = cmd.plant != "roundtrip" && cmd.plant != "synctest";
+        if (metamorphic ? cmd.no_metamorphic : cmd.no_synctest) {
+            err << "fxkcc swarm: --inject-oracle-fault " << cmd.plant << ": that oracle is off ("
+                << (metamorphic ? "--no-metamorphic" : "--no-synctest")
+                << "): the test of the test would check nothing\n";
+            return kExitBadInput;
+        }
         o.oracles.plant = cmd.plant;
         o.side_args += "--inject-oracle-fault " + cmd.plant + " ";
     }
@@ -91,16 +99,36 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
             return kExitBadInput;
         }
     }
-    std::vector<std::string> inputs;
+    if (cmd.junit_path == "-") {
+        err << "fxkcc swarm: --junit: expected a file, found '-' (standard output carries the "
+               "report's text, or its JSON with --json -)\n";
+        return kExitBadInput;
+    }
+    // What the swarm reads or runs: the known findings, the sides' programs (every word of their
+    // commands that names a file: `node build/fxkcc.js`) and fxkcc itself.
+    std::vector<std::string> inputs{self};
     if (!cmd.known.empty()) inputs.push_back(cmd.known);
+    for (const std::string* side : {&cmd.a, &cmd.b}) {
+        std::vector<std::string> words;
+        std::string unused;
+        if (!split_words(*side, &words, &unused)) continue; // make_side reports it below
+        for (const std::string& w : words) {
+            std::error_code ec;
+            if (fs::is_regular_file(w, ec)) inputs.push_back(w);
+        }
+    }
+    o.inputs = inputs;
     if (const std::string conflict = output_conflict(outputs, inputs); !conflict.empty()) {
         err << "fxkcc swarm: " << conflict << "\n";
         return kExitBadInput;
     }
-    // A report named as the swarm names the scenarios it writes (swarm-*.yaml), in a folder it
-    // writes them to, would be overwritten by one or overwrite it.
-    for (const OutputPath& report : outputs) {
-        const fs::path path(report.path);
+    // A report or an input named as the swarm names the scenarios it writes (swarm-*.yaml), in a
+    // folder it writes them to, would be overwritten by one or overwrite it.
+    std::vector<OutputPath> named = outputs;
+    for (const std::string& input : inputs)
+        named.push_back({"input", input});
+    for (const OutputPath& file : named) {
+        const fs::path path(file.path);
         const std::string name = path.filename().string();
         if (name.rfind("swarm-", 0) != 0 || path.extension() != ".yaml") continue;
         for (const auto& [flag, dir] :
@@ -108,8 +136,9 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
             if (dir.empty() ||
                 resolved_path(fs::absolute(path).parent_path()) != resolved_path(dir))
                 continue;
-            err << "fxkcc swarm: " << report.option << " '" << report.path << "' is named as the "
-                << "scenarios " << flag << " writes into '" << dir << "' (swarm-*.yaml)\n";
+            err << "fxkcc swarm: " << (file.option == "input" ? "the " : "") << file.option << " '"
+                << file.path << "' is named as the scenarios " << flag << " writes into '" << dir
+                << "' (swarm-*.yaml)\n";
             return kExitBadInput;
         }
     }
@@ -141,13 +170,35 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
         }
         o.oracles.a = &a;
         o.oracles.b = &b;
-        auto quoted = [](const std::string& v) { return "'" + v + "'"; };
+        // As a POSIX shell reads them back: in single quotes, a quote inside as '\''.
+        auto quoted = [](const std::string& v) {
+            std::string q = "'";
+            for (const char c : v)
+                q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            return q + "'";
+        };
         if (!cmd.a.empty()) o.side_args += "--a " + quoted(cmd.a) + " ";
         if (!cmd.b.empty()) o.side_args += "--b " + quoted(cmd.b) + " ";
         if (!cmd.a_args.empty()) o.side_args += "--a-args " + quoted(cmd.a_args) + " ";
         if (!cmd.b_args.empty()) o.side_args += "--b-args " + quoted(cmd.b_args) + " ";
+        if (cmd.side_timeout > 0)
+            o.side_args += "--side-timeout " + std::to_string(cmd.side_timeout) + " ";
     }
     if (!o.side_args.empty() && o.side_args.back() == ' ') o.side_args.pop_back();
+    // The reports are written after the runs, which may take hours: a report that cannot be
+    // written is found now (in the folders --out and --emit too, made first).
+    o.out_dir = cmd.out_dir;
+    o.emit_dir = cmd.emit_dir;
+    if (!outputs.empty() && !swarm::make_output_folders(o, &error)) {
+        err << "fxkcc swarm: " << error << "\n";
+        return kExitCannotTest;
+    }
+    for (const OutputPath& report : outputs) {
+        if (const std::string why = check_writable(report.path); !why.empty()) {
+            err << "fxkcc swarm: " << report.option << ": " << why << "\n";
+            return kExitCannotTest;
+        }
+    }
     o.progress = [&err](const std::string& line) { err << line << "\n" << std::flush; };
     swarm::SwarmReport report;
     // Ctrl-C (or a CI job's SIGTERM) during hours of runs: the runs in progress finish, and what
@@ -179,6 +230,16 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
     return code;
 }
 
+/// An option's text stored in *target; an empty one refused (an unset variable in a CI script,
+/// `--b "$SIDE"`, must not quietly turn a check off or name no file).
+std::function<std::string(const std::string&)> given(std::string* target, const char* expected) {
+    return [target, expected](const std::string& v) -> std::string {
+        if (v.empty()) return std::string("expected ") + expected + ", found an empty string";
+        *target = v;
+        return "";
+    };
+}
+
 class SwarmSubcommand final : public Subcommand {
 public:
     void declare(OptionSet& app) override {
@@ -193,23 +254,28 @@ public:
         app.add("--time", &cmd_.time, "Stop starting runs after this many seconds")
             .range(1, 100000000);
         app.add("-j,--jobs", &cmd_.jobs, "Runs in parallel (default: all cores)").range(1, 4096);
-        app.add(
-            "--features", &cmd_.features,
+        app.custom(
+            "--features", given(&cmd_.features, "a comma-separated list of features, or all"),
             "Comma-separated features a run may enable (default all; each run enables a random subset): "
             "wall-joint, corner, union, slot, seams, notch, step, ledge, slope, ceiling, platform, crush, crowd, roam, "
             "lifecycle, frames, offset, settings");
-        app.add("--out", &cmd_.out_dir, "Write each finding's shrunk scenario into this folder");
-        app.add("--emit", &cmd_.emit_dir, "Write every run's generated scenario into this folder");
-        app.add("--json", &cmd_.json_path,
-                "The report as JSON (- : on stdout instead of the text)");
-        app.add("--junit", &cmd_.junit_path, "The report as JUnit XML, one test case per oracle");
-        app.add("--a", &cmd_.a,
-                "Command that runs fxkcc for side a (the sides oracle; default: this binary)");
-        app.add("--b", &cmd_.b, "Command that runs fxkcc for side b (default: this binary)");
+        app.custom("--out", given(&cmd_.out_dir, "a folder"),
+                   "Write each finding's shrunk scenario into this folder");
+        app.custom("--emit", given(&cmd_.emit_dir, "a folder"),
+                   "Write every run's generated scenario into this folder");
+        app.custom("--json", given(&cmd_.json_path, "a file, or - for standard output"),
+                   "The report as JSON (- : on stdout instead of the text)");
+        app.custom("--junit", given(&cmd_.junit_path, "a file"),
+                   "The report as JUnit XML, one test case per oracle");
+        app.custom("--a", given(&cmd_.a, "a command that runs fxkcc"),
+                   "Command that runs fxkcc for side a (the sides oracle; default: this binary)");
+        app.custom("--b", given(&cmd_.b, "a command that runs fxkcc"),
+                   "Command that runs fxkcc for side b (default: this binary)");
         app.add("--a-args", &cmd_.a_args, "Extra run arguments for side a");
         app.add("--b-args", &cmd_.b_args, "Extra run arguments for side b");
-        app.add("--side-timeout", &cmd_.side_timeout,
-                "Seconds a side's run may take before it and what it started are killed (0: 320)")
+        app.add(
+               "--side-timeout", &cmd_.side_timeout,
+               "Seconds a side's run may take before it and what it started are killed (0 or unset: 320, desync's limit for the largest generated run)")
             .range(0, 1000000)
             .type_name("SECONDS");
         app.flag("--no-metamorphic", &cmd_.no_metamorphic,
@@ -220,8 +286,8 @@ public:
             "--inject-oracle-fault", &cmd_.plant,
             "ORACLE: plant a difference in that oracle's comparison (translate, permute, frames, turn, roundtrip, "
             "synctest): the test of the test, it must find something in every run it checks");
-        app.add(
-            "--known", &cmd_.known,
+        app.custom(
+            "--known", given(&cmd_.known, "a file of known findings"),
             "A file of known findings (oracle|family a line): reported as known, not a failure (exit 0)");
         app.add("--shrink-runs", &cmd_.shrink_runs, "Candidates tested per shrink at most")
             .show_default()

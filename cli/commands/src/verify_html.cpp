@@ -73,8 +73,8 @@ bool write_verify_pages(const std::string& dir, const SuiteOptions& suite,
             std::string html, why;
             ViewerSummary s;
             if (scenario_page(suite, loaded[i].sc, o, &html, &s, &why)) {
-                if (!write_viewer_page((std::filesystem::path(dir) / page_name(o.name)).string(),
-                                       html, err))
+                if (!write_viewer_page_in_folder(
+                        (std::filesystem::path(dir) / page_name(o.name)).string(), html, err))
                     return false;
                 link = page_name(o.name);
                 ++pages;
@@ -103,7 +103,8 @@ bool write_verify_pages(const std::string& dir, const SuiteOptions& suite,
         " page(s) of those that did not pass (golden against this build's run).</p><table>"
         "<tr><th>scenario</th><th>status</th><th>summary</th></tr>\n" +
         rows + "</table></body></html>\n";
-    if (!write_viewer_page((std::filesystem::path(dir) / "index.html").string(), index, err))
+    if (!write_viewer_page_in_folder((std::filesystem::path(dir) / "index.html").string(), index,
+                                     err))
         return false;
     out << "html: wrote " << (std::filesystem::path(dir) / "index.html").generic_string() << " and "
         << pages << " scenario page" << (pages == 1 ? "" : "s") << "\n";

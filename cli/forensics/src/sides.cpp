@@ -1,6 +1,7 @@
 #include "forensics/sides.h"
 
 #include "records/atomic_file.h"
+#include "records/text.h"
 
 #include <algorithm>
 #include <atomic>
@@ -344,9 +345,18 @@ SideResult run_side(const Side& side, const std::vector<std::string>& args) {
     const std::string out = tmp.file("out"), err = tmp.file("err");
     spawn_and_wait(argv, out, err, side.timeout_ms, &r);
     r.out = slurp(out);
-    r.err = slurp(err);
-    // (Quoted in messages after a colon: without its last line break.)
-    while (!r.err.empty() && (r.err.back() == '\n' || r.err.back() == '\r'))
+    // Quoted in messages after a colon: without its last line break, and with every control
+    // character but the line break escaped (\x1B...), so that what a side prints cannot move the
+    // cursor, retitle or clear the terminal or CI log that shows fxkcc's messages.
+    const std::string said = slurp(err);
+    for (size_t k = 0; k < said.size(); ++k) {
+        const char c = said[k];
+        if (c == '\n')
+            r.err += c;
+        else if (c != '\r' || k + 1 == said.size() || said[k + 1] != '\n') // CRLF: a line break
+            text::append_escaped(r.err, static_cast<unsigned char>(c), false);
+    }
+    while (!r.err.empty() && r.err.back() == '\n')
         r.err.pop_back();
     r.timeout_ms = side.timeout_ms;
     return r;

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "records/atomic_file.h"
+#include "records/paths.h"
 
 namespace fs = std::filesystem;
 
@@ -49,6 +50,13 @@ bool write_viewer_page(const std::string& path, const std::string& html, std::st
         return false;
     }
     return write_file_atomic(path, html, err);
+}
+
+bool write_viewer_page_in_folder(const std::string& path, const std::string& html,
+                                 std::string* err) {
+    // Its refusal; the option is named by the caller's message ("fxkcc verify: --html: ...").
+    if (is_link(path)) return write_folder_file({"", path}, html, {}, err);
+    return write_viewer_page(path, html, err);
 }
 
 } // namespace fx::harness

@@ -397,6 +397,30 @@ std::string output_folder_conflict(const OutputPath& dir, const std::string& gol
     return golden_refusal(dir.option + " '" + dir.path + "'", dir.path, golden_dir);
 }
 
+std::string check_writable(const std::string& path) {
+    if (identity(path).device) return "";
+    AtomicFile probe;
+    std::string why;
+    if (!probe.open(path, &why)) return why;
+    probe.abandon();
+    return "";
+}
+
+bool write_folder_file(const OutputPath& file, std::string_view content,
+                       const std::vector<std::string>& inputs, std::string* err) {
+    if (is_link(file.path)) {
+        *err = (file.option.empty() ? "" : file.option + ": ") + "'" + file.path +
+               "' is a symbolic link: fxkcc writes the files it names in a folder as files of "
+               "their own, never through a link to somewhere else";
+        return false;
+    }
+    if (std::string why = output_conflict({file}, inputs); !why.empty()) {
+        *err = why;
+        return false;
+    }
+    return write_file_atomic(file.path, content, err);
+}
+
 AtomicFile::~AtomicFile() {
     abandon();
 }

@@ -400,7 +400,7 @@ bool check_run(const GeneratedRun& run, const OracleSet& set, std::vector<Findin
             // about that build; a side that cannot run at all was refused before the first run.
             Finding f;
             f.oracle = "sides-run";
-            f.message = why;
+            f.message = why.substr(0, why.find('\n')); // a report's line: the side's first line
             add(f);
         } else if (diverged) {
             *character_ticks += 2 * sink.character_ticks;

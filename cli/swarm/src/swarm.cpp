@@ -83,12 +83,7 @@ std::string slug(const std::string& text) {
 
 } // namespace
 
-int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
-    report->seed = o.seed;
-    report->commit = build_info().commit;
-    const auto began = std::chrono::steady_clock::now();
-    const int64_t cpu_before = process_cpu_ms();
-    // The folders written to are made before the first run, not found unwritable after hours.
+bool make_output_folders(const SwarmOptions& o, std::string* error) {
     for (const std::string* dir : {&o.out_dir, &o.emit_dir}) {
         if (dir->empty()) continue;
         std::error_code ec;
@@ -97,9 +92,18 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
             ec = std::make_error_code(std::errc::not_a_directory);
         if (ec) {
             *error = *dir + ": cannot create the folder: " + ec.message();
-            return 125;
+            return false;
         }
     }
+    return true;
+}
+
+int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
+    report->seed = o.seed;
+    report->commit = build_info().commit;
+    const auto began = std::chrono::steady_clock::now();
+    const int64_t cpu_before = process_cpu_ms();
+    if (!make_output_folders(o, error)) return 125;
     const int64_t first = o.only_run >= 0 ? o.only_run : 0;
     const int64_t count = o.only_run >= 0 ? 1 : o.runs;
     // By run index, made as runs finish: with --time the count is only an upper bound.
@@ -140,7 +144,8 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
             std::string why;
             const std::string name =
                 "swarm-" + std::to_string(o.seed) + "-" + std::to_string(first + i);
-            if (!write_file_atomic(o.emit_dir + "/" + name + ".yaml", r.run.yaml, &why)) {
+            if (!write_folder_file({"--emit", o.emit_dir + "/" + name + ".yaml"}, r.run.yaml,
+                                   o.inputs, &why)) {
                 std::lock_guard<std::mutex> lock(done_lock);
                 if (emit_error.empty()) emit_error = why;
             }
@@ -269,7 +274,8 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
             if (!o.out_dir.empty()) {
                 s.scenario = o.out_dir + "/" + small.name + ".yaml";
                 std::string why;
-                if (!write_file_atomic(s.scenario, scenario_to_yaml(small), &why))
+                if (!write_folder_file({"--out", s.scenario}, scenario_to_yaml(small), o.inputs,
+                                       &why))
                     s.scenario = "(not written: " + why + ")";
             }
         });
@@ -309,6 +315,56 @@ int run_swarm(const SwarmOptions& o, SwarmReport* report, std::string* error) {
     return unknown ? 1 : 0;
 }
 
+namespace {
+
+/// Why `key` is not an oracle|family key ("" when it is one): the oracle in lower case letters,
+/// digits, ':' and '-' (rule:wall-slide), the family "-" or a feature's name (crowd with its
+/// arrangement: crowd/corner), as the FINDING lines print them.
+std::string known_key_problem(const std::string& key) {
+    const size_t bar = key.find('|');
+    if (bar == std::string::npos) return "no '|' between the oracle and the family";
+    if (key.find('|', bar + 1) != std::string::npos)
+        return "more than one '|' (a key is the signature's first two fields, oracle|family)";
+    const std::string oracle = key.substr(0, bar), family = key.substr(bar + 1);
+    if (oracle.empty()) return "no oracle before the '|'";
+    for (const char c : oracle) {
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ':' || c == '-'))
+            return "the oracle may hold lower case letters, digits, ':' and '-' only";
+    }
+    // The oracles a finding names (docs/swarm.md, "Oracles"): the invariants, the rules and the
+    // rest checks by name after their prefix, the others by theirs.
+    static const char* const kNamed[] = {"floor",  "crowd-apart", "translate", "permute",
+                                         "frames", "turn",        "roundtrip", "synctest",
+                                         "sides",  "sides-run",   "generator", "generator-run"};
+    bool oracle_known = false;
+    for (const char* prefix : {"invariant:", "rule:", "rest-"})
+        oracle_known = oracle_known ||
+                       (oracle.rfind(prefix, 0) == 0 && oracle.size() > std::string(prefix).size());
+    for (const char* name : kNamed)
+        oracle_known = oracle_known || oracle == name;
+    if (!oracle_known)
+        return "the oracle is invariant:NAME, rule:NAME, rest-NAME or one of floor, crowd-apart, "
+               "translate, permute, frames, turn, roundtrip, synctest, sides, sides-run, "
+               "generator, generator-run";
+    if (family == "-") return "";
+    const size_t slash = family.find('/');
+    const std::string feature = family.substr(0, slash);
+    bool known_feature = false;
+    for (const FeatureInfo& f : feature_info())
+        known_feature = known_feature || feature == f.name;
+    if (!known_feature) return "the family is '-' or a feature's name, such as wall-joint";
+    if (slash == std::string::npos) return "";
+    static const char* const kArrangements[] = {"spread", "cluster", "coincident", "wall",
+                                                "corner"};
+    const std::string arrangement = family.substr(slash + 1);
+    for (const char* a : kArrangements) {
+        if (feature == "crowd" && arrangement == a) return "";
+    }
+    return "after '/', a crowd's arrangement: spread, cluster, coincident, wall or corner";
+}
+
+} // namespace
+
 bool read_known(const std::string& path, std::vector<std::string>* out, std::string* error) {
     std::string text;
     std::string why;
@@ -316,6 +372,8 @@ bool read_known(const std::string& path, std::vector<std::string>* out, std::str
         *error = path + ": " + why;
         return false;
     }
+    // A UTF-8 byte order mark (some editors write one) is not part of the first line.
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
     size_t start = 0;
     int line = 0;
     while (start < text.size()) {
@@ -333,11 +391,10 @@ bool read_known(const std::string& path, std::vector<std::string>* out, std::str
             ++lead;
         l.erase(0, lead);
         if (l.empty()) continue;
-        if (l.find('|') == std::string::npos || l.find(' ') != std::string::npos) {
-            *error =
-                path + ":" + std::to_string(line) +
-                ":1: expected an oracle|family key such as rule:wall-slide|wall-joint, found '" +
-                l + "'";
+        if (const std::string problem = known_key_problem(l); !problem.empty()) {
+            *error = path + ":" + std::to_string(line) + ":" + std::to_string(lead + 1) +
+                     ": expected an oracle|family key such as rule:wall-slide|wall-joint, found " +
+                     text::quote(l) + ": " + problem;
             return false;
         }
         out->push_back(l);

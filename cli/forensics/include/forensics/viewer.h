@@ -111,6 +111,10 @@ bool desync_viewer_html(const Scenario& sc, const DesyncReport& r, const std::st
 
 /// Writes a page to `path` atomically, its folder created first; false with *err.
 bool write_viewer_page(const std::string& path, const std::string& html, std::string* err);
+/// The same for a page fxkcc names inside the folder an option gave it (verify and review --html):
+/// refused when the file there is a symbolic link (write_folder_file).
+bool write_viewer_page_in_folder(const std::string& path, const std::string& html,
+                                 std::string* err);
 
 /// The page's HTML around the data (viewer_page.html, embedded at build time): the text before
 /// and after the point where the data script goes.

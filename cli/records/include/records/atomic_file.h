@@ -145,6 +145,20 @@ std::string output_conflict(const std::vector<OutputPath>& outputs,
 /// --bundle): "" when `dir` is not inside `golden_dir` nor its pending folder, else the message.
 std::string output_folder_conflict(const OutputPath& dir, const std::string& golden_dir);
 
+/// Whether `path` can be written as write_file_atomic writes it, tried now: its temporary file
+/// created and removed (a device, a FIFO or a socket is not opened: a FIFO would wait for a
+/// reader). "" when it can, else why ("cannot create 'x/r.json.tmp...': Not a directory", "...
+/// Is a directory"). For an output written only after a long computation (swarm's reports).
+std::string check_writable(const std::string& path);
+
+/// write_file_atomic for a file that fxkcc names inside a folder an option gave it (swarm --out
+/// and --emit, verify --html): the folder was checked before the first write, its files were not.
+/// Refused, *err saying why, when the file is a symbolic link (a reused folder or a copied tree:
+/// a name fxkcc chose is never written through to somewhere else), or when it is one of `inputs`
+/// (output_conflict's rule: a --known file kept in the --emit folder).
+bool write_folder_file(const OutputPath& file, std::string_view content,
+                       const std::vector<std::string>& inputs, std::string* err);
+
 /// Installs, once per process, handlers for SIGINT, SIGTERM and SIGHUP that stop the side
 /// processes still running (their process groups, killed and waited for), remove the temporary
 /// files of every open AtomicFile and every registered file, then the registered folders (up to

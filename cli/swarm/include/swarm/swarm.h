@@ -34,6 +34,9 @@ struct SwarmOptions {
     const std::atomic<int>* stop = nullptr;
     /// Findings already known (oracle|family keys, known_key()): reported, but not a failure.
     std::vector<std::string> known;
+    /// Files the swarm reads or runs (the --known file, the sides' programs, fxkcc itself): no
+    /// file it writes into --out or --emit may be one of them (write_folder_file).
+    std::vector<std::string> inputs;
     std::function<void(const std::string&)> progress; ///< may be null
 };
 
@@ -71,6 +74,10 @@ struct SwarmReport {
 
 /// Reads a file of known findings: one `oracle|family` key a line, `#` comments, blank lines.
 bool read_known(const std::string& path, std::vector<std::string>* out, std::string* error);
+
+/// Makes the folders of --out and --emit (before the first run, not found unwritable after
+/// hours); false with *error ("DIR: cannot create the folder: ..."). run_swarm calls it first.
+bool make_output_folders(const SwarmOptions& o, std::string* error);
 
 /// Exit code: 0 no finding (or only known ones), 1 a finding not known, 125 cannot test (*error:
 /// an output or a side).
