@@ -882,9 +882,10 @@ class Verify(Workspace):
         os.makedirs(self.p("linked"))
         os.symlink(golden_csv, self.p("linked", "index.html"))
         rc, _, err = fxkcc(["verify", "--no-progress", "--html", "linked"], self.tmp)
-        self.assertEqual(rc, 125, err)
-        self.assertIn("fxkcc verify: --html: 'linked/index.html' is a symbolic link", err)
         self.assertEqual(read(golden_csv), before)
+        if native_posix():  # (under wine a POSIX link is the file it names, replaced by the rename)
+            self.assertEqual(rc, 125, err)
+            self.assertIn("fxkcc verify: --html: 'linked/index.html' is a symbolic link", err)
 
     def test_json_report_holds_what_the_terminal_shows_and_failures_only_lists_failures(self):
         text = read(self.hashes)
