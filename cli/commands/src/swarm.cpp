@@ -187,8 +187,6 @@ int swarm_command(const SwarmCommand& cmd, const std::string& self, std::ostream
     if (!o.side_args.empty() && o.side_args.back() == ' ') o.side_args.pop_back();
     // The reports are written after the runs, which may take hours: a report that cannot be
     // written is found now (in the folders --out and --emit too, made first).
-    o.out_dir = cmd.out_dir;
-    o.emit_dir = cmd.emit_dir;
     if (!outputs.empty() && !swarm::make_output_folders(o, &error)) {
         err << "fxkcc swarm: " << error << "\n";
         return kExitCannotTest;

@@ -51,6 +51,9 @@ void parallel_for(int64_t n, int jobs, const std::function<bool()>& stop,
         t.join();
 }
 
+/// A crowd's arrangements, in the order of the digit its characters' ids carry (1 to 5).
+constexpr const char* kArrangements[] = {"spread", "cluster", "coincident", "wall", "corner"};
+
 /// The family (feature) a character or shape id belongs to, by its id range.
 std::string family_of(const Finding& f) {
     if (!f.has_character) return "-";
@@ -58,8 +61,6 @@ std::string family_of(const Finding& f) {
     if (code < 1 || code > static_cast<uint32_t>(kFeatureCount)) return "-";
     std::string name = feature_info()[code - 1].name;
     if (code - 1 == static_cast<uint32_t>(Feature::kCrowd)) {
-        static const char* const kArrangements[] = {"spread", "cluster", "coincident", "wall",
-                                                    "corner"};
         const uint32_t k = f.character % 1000 / 100;
         if (k >= 1 && k <= 5) name += std::string("/") + kArrangements[k - 1];
     }
@@ -354,8 +355,6 @@ std::string known_key_problem(const std::string& key) {
         known_feature = known_feature || feature == f.name;
     if (!known_feature) return "the family is '-' or a feature's name, such as wall-joint";
     if (slash == std::string::npos) return "";
-    static const char* const kArrangements[] = {"spread", "cluster", "coincident", "wall",
-                                                "corner"};
     const std::string arrangement = family.substr(slash + 1);
     for (const char* a : kArrangements) {
         if (feature == "crowd" && arrangement == a) return "";
