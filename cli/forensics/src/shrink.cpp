@@ -419,7 +419,7 @@ ShrinkResult shrink_scenario(const Scenario& sc, const FailureSignature& sig,
                       [&](const SameAsExpectation& e) { return !is_target(e.at); });
     }
     Shrinker s(start, sig, oracle, options);
-    for (int round = 1; !s.out_of_runs(); ++round) {
+    while (!s.out_of_runs()) { // rounds of every pass until one changes nothing
         bool any = false;
         any = s.ticks() || any;
         any = s.characters() || any;
