@@ -107,8 +107,9 @@ int32_t fxkcc_behaviour_version(void);
 /* "ok", "invalid argument", ...; "unknown status" for a value outside the enumeration. */
 const char* fxkcc_status_name(fxkcc_status status);
 
-/* The boundary conversions (see the top of this file). Rounded to the nearest raw value;
- * NaN gives 0 and values beyond the range saturate. */
+/* The boundary conversions (see the top of this file). Rounded to the nearest raw value, a
+ * tie away from zero, in integer arithmetic (not the C library's llround, which differs between
+ * targets); NaN gives 0 and values beyond the range saturate. */
 fxkcc_fixed fxkcc_fixed_from_double(double value);
 double fxkcc_fixed_to_double(fxkcc_fixed value);
 

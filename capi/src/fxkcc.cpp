@@ -161,10 +161,15 @@ const char* fxkcc_status_name(fxkcc_status status) {
 
 fxkcc_fixed fxkcc_fixed_from_double(double value) {
     if (std::isnan(value)) return 0;
-    const double raw = value * 4294967296.0; // 2^32
+    const double raw = value * 4294967296.0; // 2^32: exact (a power of two)
     if (raw >= 9223372036854775807.0) return INT64_MAX;
     if (raw <= -9223372036854775808.0) return INT64_MIN;
-    return static_cast<fxkcc_fixed>(std::llround(raw));
+    // Rounded half away from zero without the C library: MinGW's llround gave the double just
+    // below one half 1 where glibc's and emscripten's give 0. |raw| < 2^63, so the conversion
+    // truncates toward zero, and raw less its integer part is exact (the bits below the point).
+    const int64_t whole = static_cast<int64_t>(raw);
+    const double part = raw - static_cast<double>(whole);
+    return whole + (part >= 0.5 ? 1 : 0) - (part <= -0.5 ? 1 : 0);
 }
 
 double fxkcc_fixed_to_double(fxkcc_fixed value) {
