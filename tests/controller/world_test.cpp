@@ -718,11 +718,54 @@ TEST_CASE("a snapshot that is not of this world is refused and changes nothing",
     for (size_t k = 0; k < 8; ++k)
         b[18 + kStateBytes + k] = 0; // the first one's radius: 0
     refused(b, "character 1: radius");
+    const auto with_tick = [&](uint64_t tick) {
+        std::vector<uint8_t> t = good;
+        for (size_t k = 0; k < 8; ++k)
+            t[6 + k] = static_cast<uint8_t>(tick >> (8 * k));
+        return t;
+    };
+    refused(with_tick(uint64_t{1} << 63), "negative tick");
+    // Past 2^60 the platforms' tick arithmetic would come near int64's end (kMaxWorldTick).
+    refused(with_tick((uint64_t{1} << 60) + 1), "tick 1152921504606846977 beyond");
+    refused(with_tick(uint64_t{INT64_MAX}), "beyond 1152921504606846976");
     refused(std::vector<uint8_t>(5, 0), "not a snapshot");
     World unbuilt;
     CHECK_FALSE(unbuilt.restore(good, &error));
     CHECK(error.find("not built") != std::string::npos);
     REQUIRE(w.restore(good, &error));
+    REQUIRE(w.restore(with_tick(uint64_t{1} << 60), &error)); // the last tick taken
+    CHECK(w.tick() == kMaxWorldTick);
+    w.step(snapshot_inputs(0)); // and stepped on from it
+    CHECK(w.tick() == kMaxWorldTick + 1);
+}
+
+TEST_CASE("a platform's waypoint ticks lie within +-kMaxWorldTick", "[snapshot]") {
+    const auto platform_with = [](int64_t t0, int64_t t1) {
+        Platform p;
+        p.id = 7;
+        p.half_extents = Vec3{Scalar::one(), Scalar::one(), Scalar::one()};
+        p.rotation = fx::Mat3::identity();
+        p.waypoints = {{Vec3::zero(), t0}, {Vec3{Scalar::one(), Scalar{}, Scalar{}}, t1}};
+        return p;
+    };
+    std::string error;
+    {
+        World w;
+        CHECK_FALSE(w.add_platform(platform_with(INT64_MIN, 0), &error));
+        CHECK(error ==
+              "platform 7: waypoint tick -9223372036854775808 beyond +-1152921504606846976");
+    }
+    {
+        World w;
+        CHECK_FALSE(w.add_platform(platform_with(0, kMaxWorldTick + 1), &error));
+        CHECK(error.find("waypoint tick 1152921504606846977 beyond") != std::string::npos);
+    }
+    World w; // the widest span taken: the pose halfway is exactly halfway
+    REQUIRE(w.add_platform(platform_with(-kMaxWorldTick, kMaxWorldTick), &error));
+    REQUIRE(w.build(&error));
+    const Platform p = platform_with(-kMaxWorldTick, kMaxWorldTick);
+    CHECK(p.center_at(0) == Vec3{Scalar::ratio(1, 2), Scalar{}, Scalar{}});
+    CHECK(p.center_at(kMaxWorldTick) == p.waypoints.front().center); // a loop: back at the start
 }
 
 TEST_CASE("a snapshot whose states step() could not have made is refused, field by field",

@@ -34,6 +34,14 @@ bool World::add_platform(const Platform& platform, std::string* error) {
         if (error != nullptr) *error = "add_platform: world already built";
         return false;
     }
+    for (const Waypoint& w : platform.waypoints) {
+        if (w.tick < -kMaxWorldTick || w.tick > kMaxWorldTick) {
+            if (error != nullptr)
+                *error = "platform " + std::to_string(platform.id) + ": waypoint tick " +
+                         std::to_string(w.tick) + " beyond +-" + std::to_string(kMaxWorldTick);
+            return false;
+        }
+    }
     for (size_t k = 1; k < platform.waypoints.size(); ++k) {
         if (platform.waypoints[k].tick <= platform.waypoints[k - 1].tick) {
             if (error != nullptr)

@@ -122,6 +122,8 @@ bool World::restore(std::span<const uint8_t> bytes, std::string* error) {
     for (int k = 0; k < 4; ++k)
         n |= static_cast<uint32_t>(bytes[14 + static_cast<size_t>(k)]) << (8 * k);
     if (static_cast<int64_t>(tick) < 0) return fail("negative tick");
+    if (tick > static_cast<uint64_t>(kMaxWorldTick))
+        return fail("tick " + std::to_string(tick) + " beyond " + std::to_string(kMaxWorldTick));
     if ((bytes.size() - kSnapshotHeader) % kSnapshotRecord != 0 ||
         (bytes.size() - kSnapshotHeader) / kSnapshotRecord != n)
         return fail(std::to_string(bytes.size()) + " bytes, a snapshot of " + std::to_string(n) +

@@ -20,6 +20,11 @@ namespace fx::kcc {
 
 class Recorder;
 
+/// The largest tick a world takes (a waypoint's, -kMaxWorldTick to kMaxWorldTick, or a restored
+/// snapshot's): 2^60, about 700 million years at 50 Hz, so that the platforms' tick arithmetic
+/// (differences of two ticks, the tick after the last) stays far inside int64.
+inline constexpr int64_t kMaxWorldTick = int64_t{1} << 60;
+
 /// A waypoint of a platform: its box centre reached at `tick` (ticks since the world began).
 struct Waypoint {
     Vec3 center;
@@ -69,6 +74,8 @@ public:
     const geo::StaticScene& scene() const { return scene_; }
 
     /// Adds a platform (its box is added to the scene as a kinematic shape). Before build().
+    /// False, with *error, without waypoints, with ticks not increasing or beyond
+    /// +-kMaxWorldTick.
     bool add_platform(const Platform& platform, std::string* error);
     /// Adds a character standing at `feet`. Ids must be unique. Before build(), or between ticks
     /// after it (a character joining): it is placed in ascending id order and starts at rest on
@@ -179,7 +186,8 @@ public:
     void snapshot(std::vector<uint8_t>* out) const;
     /// Restores a snapshot of this world (taken at any tick: the characters then present, with
     /// their settings, replace the current ones). False, with *error, and the world untouched,
-    /// when the bytes are not one: another size, magic or version, a negative tick, ids not
+    /// when the bytes are not one: another size, magic or version, a negative tick or one past
+    /// kMaxWorldTick, ids not
     /// ascending, a state or settings that do not read back or are invalid. Allocates nothing
     /// when the snapshot has as many characters as the world (resizes the scratch otherwise).
     bool restore(std::span<const uint8_t> bytes, std::string* error);
