@@ -1838,6 +1838,12 @@ class Swarm(Workspace):
         self.assertEqual(rc, 0, err)
         self.assertIn("known    sides|wall-joint", out)
         self.assertNotIn("FINDING", out)
+        # Known findings do not fail the JUnit report either: their case is skipped, and says why.
+        xml = read(self.p("report.xml"))
+        self.assertIn('failures="0" skipped="1"', xml)
+        self.assertIn('<testcase classname="swarm" name="sides"><skipped message="sides: 3 runs checked, '
+                      'known findings only"/><system-out>sides|wall-joint|', xml)
+        self.assertNotIn("<failure", xml)
 
     def test_a_signal_stops_starting_runs_and_the_report_covers_those_done(self):
         # Hours of runs stopped by Ctrl-C or a CI job's SIGTERM: no run starts after the signal,
@@ -1935,11 +1941,18 @@ class Swarm(Workspace):
             side = self.side_script("side.sh", body)
             shutil.rmtree(self.p("found"), ignore_errors=True)
             rc, out, err = fxkcc(["swarm", "--seed", "3", "--runs", "2", "--no-metamorphic", "--no-synctest",
-                                  "--b", side, "--out", "found", "--json", "r.json"], self.tmp)
+                                  "--b", side, "--out", "found", "--json", "r.json", "--junit", "r.xml"],
+                                 self.tmp)
             self.assertEqual(rc, 1, err)
             report = json.loads(read(self.p("r.json")))
             self.assertEqual(report["oracles"]["sides"], 2)
             self.assertEqual([f["oracle"] for f in report["findings"]], ["sides-run"], out)
+            # The JUnit report fails as the exit code does: the finding's group is a case of its
+            # own (before, only the oracles that ran were cases, and it said failures="0").
+            xml = read(self.p("r.xml"))
+            self.assertIn('failures="1" skipped="0"', xml)
+            self.assertRegex(xml, r'<testcase classname="swarm" name="sides-run"><failure '
+                                  r'message="sides-run, findings">sides-run\|')
             self.assertIn(f"side b ({side}) {what}", out)
             self.assertIn("also in 1 other run(s): 1", out)
             # Shrunk by asking the side again: the smallest world on which it still fails.

@@ -486,27 +486,44 @@ std::string group_of(const std::string& oracle) {
 } // namespace
 
 std::string report_junit(const SwarmReport& r) {
-    std::map<std::string, std::string> failures; // group -> text
+    // A test case per oracle that ran, and per group of findings that is not one (a side that
+    // failed to run, the generator): the open findings fail their case, exactly when the exit
+    // code is 1; a case with known findings alone is skipped, its findings in its output.
+    std::map<std::string, std::string> open, known; // group -> text
     for (const SwarmFinding& f : r.findings) {
-        failures[group_of(f.finding.oracle)] += f.signature + (f.known ? " (known)" : "") + ": " +
-                                                f.finding.message + "\n  " + f.repro + "\n";
+        (f.known ? known : open)[group_of(f.finding.oracle)] +=
+            f.signature + (f.known ? " (known)" : "") + ": " + f.finding.message + "\n  " +
+            f.repro + "\n";
     }
-    int failing = 0;
+    std::map<std::string, const int64_t*> groups;
+    for (const auto& [name, n] : r.oracles)
+        groups[name] = &n;
+    for (const auto* m : {&open, &known})
+        for (const auto& entry : *m)
+            groups.emplace(entry.first, nullptr);
+    int failing = 0, skipped = 0;
     std::string cases;
-    for (const auto& [name, n] : r.oracles) {
+    for (const auto& [name, runs] : groups) {
+        const std::string checked =
+            runs != nullptr ? ": " + std::to_string(*runs) + " runs checked" : "";
         cases += "    <testcase classname=\"swarm\" name=\"" + text::xml_escape(name) + "\">";
-        const auto it = failures.find(name);
-        if (it != failures.end()) {
+        if (const auto it = open.find(name); it != open.end()) {
             ++failing;
-            cases += "<failure message=\"" + text::xml_escape(name) + ": " + std::to_string(n) +
-                     " runs checked, findings\">" + text::xml_escape(it->second) + "</failure>";
+            cases += "<failure message=\"" + text::xml_escape(name + checked) + ", findings\">" +
+                     text::xml_escape(it->second) + "</failure>";
+        } else if (known.count(name) != 0) {
+            ++skipped;
+            cases += "<skipped message=\"" + text::xml_escape(name + checked) +
+                     ", known findings only\"/>";
         }
+        if (const auto it = known.find(name); it != known.end())
+            cases += "<system-out>" + text::xml_escape(it->second) + "</system-out>";
         cases += "</testcase>\n";
     }
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"fxkcc swarm seed " +
-           std::to_string(r.seed) + "\" tests=\"" + std::to_string(r.oracles.size()) +
-           "\" failures=\"" + std::to_string(failing) + "\">\n" + cases +
-           "  </testsuite>\n</testsuites>\n";
+           std::to_string(r.seed) + "\" tests=\"" + std::to_string(groups.size()) +
+           "\" failures=\"" + std::to_string(failing) + "\" skipped=\"" + std::to_string(skipped) +
+           "\">\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
 } // namespace fx::harness::swarm
