@@ -1114,6 +1114,27 @@ class Verify(Workspace):
         self.assertIn('tests="2" failures="1" errors="0"', xml)
         self.assertIn('<failure type="MISMATCH" message="desync at tick 5 (c1); invariants hold (no expectations)">', xml)
 
+    def test_xml_reports_hold_any_path(self):
+        """A folder named with a Latin-1 byte and a control byte made the JUnit report and the
+        plot's SVG unreadable to an XML parser (not UTF-8, an invalid character)."""
+        if not native_posix():
+            self.skipTest("file names of any bytes")
+        from xml.dom import minidom
+        folder = "caf\udce9\x01"  # the bytes 'caf', 0xE9 and 0x01 (Python's surrogate escape)
+        os.makedirs(self.p(folder))
+        write(self.p(folder, "w.yaml"), "format: 1\nname: w\ndescription: \"x\"\nticks: 5\n"
+                                        "characters:\n  - id: 1\n    spawn: [0, 0, 0]\n")
+        # (The terminal gets the path's bytes as they are: its output is read as bytes here.)
+        p = subprocess.run([BINARY, "verify", "--scenarios-dir", folder, "--golden-dir", "none", "--junit",
+                            "j.xml"], cwd=self.tmp, capture_output=True, timeout=300)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)  # its golden is missing
+        minidom.parse(self.p("j.xml"))  # raises on a byte or character XML cannot hold
+        self.assertIn("caf\u00e9\\x01", read(self.p("j.xml")))
+        p = subprocess.run([BINARY, "plot", os.path.join(folder, "w.yaml"), "-o", "p.svg"], cwd=self.tmp,
+                           capture_output=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        minidom.parse(self.p("p.svg"))
+
     def test_stale_golden_is_not_a_desync(self):
         path = self.p("scenarios", "walk-wall.yaml")
         write(path, read(path).replace("jumps: [60]", "jumps: [61]"))

@@ -1013,3 +1013,72 @@ TEST_CASE(
         CHECK(dump_json(json_decimal(bad)) == "null\n");
     }
 }
+
+namespace {
+/// Whether `s` is well-formed UTF-8 whose every character XML 1.0 allows (its Char production:
+/// tab, line feed, carriage return, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF), decoded
+/// here on its own terms (not with the writer's code).
+bool xml_chars_only(const std::string& s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto b = [&](size_t k) { return static_cast<uint32_t>(static_cast<uint8_t>(s[k])); };
+        uint32_t cp = b(i);
+        size_t n = 1;
+        if (cp >= 0x80) {
+            n = cp >= 0xF0 ? 4 : cp >= 0xE0 ? 3 : cp >= 0xC0 ? 2 : 0;
+            if (n == 0 || i + n > s.size()) return false;
+            cp &= 0x7F >> n;
+            for (size_t k = 1; k < n; ++k) {
+                if ((b(i + k) & 0xC0) != 0x80) return false;
+                cp = cp << 6 | (b(i + k) & 0x3F);
+            }
+            const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+            if (cp < least[n]) return false; // overlong
+        }
+        const bool ok = cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
+                        (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
+        if (!ok) return false;
+        i += n;
+    }
+    return true;
+}
+} // namespace
+
+TEST_CASE("formats: XML reports (JUnit, SVG) hold any bytes of a path or a message as XML 1.0 "
+          "characters") {
+    using fx::harness::text::xml_escape;
+    // A path with a control byte and a Latin-1 byte (a folder named in Latin-1, 'caf\xe9') made the
+    // JUnit report and the plot's SVG unreadable: "not proper UTF-8", "invalid Char value 1".
+    CHECK(xml_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c'");
+    CHECK(xml_escape(std::string("r\x01.csv", 6)) == "r\\x01.csv");
+    CHECK(xml_escape(std::string("\x00\x1b[31m", 6)) == "\\x00\\x1b[31m");
+    CHECK(xml_escape("tab\tline\ncr\r") == "tab\tline\ncr\r");
+    CHECK(xml_escape("caf\xe9") == "caf\xc3\xa9");
+    CHECK(xml_escape("caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82") ==
+          "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x99\x82");
+    CHECK(xml_escape("\xef\xbf\xbe\xef\xbf\xbf\xef\xbf\xbd") == "\\uFFFE\\uFFFF\xef\xbf\xbd");
+    // Not UTF-8, each byte then as its Latin-1 character: overlong, a surrogate, past U+10FFFF,
+    // cut short, stray.
+    CHECK(xml_escape("\xc0\xaf") == "\xc3\x80\xc2\xaf");
+    CHECK(xml_escape("\xed\xa0\x80") == "\xc3\xad\xc2\xa0\xc2\x80");
+    CHECK(xml_escape("\xf4\x90\x80\x80") == "\xc3\xb4\xc2\x90\xc2\x80\xc2\x80");
+    CHECK(xml_escape("\xe2\x80") == "\xc3\xa2\xc2\x80");
+    CHECK(xml_escape("\x80\xff") == "\xc2\x80\xc3\xbf");
+    // Every byte pair and a sample of longer byte strings: always XML characters.
+    for (int a = 0; a < 256; ++a) {
+        for (int b = 0; b < 256; ++b) {
+            const char two[2] = {static_cast<char>(a), static_cast<char>(b)};
+            const std::string out = xml_escape(std::string_view(two, 2));
+            if (!xml_chars_only(out)) FAIL("bytes " << a << " " << b);
+        }
+    }
+    uint64_t state = 1;
+    for (int i = 0; i < 20000; ++i) {
+        std::string s;
+        for (int k = 0; k < 6; ++k) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            const uint8_t pick[] = {0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xbf, 0x80, 0xa0, 0x01, 'x'};
+            s += static_cast<char>((state >> 60) < 10 ? pick[state >> 60] : (state >> 33) & 0xff);
+        }
+        if (!xml_chars_only(xml_escape(s))) FAIL("random string " << i);
+    }
+}

@@ -48,25 +48,65 @@ inline const std::string* closest_word(std::string_view word,
     return pick;
 }
 
-/// Text escaped for XML attribute values and character data (&, <, >, ").
+/// The length of the well-formed UTF-8 sequence at s[i] (a first byte from 0x80 up): 2 to 4, or 0
+/// when it is not one (a stray continuation byte, a cut or overlong sequence, a surrogate, past
+/// U+10FFFF).
+inline size_t utf8_sequence(std::string_view s, size_t i) {
+    const auto at = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    const unsigned char c = at(0);
+    const size_t n = c >= 0xF5 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+        if ((at(k) & 0xC0) != 0x80) return 0;
+    // The second byte's range where the first allows less than 0x80..0xBF (Unicode table 3-7).
+    if ((c == 0xE0 && at(1) < 0xA0) || (c == 0xED && at(1) > 0x9F) || (c == 0xF0 && at(1) < 0x90) ||
+        (c == 0xF4 && at(1) > 0x8F))
+        return 0;
+    return n;
+}
+
+/// Text escaped for XML 1.0 attribute values and character data, whatever bytes it holds: &, <,
+/// > and " as entities; the control characters XML cannot hold (all below 0x20 but tab, line feed
+/// and carriage return) as the text \xNN; well-formed UTF-8 as it is, but U+FFFE and U+FFFF (not
+/// XML characters) as \uFFFE and \uFFFF; any other byte from 0x80 up read as Latin-1 (the byte
+/// 0xE9 of a Latin-1 file name becomes U+00E9), as JSON reports do (json_text).
 inline std::string xml_escape(std::string_view s) {
+    static const char kHex[] = "0123456789abcdef";
     std::string o;
-    for (char c : s) {
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
         switch (c) {
         case '&':
             o += "&amp;";
-            break;
+            continue;
         case '<':
             o += "&lt;";
-            break;
+            continue;
         case '>':
             o += "&gt;";
-            break;
+            continue;
         case '"':
             o += "&quot;";
-            break;
+            continue;
         default:
-            o += c;
+            break;
+        }
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            o += "\\x";
+            o += kHex[c >> 4];
+            o += kHex[c & 15];
+        } else if (c < 0x80) {
+            o += static_cast<char>(c);
+        } else if (const size_t n = utf8_sequence(s, i); n > 0) {
+            const std::string_view seq = s.substr(i, n);
+            if (seq == "\xEF\xBF\xBE" || seq == "\xEF\xBF\xBF")
+                o += seq.back() == '\xBE' ? "\\uFFFE" : "\\uFFFF";
+            else
+                o.append(seq);
+            i += n - 1;
+        } else { // U+0080..U+00FF in UTF-8
+            o += static_cast<char>(0xC0 | (c >> 6));
+            o += static_cast<char>(0x80 | (c & 0x3F));
         }
     }
     return o;
