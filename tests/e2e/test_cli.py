@@ -886,6 +886,24 @@ class Verify(Workspace):
         if native_posix():  # (under wine a POSIX link is the file it names, replaced by the rename)
             self.assertEqual(rc, 125, err)
             self.assertIn("fxkcc verify: --html: 'linked/index.html' is a symbolic link", err)
+        # A report named as a page of the folder (index.html, a scenario's page, any .html there):
+        # refused before anything runs; written after the reports, a page replaced one of them.
+        for flag, report in (("--json", "pages/index.html"), ("--junit", "./pages/walk-wall.HTML")):
+            with self.subTest(report):
+                rc, _, err = fxkcc(["verify", "--no-progress", "--html", "pages", flag, report], self.tmp)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(f"{flag} '{report}' is named as a page of the --html folder 'pages'", err)
+        rc, _, err = fxkcc(["verify", "--no-progress", "--html", "pages", "--json", "pages/r.json"], self.tmp)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(json.loads(read(self.p("pages", "r.json")))["counts"]["mismatched"], 1)
+        # A scenario named index has its own page: index.html replaced it, its link led to the index.
+        write(self.p("scenarios", "index.yaml"), read(self.p("scenarios", "walk-wall.yaml")).replace(
+            "name: walk-wall", "name: index"))
+        rc, out, err = fxkcc(["verify", "--no-progress", "--html", "pages2", "-k", "index"], self.tmp)
+        self.assertEqual(rc, 1, out + err)  # its golden is missing
+        self.assertEqual(sorted(os.listdir(self.p("pages2"))), ["_index.html", "index.html"])
+        self.assertIn('<a href="_index.html">index</a></td><td>MISSING</td>', read(self.p("pages2", "index.html")))
+        self.assertIn("fxkcc verify: index (MISSING)", read(self.p("pages2", "_index.html")))
 
     def test_json_report_holds_what_the_terminal_shows_and_failures_only_lists_failures(self):
         text = read(self.hashes)

@@ -129,9 +129,11 @@ namespace {
 
 /// Why verify's reports (--json, --junit) may not be written, or "": they may not name each other
 /// or one of the suite's inputs (every scenario file, and the files they reference), nor lie in
-/// the golden or the pending folder, whose files they would replace (issue 51).
+/// the golden or the pending folder, whose files they would replace (issue 51), nor be named as
+/// a page of the --html folder (index.html, SCENARIO.html: written after them, a page replaced the
+/// report or the report the index).
 std::string report_conflict(const VerifyCommand& cmd, const std::vector<std::string>& scenarios,
-                            const std::vector<Loaded>& loaded) {
+                            const std::vector<Loaded>& loaded, const std::string& html_dir) {
     std::vector<OutputPath> reports;
     if (!cmd.json_path.empty()) reports.push_back({"--json", cmd.json_path});
     if (!cmd.junit_path.empty()) reports.push_back({"--junit", cmd.junit_path});
@@ -152,6 +154,17 @@ std::string report_conflict(const VerifyCommand& cmd, const std::vector<std::str
                 return r.option + " " + text::quote(r.path) + " is inside " + what + " " +
                        text::quote(dir) + ": a report may not replace its files";
         }
+        std::string extension = std::filesystem::path(r.path).extension().string();
+        for (char& c : extension)
+            c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        if (!html_dir.empty() && extension == ".html" &&
+            folder_within(std::filesystem::path(r.path).parent_path().empty()
+                              ? std::filesystem::path(".")
+                              : std::filesystem::path(r.path).parent_path(),
+                          html_dir))
+            return r.option + " " + text::quote(r.path) +
+                   " is named as a page of the --html folder " + text::quote(html_dir) +
+                   " (index.html, SCENARIO.html): a report may not be one";
     }
     return {};
 }
@@ -249,7 +262,8 @@ int verify_with(const VerifyCommand& request, const VerifyExtras& extras, std::o
     // Load everything first (in parallel): the filter is on names and the shards by cost. Only
     // what is selected runs.
     std::vector<Loaded> all_loaded = load_all(cmd.suite, all, cmd.jobs, err);
-    if (const std::string why = report_conflict(cmd, all, all_loaded); !why.empty()) {
+    if (const std::string why = report_conflict(cmd, all, all_loaded, extras.html_dir);
+        !why.empty()) {
         err << "fxkcc verify: " << why << "\n";
         return kExitBadInput;
     }

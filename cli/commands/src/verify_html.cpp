@@ -25,9 +25,11 @@ std::string escaped(const std::string& s) {
     return text::xml_escape(s);
 }
 
-/// A page's file name for a scenario: its name (a scenario name is [a-z0-9][a-z0-9._-]*).
+/// A page's file name for a scenario: its name (a scenario name is [a-z0-9][a-z0-9._-]*), but
+/// the scenario named `index`'s, _index.html (no scenario's name starts with _): index.html is
+/// the index, which replaced that scenario's page.
 std::string page_name(const std::string& scenario) {
-    return scenario + ".html";
+    return scenario == "index" ? "_index.html" : scenario + ".html";
 }
 
 /// The page of one scenario: the golden (when its CSV reads) against this build's run.
@@ -84,9 +86,11 @@ bool write_verify_pages(const std::string& dir, const SuiteOptions& suite,
             }
         }
         const bool ok = o.status == Status::kPass && !o.checks_failed;
+        const std::string& shown =
+            o.name.empty() ? o.path : o.name; // one that did not load: its file
         rows += "<tr class=\"" + std::string(ok ? "pass" : "fail") + "\"><td>" +
-                (link.empty() ? escaped(o.name)
-                              : "<a href=\"" + escaped(link) + "\">" + escaped(o.name) + "</a>") +
+                (link.empty() ? escaped(shown)
+                              : "<a href=\"" + escaped(link) + "\">" + escaped(shown) + "</a>") +
                 "</td><td>" +
                 (o.checks_failed && o.status == Status::kPass ? "FAILED" : status_name(o.status)) +
                 "</td><td>" + escaped(o.summary) + "</td></tr>\n";
