@@ -3228,6 +3228,31 @@ class Viewer(Workspace):
         self.assertRegex(d["traces"][0]["text"], r"(?m)^t=30 c=3 tick-begin ")
         self.assertEqual(d["level"]["platforms"][0][0], 50)
 
+    def test_run_page_marks_a_recorded_checksum_that_differs(self):
+        """run --checksums F --html P: the page said nothing of the checksums (the run exited 1
+        naming tick 12, the page opened at tick 0 with no mark)."""
+        self.run_ok(["run", "scenarios/platform.yaml", "--hashes", "h.hashes"])
+        rows = [l.split() for l in read(self.p("h.hashes")).splitlines() if l[:1].isdigit()]
+        lines = ["fxkcc-checksums 1", "hash xxh3-64", f"ticks {len(rows)}"]
+        lines += [f"{r[0]} {'0' * 16 if r[0] == '12' else r[1]}" for r in rows] + [f"end {len(rows)}"]
+        write(self.p("game.checksums"), "\n".join(lines) + "\n")
+        rc, out, err = fxkcc(["run", "scenarios/platform.yaml", "--checksums", "game.checksums", "--html", "c.html"],
+                             self.tmp)
+        self.assertEqual(rc, 1, out + err)
+        self.assertRegex(out, r"(?m)^checksums: differ: tick 12: this run [0-9a-f]{16}, recorded 0{16} "
+                              r"\(ticks 0 to 11 equal\)$")
+        d = viewer_data(read(self.p("c.html")))
+        self.assertEqual([m[:3] for m in d["marks"]], [[12, "checksum", -1]])
+        self.assertEqual(d["focus"][0], 12)
+        self.assertTrue(d["report"].startswith("checksums: differ: tick 12: "), d["report"])
+        # Every checksum equal: the page says so, and marks nothing.
+        write(self.p("game.checksums"), "\n".join(lines).replace("12 " + "0" * 16, "12 " + rows[12][1]) + "\n")
+        out, _ = self.run_ok(["run", "scenarios/platform.yaml", "--checksums", "game.checksums", "--html", "c.html"])
+        self.assertIn("checksums: %d ticks, every one equal to 'game.checksums'" % len(rows), out)
+        d = viewer_data(read(self.p("c.html")))
+        self.assertEqual(d["marks"], [])
+        self.assertEqual(d["report"], "checksums: %d ticks, every one equal to 'game.checksums'" % len(rows))
+
     def test_run_page_of_a_bundled_scenario(self):
         # Copied into the workspace (it reads no other file): a relative path under every emulator.
         shutil.copy(os.path.join(REPO, "scenarios", "conformance", "stairs-up-down.yaml"), self.p("scenarios"))

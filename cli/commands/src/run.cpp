@@ -2,6 +2,7 @@
 // trajectory CSV, solver trace, feel metrics), each written atomically.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -115,13 +116,26 @@ constexpr int64_t kMaxPageRows = 8'000'000;
 /// The viewer's page of one run (docs/viewer.md): its rows, its failed checks at their ticks and
 /// a solver trace: the one written with --trace (from a file), else the first failed check's tick
 /// traced by running the scenario again up to it.
+/// With --checksums, `checksums` is the verdict line and `checksum_tick` the first tick whose
+/// checksum differs (-1: none, or the counts differ): marked, and the page opens there.
 bool run_page(const RunCommand& cmd, const Scenario& sc, const CheckReport& report,
-              const RunOptions& opts, std::vector<TrajectoryRow> rows, std::string* html,
-              ViewerSummary* summary, std::string* error) {
+              const RunOptions& opts, std::vector<TrajectoryRow> rows, const std::string& checksums,
+              int64_t checksum_tick, std::string* html, ViewerSummary* summary,
+              std::string* error) {
     ViewerPage page;
     page.title = "fxkcc run: " + sc.name;
     page.scenario = &sc;
     page.marks = viewer_marks(report);
+    page.report = checksums;
+    if (checksum_tick >= 0) {
+        ViewerMark m;
+        m.tick = checksum_tick;
+        m.kind = "checksum";
+        m.message = checksums;
+        page.marks.insert(page.marks.begin(), m);
+        std::stable_sort(page.marks.begin(), page.marks.end(),
+                         [](const ViewerMark& a, const ViewerMark& b) { return a.tick < b.tick; });
+    }
     page.runs.resize(1);
     ViewerRun& run = page.runs.front();
     run.label = "run of " + cmd.scenario + " (this build" +
@@ -338,13 +352,43 @@ int run_with_page(const RunCommand& cmd, const std::string& html, std::ostream& 
             return kExitCannotTest;
         }
     }
+    // A recording's checksums: the replay gives the game's world hash at every tick.
+    std::string checksum_line; // the verdict, without colour (the page's too)
+    int64_t checksum_tick = -1; // the first tick that differs
+    bool checksums_ok = true;
+    if (sink.checksums != nullptr) {
+        const auto recorded = static_cast<int64_t>(checksums.size());
+        if (sink.checksum_mismatch >= 0 && sink.checksum_mismatch < recorded) {
+            checksum_tick = sink.checksum_mismatch;
+            checksum_line =
+                fmt::format("tick {}: this run {}, recorded {} ({})", sink.checksum_mismatch,
+                            hex16(sink.checksum_actual),
+                            hex16(checksums[static_cast<size_t>(sink.checksum_mismatch)]),
+                            sink.checksum_mismatch == 0
+                                ? std::string("no tick equal")
+                                : fmt::format("ticks 0 to {} equal", sink.checksum_mismatch - 1));
+            checksums_ok = false;
+        } else if (sink.checksum_mismatch >= 0 || sink.ticks != recorded) {
+            checksum_line = fmt::format("this run has {} ticks, '{}' {}", sink.ticks,
+                                        cmd.checksums_path, recorded);
+            checksums_ok = false;
+        } else {
+            checksum_line =
+                fmt::format("{} ticks, every one equal to '{}'", recorded, cmd.checksums_path);
+        }
+    }
     std::string page_line;
     if (!html.empty()) {
         std::string page;
         ViewerSummary page_summary;
         RunOptions plain = opts; // the page's trace: a run of its own, without the file's writer
         plain.trace = nullptr;
-        if (!run_page(cmd, sc, report, plain, std::move(page_rows), &page, &page_summary, &error)) {
+        const std::string page_checksums =
+            checksum_line.empty()
+                ? std::string()
+                : "checksums: " + std::string(checksums_ok ? "" : "differ: ") + checksum_line;
+        if (!run_page(cmd, sc, report, plain, std::move(page_rows), page_checksums, checksum_tick,
+                      &page, &page_summary, &error)) {
             err << "fxkcc run: --html: " << error << "\n";
             return kExitCannotTest;
         }
@@ -374,26 +418,13 @@ int run_with_page(const RunCommand& cmd, const std::string& html, std::ostream& 
     summary << format_failures(report, "  ");
     summary << "metrics:\n" << metrics_table(report);
     summary << page_line;
-    bool checksums_ok = true;
-    if (sink.checksums != nullptr) {
-        // A recording's checksums: the replay gives the game's world hash at every tick.
-        const auto recorded = static_cast<int64_t>(checksums.size());
-        if (sink.checksum_mismatch >= 0 && sink.checksum_mismatch < recorded) {
-            summary << fmt::format(
-                "checksums: {}: tick {}: this run {}, recorded {} ({})\n", style.bad("differ"),
-                sink.checksum_mismatch, hex16(sink.checksum_actual),
-                hex16(checksums[static_cast<size_t>(sink.checksum_mismatch)]),
-                sink.checksum_mismatch == 0
-                    ? std::string("no tick equal")
-                    : fmt::format("ticks 0 to {} equal", sink.checksum_mismatch - 1));
-            checksums_ok = false;
-        } else if (sink.checksum_mismatch >= 0 || sink.ticks != recorded) {
-            summary << fmt::format("checksums: {}: this run has {} ticks, '{}' {}\n",
-                                   style.bad("differ"), sink.ticks, cmd.checksums_path, recorded);
-            checksums_ok = false;
+    if (!checksum_line.empty()) {
+        if (!checksums_ok) {
+            summary << "checksums: " << style.bad("differ") << ": " << checksum_line << "\n";
         } else {
-            summary << fmt::format("checksums: {} ticks, every one {} '{}'\n", recorded,
-                                   style.good("equal to"), cmd.checksums_path);
+            const size_t at = checksum_line.find("equal to");
+            summary << "checksums: " << checksum_line.substr(0, at) << style.good("equal to")
+                    << checksum_line.substr(at + std::string_view("equal to").size()) << "\n";
         }
     }
     return report.passed() && checksums_ok ? kExitOk : kExitMismatch;
