@@ -3290,6 +3290,33 @@ class Viewer(Workspace):
         self.assertEqual(rc, 2, err)
         self.assertIn("--html 'bb/r.html' is inside the --bundle folder 'bb'", err)
         self.assertFalse(os.path.exists(self.p("bb")))
+        # A run longer than a page holds (both sides' rows in memory: 8 M rows took 9.9 GB and
+        # ended in std::bad_alloc, exit 134): refused before either side runs, as run's is.
+        write(self.p("long.yaml"), "format: 1\nname: long\ndescription: x\nticks: 4000001\ncharacters:\n"
+                                   "  - id: 1\n    spawn: [0, 0, 0]\n  - id: 2\n    spawn: [3, 0, 3]\n")
+        for cmd in (["desync", "long.yaml", "--html", "l.html"], ["run", "long.yaml", "--html", "l.html"]):
+            rc, _, err = fxkcc(cmd, self.tmp)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("--html: 4000001 ticks x 2 characters is more than the 8000000 rows a page is made "
+                          "from", err)
+        self.assertFalse(os.path.exists(self.p("l.html")))
+        rc, _, err = fxkcc(["run", "long.yaml", "--html", "l.html", "--stop-after", "99", "--hashes", "l.hashes"],
+                           self.tmp)
+        self.assertEqual(rc, 0, err)  # the ticks run are what the page holds
+        self.assertTrue(os.path.exists(self.p("l.html")))
+
+    def test_a_golden_that_matches_gets_a_page_saying_so(self):
+        """desync SCENARIO GOLDEN --html F with no desync wrote no page and said nothing, leaving
+        an earlier page at F that showed one."""
+        self.run_ok(["run", "scenarios/walk-wall.yaml", "--hashes", "w.hashes", "--csv", "w.csv"])
+        write(self.p("d.html"), "an earlier page of a desync")
+        out, _ = self.run_ok(["desync", "scenarios/walk-wall.yaml", "w.hashes", "--html", "d.html"])
+        self.assertIn("no desync: the run matches w.hashes (golden) on every recorded tick", out)
+        self.assertRegex(out, r"(?m)^html: wrote d\.html \(\d+ KB; every row\)$")
+        d = viewer_data(read(self.p("d.html")))
+        self.assertEqual(len(d["runs"]), 2)
+        self.assertTrue(all(m == [] for m in d["mismatch"].values()), d["mismatch"])
+        self.assertTrue(d["report"].startswith("no desync: "), d["report"])
 
 
 if __name__ == "__main__":

@@ -197,6 +197,13 @@ bool remove_bundle(const fs::path& p, std::string* error) {
     return true;
 }
 
+/// The bundle's report.html when the run is too long for a page (page_rows_refusal): says so.
+std::string no_page_html(const Scenario& sc) {
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fxkcc desync: " +
+           sc.name + "</title></head><body><p>No page: " + text::xml_escape(page_rows_refusal(sc)) +
+           ". The report is report.txt.</p></body></html>\n";
+}
+
 bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenario& sc,
                   const DesyncReport& rep, const std::string& report_text, const SideRun& a,
                   const SideRun& b, const std::string& page, std::string* error) {
@@ -215,7 +222,8 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
     const std::string t = tmp_dir.generic_string() + "/";
     const std::vector<std::pair<std::string, std::string>> files{
         {"report.txt", report_text},
-        {"report.html", page}, // the viewer's page of both sides (docs/viewer.md)
+        // The viewer's page of both sides (docs/viewer.md), or a page saying why there is none.
+        {"report.html", page.empty() ? no_page_html(sc) : page},
         // Self-contained: inputs read from CSV files and OBJ meshes written inline, so that
         // `fxkcc run BUNDLE/scenario.yaml` runs what was compared (same digest, same hashes).
         {"scenario.yaml",
@@ -276,10 +284,9 @@ bool write_bundle(const std::string& dir, const DesyncCommand& cmd, const Scenar
 
 /// A run of side a against a golden hash file (and the golden trajectory CSV beside it, for the
 /// states); only the run has a trace, shown for the divergent characters.
-int desync_against_golden(const DesyncCommand& cmd, const std::string& html, const Scenario& sc,
-                          const Side& side, const TempFolder& tmp, std::ostream& out,
-                          std::ostream& err) {
-    const bool page_wanted = !html.empty() || !cmd.bundle.empty();
+int desync_against_golden(const DesyncCommand& cmd, const std::string& html, bool page_wanted,
+                          const Scenario& sc, const Side& side, const TempFolder& tmp,
+                          std::ostream& out, std::ostream& err) {
     std::string error;
     HashFile golden;
     if (!read_hash_file(cmd.golden, &golden, &error)) {
@@ -300,8 +307,30 @@ int desync_against_golden(const DesyncCommand& cmd, const std::string& html, con
     }
     DesyncReport r = compare_runs(golden, run.hashes);
     const std::string golden_label = cmd.golden + " (golden)";
+    std::string golden_csv = cmd.golden;
+    if (golden_csv.size() > 7 && golden_csv.compare(golden_csv.size() - 7, 7, ".hashes") == 0) {
+        golden_csv.replace(golden_csv.size() - 7, 7, ".csv");
+    }
+    golden_csv = golden_csv_for(golden_csv, golden.header);
     if (!r.diverged) {
-        out << "no desync: the run matches " << golden_label << " on every recorded tick\n";
+        const std::string text =
+            "no desync: the run matches " + golden_label + " on every recorded tick\n";
+        out << text;
+        if (html.empty()) return kExitOk;
+        // The page says so (an earlier page at that path showed a desync).
+        SideRun g;
+        g.hashes = golden;
+        if (fs::exists(golden_csv)) g.csv = slurp(golden_csv);
+        std::string page;
+        ViewerSummary summary;
+        if (!desync_viewer_html(sc, r, text, {golden_label, g.csv, "", &g.hashes},
+                                {side.label, run.full_csv, "", &run.hashes}, &page, &summary,
+                                &error) ||
+            !write_viewer_page(html, page, &error)) {
+            err << "fxkcc desync: " << error << "\n";
+            return kExitCannotTest;
+        }
+        out << viewer_summary_line(html, summary) << "\n";
         return kExitOk;
     }
     const int64_t from = r.every > 1 ? std::max<int64_t>(0, r.tick - r.every + 1) : r.tick;
@@ -311,11 +340,6 @@ int desync_against_golden(const DesyncCommand& cmd, const std::string& html, con
         err << "fxkcc desync: " << error << "\n";
         return rc;
     }
-    std::string golden_csv = cmd.golden;
-    if (golden_csv.size() > 7 && golden_csv.compare(golden_csv.size() - 7, 7, ".hashes") == 0) {
-        golden_csv.replace(golden_csv.size() - 7, 7, ".csv");
-    }
-    golden_csv = golden_csv_for(golden_csv, golden.header);
     std::vector<TrajectoryRow> rows_golden, rows_run;
     bool render = false;
     const bool states = fs::exists(golden_csv) &&
@@ -419,7 +443,7 @@ static int desync_with_page(const DesyncCommand& cmd, const std::string& html, s
             return kExitBadInput;
         }
     }
-    const bool page_wanted = !html.empty() || !cmd.bundle.empty();
+    bool page_wanted = !html.empty() || !cmd.bundle.empty();
     // Two hash files: where they part (no states or traces without a scenario to run).
     if (cmd.scenario.empty()) {
         HashFile a, b;
@@ -441,6 +465,14 @@ static int desync_with_page(const DesyncCommand& cmd, const std::string& html, s
         err << error << "\n";
         return kExitBadInput;
     }
+    // A page holds both runs' rows in memory: past kMaxPageRows --html is refused, and a bundle
+    // gets a report.html that says why it has no page.
+    const std::string too_long = page_rows_refusal(sc);
+    if (!html.empty() && !too_long.empty()) {
+        err << "fxkcc desync: --html: " << too_long << "\n";
+        return kExitBadInput;
+    }
+    if (!too_long.empty()) page_wanted = false;
     if (!cmd.bundle.empty()) {
         // The bundle replaces its folder: only ever an earlier bundle or nothing.
         if (std::string why = bundle_refusal(cmd.bundle); !why.empty()) {
@@ -464,7 +496,8 @@ static int desync_with_page(const DesyncCommand& cmd, const std::string& html, s
         err << "fxkcc desync: cannot create a temporary folder\n";
         return kExitCannotTest;
     }
-    if (!cmd.golden.empty()) return desync_against_golden(cmd, html, sc, a, tmp, out, err);
+    if (!cmd.golden.empty())
+        return desync_against_golden(cmd, html, page_wanted, sc, a, tmp, out, err);
     SideRun ra, rb;
     if (int rc = run_hashes(a, cmd.scenario, cmd.allow_outside, tmp, "a", &ra, &error, page_wanted);
         rc != kExitOk) {

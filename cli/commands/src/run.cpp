@@ -109,10 +109,6 @@ private:
     std::vector<fs::path> made_;
 };
 
-/// The most rows (ticks x characters) `run --html` holds in memory for its page (about 150
-/// bytes each); a page of more would leave most of them out anyway.
-constexpr int64_t kMaxPageRows = 8'000'000;
-
 /// The viewer's page of one run (docs/viewer.md): its rows, its failed checks at their ticks and
 /// a solver trace: the one written with --trace (from a file), else the first failed check's tick
 /// traced by running the scenario again up to it.
@@ -199,10 +195,11 @@ int run_with_page(const RunCommand& cmd, const std::string& html, std::ostream& 
         err << "fxkcc run: --html: the page is written to a file, not to stdout\n";
         return kExitBadInput;
     }
-    if (!html.empty() && sc.ticks * static_cast<int64_t>(character_ids(sc).size()) > kMaxPageRows) {
-        err << "fxkcc run: --html: " << sc.ticks << " ticks x " << character_ids(sc).size()
-            << " characters is more than the " << kMaxPageRows
-            << " rows a page is made from: shorten the run (--stop-after)\n";
+    if (const std::string why =
+            html.empty() ? ""
+                         : page_rows_refusal(sc, cmd.stop_after >= 0 ? cmd.stop_after + 1 : -1);
+        !why.empty()) {
+        err << "fxkcc run: --html: " << why << ": shorten the run (--stop-after)\n";
         return kExitBadInput;
     }
     Fault fault;

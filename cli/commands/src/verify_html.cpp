@@ -35,6 +35,10 @@ std::string page_name(const std::string& scenario) {
 /// The page of one scenario: the golden (when its CSV reads) against this build's run.
 bool scenario_page(const SuiteOptions& suite, const Scenario& sc, const Outcome& o,
                    std::string* html, ViewerSummary* summary, std::string* err) {
+    if (std::string why = page_rows_refusal(sc); !why.empty()) {
+        *err = std::move(why); // both runs' rows would be held in memory
+        return false;
+    }
     ViewerPage page;
     page.title = "fxkcc verify: " + sc.name + " (" + status_name(o.status) + ")";
     page.scenario = &sc;
@@ -70,7 +74,7 @@ bool write_verify_pages(const std::string& dir, const SuiteOptions& suite,
     int pages = 0;
     for (size_t i = 0; i < outcomes.size(); ++i) {
         const Outcome& o = outcomes[i];
-        std::string link;
+        std::string link, no_page;
         if ((o.status != Status::kPass || o.checks_failed) && loaded[i].ok) {
             std::string html, why;
             ViewerSummary s;
@@ -82,7 +86,7 @@ bool write_verify_pages(const std::string& dir, const SuiteOptions& suite,
                 ++pages;
             } else {
                 link.clear();
-                rows += "<!-- " + escaped(o.name) + ": no page: " + escaped(why) + " -->\n";
+                no_page = " (no page: " + why + ")";
             }
         }
         const bool ok = o.status == Status::kPass && !o.checks_failed;
@@ -93,7 +97,7 @@ bool write_verify_pages(const std::string& dir, const SuiteOptions& suite,
                               : "<a href=\"" + escaped(link) + "\">" + escaped(shown) + "</a>") +
                 "</td><td>" +
                 (o.checks_failed && o.status == Status::kPass ? "FAILED" : status_name(o.status)) +
-                "</td><td>" + escaped(o.summary) + "</td></tr>\n";
+                "</td><td>" + escaped(o.summary + no_page) + "</td></tr>\n";
     }
     const std::string index =
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +

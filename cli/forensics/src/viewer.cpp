@@ -382,6 +382,15 @@ bool viewer_html(const ViewerPage& page, std::string* html, ViewerSummary* summa
     return true;
 }
 
+std::string page_rows_refusal(const Scenario& sc, int64_t ticks) {
+    const int64_t run = ticks >= 0 && ticks < sc.ticks ? ticks : sc.ticks;
+    const auto characters = static_cast<int64_t>(character_ids(sc).size());
+    if (run * characters <= kMaxPageRows) return {};
+    return std::to_string(run) + " ticks x " + std::to_string(characters) +
+           " characters is more than the " + std::to_string(kMaxPageRows) +
+           " rows a page is made from";
+}
+
 std::string viewer_summary_line(const std::string& path, const ViewerSummary& s) {
     std::string line =
         "html: wrote " + path + " (" + std::to_string((s.bytes + 1023) / 1024) + " KB; ";

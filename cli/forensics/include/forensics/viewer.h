@@ -88,6 +88,14 @@ bool viewer_html(const ViewerPage& page, std::string* html, ViewerSummary* summa
 /// The marks of a run's failed checks (the character parsed from "character N" in the message).
 std::vector<ViewerMark> viewer_marks(const CheckReport& report, int run = 0);
 
+/// The most rows (ticks x characters) a command holds in memory for a page (about 150 bytes
+/// each, per run); a page of more would leave most of them out anyway.
+inline constexpr int64_t kMaxPageRows = 8'000'000;
+
+/// "" when a page of `sc`'s run (of its first `ticks` ticks; -1: all) is within kMaxPageRows,
+/// else why not: "N ticks x M characters is more than the 8000000 rows a page is made from".
+std::string page_rows_refusal(const Scenario& sc, int64_t ticks = -1);
+
 /// The summary line a command prints: "html: wrote F (N KB; every row)" or "(...; rows every K
 /// ticks outside ticks A..B)".
 std::string viewer_summary_line(const std::string& path, const ViewerSummary& s);
