@@ -505,6 +505,7 @@ class Review(Workspace):
         self.assertIn(f"pending {t}/walk-wall.csv", page)
         self.assertNotRegex(page, r"(?i)https?:")
         self.assertIn('"focus":[60,1]', page)  # the page opens where the two part: tick 60, c1
+        self.assertIn(f'"title":"fxkcc review: {t}/walk-wall"', page)  # not "fxkcc desync"
         rc, _, err = fxkcc(["review", "--html", "golden"], self.tmp)
         self.assertEqual(rc, 2, err)
         self.assertIn("the pages go to a folder of their own", err)
@@ -3302,8 +3303,8 @@ class Viewer(Workspace):
         self.assertFalse(os.path.exists(self.p("l.html")))
         rc, _, err = fxkcc(["run", "long.yaml", "--html", "l.html", "--stop-after", "99", "--hashes", "l.hashes"],
                            self.tmp)
-        self.assertEqual(rc, 0, err)  # the ticks run are what the page holds
-        self.assertTrue(os.path.exists(self.p("l.html")))
+        self.assertEqual(rc, 0, err)  # the ticks run are what the page holds, and spans
+        self.assertEqual(viewer_data(read(self.p("l.html")))["scenario"]["ticks"], 100)
 
     def test_a_golden_that_matches_gets_a_page_saying_so(self):
         """desync SCENARIO GOLDEN --html F with no desync wrote no page and said nothing, leaving

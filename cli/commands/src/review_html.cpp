@@ -36,7 +36,7 @@ bool pending_page(const ReviewCommand& cmd, const Pending& p, const Scenario& sc
         return desync_viewer_html(
             sc, r, report, ViewerSide{"accepted " + old_csv_path, old_csv, "", &old},
             ViewerSide{"pending " + p.target + "/" + p.name + ".csv", p.csv, "", &p.hashes}, html,
-            &summary, err);
+            &summary, err, "fxkcc review: " + p.target + "/" + p.name);
     }
     ViewerPage page;
     page.title = "fxkcc review: " + p.target + "/" + p.name + " (new)";

@@ -121,6 +121,7 @@ bool run_page(const RunCommand& cmd, const Scenario& sc, const CheckReport& repo
     ViewerPage page;
     page.title = "fxkcc run: " + sc.name;
     page.scenario = &sc;
+    if (cmd.stop_after >= 0) page.ticks = cmd.stop_after + 1; // the ticks it ran
     page.marks = viewer_marks(report);
     page.report = checksums;
     if (checksum_tick >= 0) {

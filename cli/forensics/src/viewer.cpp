@@ -284,7 +284,7 @@ bool viewer_html(const ViewerPage& page, std::string* html, ViewerSummary* summa
     const Scenario& sc = *page.scenario;
     Prepared p;
     p.ids = character_ids(sc);
-    p.ticks = sc.ticks;
+    p.ticks = page.ticks >= 0 && page.ticks < sc.ticks ? page.ticks : sc.ticks;
     p.rows.resize(page.runs.size());
     int64_t rows_total = 0;
     for (size_t r = 0; r < page.runs.size(); ++r) {

@@ -14,9 +14,9 @@ namespace fx::harness {
 
 bool desync_viewer_html(const Scenario& sc, const DesyncReport& r, const std::string& report_text,
                         const ViewerSide& a, const ViewerSide& b, std::string* html,
-                        ViewerSummary* summary, std::string* err) {
+                        ViewerSummary* summary, std::string* err, const std::string& title) {
     ViewerPage page;
-    page.title = "fxkcc desync: " + sc.name;
+    page.title = title.empty() ? "fxkcc desync: " + sc.name : title;
     page.scenario = &sc;
     page.report = report_text;
     page.runs.resize(2);

@@ -51,6 +51,8 @@ struct ViewerMark {
 struct ViewerPage {
     std::string title; ///< "fxkcc desync: walk-wall"
     const Scenario* scenario = nullptr;
+    /// The ticks the page spans; -1: the scenario's (a run stopped early: the ticks it ran).
+    int64_t ticks = -1;
     std::vector<ViewerRun> runs; ///< one or two (the second compared with the first)
     std::vector<ViewerMark> marks;
     /// The tick and character the page opens at (a URL fragment #tick=N&c=ID overrides them);
@@ -112,10 +114,10 @@ struct ViewerSide {
 /// The page of two runs a desync report compares (desync, and later verify and review: golden
 /// or accepted as a, the run or pending as b): the first tick and character where their rows or
 /// sub-hashes differ as the focus, the traces as the report's ticks (trace_from..trace_to, else
-/// the divergent tick), the report's text on the page.
+/// the divergent tick), the report's text on the page, titled `title` ("": "fxkcc desync: NAME").
 bool desync_viewer_html(const Scenario& sc, const DesyncReport& r, const std::string& report_text,
                         const ViewerSide& a, const ViewerSide& b, std::string* html,
-                        ViewerSummary* summary, std::string* err);
+                        ViewerSummary* summary, std::string* err, const std::string& title = "");
 
 /// Writes a page to `path` atomically, its folder created first; false with *err.
 bool write_viewer_page(const std::string& path, const std::string& html, std::string* err);
