@@ -144,8 +144,11 @@ def keyed_by_address(spelled):
     for m in re.finditer(r"\bstd::(?:__\w+::)?(multiset|set|multimap|map)<", spelled):
         args = template_args(spelled, m.end() - 1)
         place = ORDERED[m.group(1)]
-        if args and args[0].endswith("*") and (len(args) <= place or POINTER_ORDER.match(args[place])
-                                              or re.match(r"std::(less|greater)<void>$", args[place])):
+        # A key that is or holds a pointer (std::pair<const T *, int> compares its pointer too),
+        # with no comparator, the pointer's own, or a transparent one (clang 14 spells
+        # std::less<void> as std::less<>).
+        if args and "*" in args[0] and (len(args) <= place or POINTER_ORDER.match(args[place])
+                                       or re.match(r"std::(less|greater)<(void)?>$", args[place])):
             return True
     return False
 
@@ -380,6 +383,12 @@ PLANTS = [
     ("pointers sorted by address", "geometry/src/planted.cpp",
      "#include <algorithm>\n#include <vector>\nnamespace fx::planted {\nstruct S {};\n"
      "void order(std::vector<S*>& v) { std::sort(v.begin(), v.end()); }\n}\n"),
+    ("a set ordered by address through a transparent comparator", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <functional>\n#include <set>\nnamespace fx::planted {\nstruct S {};\n"
+     "inline std::set<const S*, std::less<>> seen;\n}\n"),
+    ("a set of pairs that start with an address", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <set>\n#include <utility>\nnamespace fx::planted {\nstruct S {};\n"
+     "inline std::set<std::pair<const S*, int>> seen;\n}\n"),
     ("a thread's count of cores", "core/planted/include/fx/planted2.h",
      "#pragma once\n#include <thread>\nnamespace fx::planted {\n"
      "inline unsigned cores() { return std::thread::hardware_concurrency(); }\n}\n"),
@@ -407,6 +416,8 @@ EXPECTED = {
     "two addresses compared for order": "two addresses compared for order",
     "a set ordered by address": "pointers ordered by address 'std::set",
     "pointers sorted by address": "pointers ordered by address: std::sort",
+    "a set ordered by address through a transparent comparator": "pointers ordered by address 'std::set",
+    "a set of pairs that start with an address": "pointers ordered by address 'std::set",
     "a thread's count of cores": "#include <thread>",
 }
 

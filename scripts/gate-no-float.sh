@@ -15,7 +15,7 @@
 #                                          strings must pass
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-types='\b(float|double)\b|\b_Float[0-9]+x?\b|\b__fp16\b|\b__bf16\b|\b__float128\b|\b_Decimal(32|64|128)\b|\bstd::b?float[0-9]+_t\b'
+types='\b(float|double)\b|\b_Float[0-9]+x?\b|\b__fp16\b|\b__bf16\b|\b__float(80|128)\b|\b__ibm128\b|\b_Decimal(32|64|128)\b|\bstd::b?float[0-9]+_t\b'
 literals='(^|[^A-Za-z0-9_.])([0-9][0-9'"'"']*\.[0-9'"'"']*([eE][+-]?[0-9]+)?|\.[0-9][0-9'"'"']*([eE][+-]?[0-9]+)?|[0-9][0-9'"'"']*[eE][+-]?[0-9]+|0[xX][0-9a-fA-F'"'"']*\.?[0-9a-fA-F'"'"']*[pP][+-]?[0-9]+)[fFlL]?\b'
 headers='<(cmath|math\.h|cfloat|float\.h|stdfloat)>'
 functions='\b(std::|__builtin_)(sqrt|cbrt|pow|exp2?|expm1|log(2|10|1p)?|sin|cos|tan|asin|acos|atan2?|sinh|cosh|tanh|hypot|floor|ceil|round|lround|llround|trunc|fabs|fmod|remainder|fma|fmin|fmax|nearbyint|rint|lrint|llrint|ldexp|frexp|modf|scalbn|copysign|nextafter|isnan|isinf|isfinite|signbit)[fl]?[[:space:]]*\('
@@ -26,7 +26,8 @@ scan() { # ROOT DIR...
   local root=$1 hits
   shift
   local files=()
-  mapfile -t files < <(cd "$root" && find "$@" -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cpp' -o -name '*.cc' -o -name '*.c' \) 2>/dev/null | LC_ALL=C sort)
+  # Every file but the build's own (a .inc, .ipp or .inl one is code too).
+  mapfile -t files < <(cd "$root" && find "$@" -type f ! -name 'CMakeLists.txt' ! -name '*.md' 2>/dev/null | LC_ALL=C sort)
   [ ${#files[@]} -gt 0 ] || { echo "gate-no-float: no sources under $*" >&2; return 1; }
   hits=$(cd "$root" && python3 "$here/strip-comments.py" "${files[@]}" | grep -E "^[^:]+:[0-9]+:.*($pattern)" || true)
   if [ -n "$hits" ]; then
@@ -53,6 +54,8 @@ int64_t twice(int64_t v) { return v * 2; } // 1.0e3 in a trailing comment
 const char* kVersion = "fxkcc 0.1.0, 1e-3 m, double";
 const char kDot = '.';
 const int64_t kMillion = 1'000'000;
+const int64_t kMask = 0xFFFF'FFFF;
+const char16_t kWide = u'.'; // a prefixed character literal: '.' is not a number
 struct P { int64_t x; };
 int64_t get(const P& p) { return p.x + kMillion; }
 CLEAN
@@ -78,9 +81,19 @@ std::sqrt of an integer|#include <algorithm>\nint f(int v) { return static_cast<
 a builtin math function|int f(int v) { return static_cast<int>(__builtin_floor(v)); }
 the C math header|#include <math.h>
 a half-precision type|_Float16 h;
+x87's extended type|__float80 e;
+a product after a prefixed character literal|char16_t k = u'k'; int f(int v) { return v * 0.75; }
 std::hash|#include <functional>\nstd::size_t f(int v) { return std::hash<int>{}(v); }
 an unordered set|#include <unordered_set>\nstd::unordered_set<int> s;
 CASES
+  rm -f "$tmp/core/planted.cpp"
+  printf 'constexpr long kSkin = static_cast<long>(0.01 * 4294967296.0);\n' >"$tmp/core/tuning.inc"
+  if scan "$tmp" core >/dev/null; then
+    echo "self-test: NOT caught: a literal in a .inc file" >&2
+    fails=$((fails + 1))
+  else
+    echo "self-test: caught: a literal in a .inc file"
+  fi
   [ "$fails" = 0 ] || exit 1
   echo "self-test: every planted violation failed the gate; the clean file passed"
   exit 0

@@ -13,6 +13,16 @@ newlines kept); a comment becomes spaces. Line splices (backslash-newline) are k
 import sys
 
 
+def digit_separator(text: str, i: int) -> bool:
+    """Whether the ' at text[i] separates digits: inside a number (the token before it starts
+    with a digit: 1'000, 0x1'f), not after a character literal's prefix (u'k', U'k', L'k', u8'k')."""
+    j = i - 1
+    while j >= 0 and (text[j].isalnum() or text[j] in "'._"):
+        j -= 1
+    token = text[j + 1:i]
+    return bool(token) and token[0].isdigit() and i + 1 < len(text) and text[i + 1].isalnum()
+
+
 def strip(text: str) -> str:
     out = []
     i, n = 0, len(text)
@@ -40,8 +50,8 @@ def strip(text: str) -> str:
             j = n if end < 0 else end + len(delim) + 2
             out.append(text[i:q] + '""' + "".join("\n" for ch in text[q:j] if ch == "\n"))
             i = j
-        elif c == '"' or (c == "'" and not (i > 0 and text[i - 1].isalnum() and nxt.isalnum())):
-            # string or character literal (a ' between digits or letters is a digit separator)
+        elif c == '"' or (c == "'" and not digit_separator(text, i)):
+            # string or character literal (a ' inside a number is a digit separator)
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":
                 j += 2 if text[j] == "\\" else 1
