@@ -2,8 +2,8 @@
 // m * 2^e exactly (m the 53-bit significand), so the raw value m * 2^(e + 32) is rounded half away
 // from zero in integers, with no floating-point operation and no C library. The conversion must
 // give these bits on every target: the same double, the same raw value (fxkcc.h).
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include <catch2/catch.hpp>
@@ -12,9 +12,21 @@
 
 namespace {
 
+/// A double's bits and back (memcpy: emscripten 3.1.6's library has no std::bit_cast).
+uint64_t bits_of(double d) {
+    uint64_t b = 0;
+    std::memcpy(&b, &d, sizeof b);
+    return b;
+}
+double from_bits(uint64_t b) {
+    double d = 0;
+    std::memcpy(&d, &b, sizeof d);
+    return d;
+}
+
 /// The raw value of `d` (finite) rounded half away from zero, saturated to int64.
 int64_t reference_raw(double d) {
-    const uint64_t bits = std::bit_cast<uint64_t>(d);
+    const uint64_t bits = bits_of(d);
     const bool neg = (bits >> 63) != 0;
     const int exponent_field = static_cast<int>((bits >> 52) & 0x7ff);
     const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
@@ -42,10 +54,10 @@ int64_t reference_raw(double d) {
 
 /// The neighbouring double toward zero (d != 0) or away from it, by its bits.
 double toward_zero(double d) {
-    return std::bit_cast<double>(std::bit_cast<uint64_t>(d) - 1);
+    return from_bits(bits_of(d) - 1);
 }
 double away_from_zero(double d) {
-    return std::bit_cast<double>(std::bit_cast<uint64_t>(d) + 1);
+    return from_bits(bits_of(d) + 1);
 }
 
 constexpr double kRawUnit = 1.0 / 4294967296.0; // 2^-32: one raw unit, exactly
@@ -88,7 +100,7 @@ TEST_CASE("fixed_from_double: every magnitude and the edges against the bits' ow
         const uint64_t exponent_field = 1023 - 80 + (r >> 52) % 120; // values 2^-80 .. 2^40
         const uint64_t bits =
             (r & (uint64_t{1} << 63)) | exponent_field << 52 | (next() & ((uint64_t{1} << 52) - 1));
-        const double d = std::bit_cast<double>(bits);
+        const double d = from_bits(bits);
         if (fxkcc_fixed_from_double(d) != reference_raw(d)) ++mismatches;
     }
     CHECK(mismatches == 0);
