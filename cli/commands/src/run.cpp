@@ -350,43 +350,37 @@ int run_with_page(const RunCommand& cmd, const std::string& html, std::ostream& 
             return kExitCannotTest;
         }
     }
-    // A recording's checksums: the replay gives the game's world hash at every tick.
-    std::string checksum_line; // the verdict, without colour (the page's too)
-    int64_t checksum_tick = -1; // the first tick that differs
-    bool checksums_ok = true;
-    if (sink.checksums != nullptr) {
-        const auto recorded = static_cast<int64_t>(checksums.size());
-        if (sink.checksum_mismatch >= 0 && sink.checksum_mismatch < recorded) {
-            checksum_tick = sink.checksum_mismatch;
-            checksum_line =
-                fmt::format("tick {}: this run {}, recorded {} ({})", sink.checksum_mismatch,
-                            hex16(sink.checksum_actual),
-                            hex16(checksums[static_cast<size_t>(sink.checksum_mismatch)]),
-                            sink.checksum_mismatch == 0
-                                ? std::string("no tick equal")
-                                : fmt::format("ticks 0 to {} equal", sink.checksum_mismatch - 1));
-            checksums_ok = false;
-        } else if (sink.checksum_mismatch >= 0 || sink.ticks != recorded) {
-            checksum_line = fmt::format("this run has {} ticks, '{}' {}", sink.ticks,
-                                        cmd.checksums_path, recorded);
-            checksums_ok = false;
-        } else {
-            checksum_line =
-                fmt::format("{} ticks, every one equal to '{}'", recorded, cmd.checksums_path);
-        }
-    }
+    // A recording's checksums: the replay gives the game's world hash at every tick. The
+    // verdict line, in a style (the page's plain, the terminal's coloured); "" without them.
+    const auto recorded = static_cast<int64_t>(checksums.size());
+    const bool checksum_differs = sink.checksum_mismatch >= 0 && sink.checksum_mismatch < recorded;
+    const bool checksums_ok =
+        sink.checksums == nullptr || (sink.checksum_mismatch < 0 && sink.ticks == recorded);
+    const int64_t checksum_tick = checksum_differs ? sink.checksum_mismatch : -1;
+    const auto checksum_verdict = [&](const Style& style) -> std::string {
+        if (sink.checksums == nullptr) return {};
+        if (checksum_differs)
+            return fmt::format(
+                "checksums: {}: tick {}: this run {}, recorded {} ({})", style.bad("differ"),
+                sink.checksum_mismatch, hex16(sink.checksum_actual),
+                hex16(checksums[static_cast<size_t>(sink.checksum_mismatch)]),
+                sink.checksum_mismatch == 0
+                    ? std::string("no tick equal")
+                    : fmt::format("ticks 0 to {} equal", sink.checksum_mismatch - 1));
+        if (!checksums_ok)
+            return fmt::format("checksums: {}: this run has {} ticks, '{}' {}", style.bad("differ"),
+                               sink.ticks, cmd.checksums_path, recorded);
+        return fmt::format("checksums: {} ticks, every one {} '{}'", recorded,
+                           style.good("equal to"), cmd.checksums_path);
+    };
     std::string page_line;
     if (!html.empty()) {
         std::string page;
         ViewerSummary page_summary;
         RunOptions plain = opts; // the page's trace: a run of its own, without the file's writer
         plain.trace = nullptr;
-        const std::string page_checksums =
-            checksum_line.empty()
-                ? std::string()
-                : "checksums: " + std::string(checksums_ok ? "" : "differ: ") + checksum_line;
-        if (!run_page(cmd, sc, report, plain, std::move(page_rows), page_checksums, checksum_tick,
-                      &page, &page_summary, &error)) {
+        if (!run_page(cmd, sc, report, plain, std::move(page_rows), checksum_verdict(Style{}),
+                      checksum_tick, &page, &page_summary, &error)) {
             err << "fxkcc run: --html: " << error << "\n";
             return kExitCannotTest;
         }
@@ -416,15 +410,7 @@ int run_with_page(const RunCommand& cmd, const std::string& html, std::ostream& 
     summary << format_failures(report, "  ");
     summary << "metrics:\n" << metrics_table(report);
     summary << page_line;
-    if (!checksum_line.empty()) {
-        if (!checksums_ok) {
-            summary << "checksums: " << style.bad("differ") << ": " << checksum_line << "\n";
-        } else {
-            const size_t at = checksum_line.find("equal to");
-            summary << "checksums: " << checksum_line.substr(0, at) << style.good("equal to")
-                    << checksum_line.substr(at + std::string_view("equal to").size()) << "\n";
-        }
-    }
+    if (sink.checksums != nullptr) summary << checksum_verdict(style) << "\n";
     return report.passed() && checksums_ok ? kExitOk : kExitMismatch;
 }
 
