@@ -123,26 +123,34 @@ int desync_against_golden(const DesyncCommand& cmd, const std::string& html, boo
         golden_csv.replace(golden_csv.size() - 7, 7, ".csv");
     }
     golden_csv = golden_csv_for(golden_csv, golden.header);
+    // Side a of the page and the bundle is the golden: its hashes, its trajectory rows, its
+    // provenance (a golden has no trace); side b is the run. The page is written to --html.
+    SideRun g;
+    g.hashes = golden;
+    std::string page;
+    const auto make_page = [&](const std::string& text) {
+        ViewerSummary summary;
+        if (!desync_viewer_html(sc, r, text, {golden_label, g.csv, "", &g.hashes},
+                                {side.label, run.full_csv, run.trace, &run.hashes}, &page, &summary,
+                                &error)) {
+            err << "fxkcc desync: --html: " << error << "\n";
+            return false;
+        }
+        if (html.empty()) return true;
+        if (!write_viewer_page(html, page, &error)) {
+            err << "fxkcc desync: " << error << "\n";
+            return false;
+        }
+        out << viewer_summary_line(html, summary) << "\n";
+        return true;
+    };
     if (!r.diverged) {
         const std::string text =
             "no desync: the run matches " + golden_label + " on every recorded tick\n";
         out << text;
-        if (html.empty()) return kExitOk;
         // The page says so (an earlier page at that path showed a desync).
-        SideRun g;
-        g.hashes = golden;
         if (fs::exists(golden_csv)) g.csv = slurp(golden_csv);
-        std::string page;
-        ViewerSummary summary;
-        if (!desync_viewer_html(sc, r, text, {golden_label, g.csv, "", &g.hashes},
-                                {side.label, run.full_csv, "", &run.hashes}, &page, &summary,
-                                &error) ||
-            !write_viewer_page(html, page, &error)) {
-            err << "fxkcc desync: " << error << "\n";
-            return kExitCannotTest;
-        }
-        out << viewer_summary_line(html, summary) << "\n";
-        return kExitOk;
+        return html.empty() || make_page(text) ? kExitOk : kExitCannotTest;
     }
     const int64_t from = r.every > 1 ? std::max<int64_t>(0, r.tick - r.every + 1) : r.tick;
     if (int rc = run_trace(side, cmd.scenario, cmd.allow_outside, tmp, "run", from, r.tick, &run,
@@ -181,28 +189,8 @@ int desync_against_golden(const DesyncCommand& cmd, const std::string& html, boo
         }
     }
     out << text;
-    // Side a of the page and the bundle is the golden: its hashes, its trajectory rows, its
-    // provenance (a golden has no trace); side b is the run.
-    SideRun g;
-    g.hashes = golden;
     if (states) g.csv = slurp(golden_csv);
-    std::string page;
-    if (page_wanted) {
-        ViewerSummary summary;
-        if (!desync_viewer_html(sc, r, text, {golden_label, g.csv, "", &g.hashes},
-                                {side.label, run.full_csv, run.trace, &run.hashes}, &page, &summary,
-                                &error)) {
-            err << "fxkcc desync: --html: " << error << "\n";
-            return kExitCannotTest;
-        }
-        if (!html.empty()) {
-            if (!write_viewer_page(html, page, &error)) {
-                err << "fxkcc desync: " << error << "\n";
-                return kExitCannotTest;
-            }
-            out << viewer_summary_line(html, summary) << "\n";
-        }
-    }
+    if (page_wanted && !make_page(text)) return kExitCannotTest;
     if (!cmd.bundle.empty()) {
         g.trace = "(a golden has no trace)\n";
         const Provenance& pv = golden.header.provenance;
