@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "records/text.h"
+
 namespace fx::harness {
 
 using Value = nlohmann::ordered_json;
@@ -68,12 +70,7 @@ std::string json_text(std::string_view s) {
             o += static_cast<char>(c);
             continue;
         }
-        // The length of the sequence c starts (0: c starts none), then whether it is whole.
-        const size_t n = c >= 0xF5 ? 0 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-        bool whole = n > 0 && i + n <= s.size();
-        for (size_t k = 1; whole && k < n; ++k)
-            whole = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-        if (whole) {
+        if (const size_t n = text::utf8_sequence(s, i); n > 0) { // well-formed UTF-8
             o.append(s.substr(i, n));
             i += n - 1;
         } else { // U+0080..U+00FF in UTF-8
