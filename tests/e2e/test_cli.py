@@ -1134,12 +1134,12 @@ class Verify(Workspace):
         self.assertIn('<failure type="MISMATCH" message="desync at tick 5 (c1); invariants hold (no expectations)">', xml)
 
     def test_xml_reports_hold_any_path(self):
-        """A folder named with a Latin-1 byte and a control byte made the JUnit report and the
-        plot's SVG unreadable to an XML parser (not UTF-8, an invalid character)."""
+        """A folder named with a Latin-1 byte made the JUnit report and the plot's SVG unreadable
+        to an XML parser (not UTF-8). (A control byte in a name is refused now: the next test.)"""
         if not native_posix():
             self.skipTest("file names of any bytes")
         from xml.dom import minidom
-        folder = "caf\udce9\x01"  # the bytes 'caf', 0xE9 and 0x01 (Python's surrogate escape)
+        folder = "caf\udce9"  # the bytes 'caf' and 0xE9 (Python's surrogate escape)
         os.makedirs(self.p(folder))
         write(self.p(folder, "w.yaml"), "format: 1\nname: w\ndescription: \"x\"\nticks: 5\n"
                                         "characters:\n  - id: 1\n    spawn: [0, 0, 0]\n")
@@ -1148,11 +1148,61 @@ class Verify(Workspace):
                             "j.xml"], cwd=self.tmp, capture_output=True, timeout=300)
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)  # its golden is missing
         minidom.parse(self.p("j.xml"))  # raises on a byte or character XML cannot hold
-        self.assertIn("caf\u00e9\\x01", read(self.p("j.xml")))
+        self.assertIn("caf\u00e9/w.yaml", read(self.p("j.xml")))
         p = subprocess.run([BINARY, "plot", os.path.join(folder, "w.yaml"), "-o", "p.svg"], cwd=self.tmp,
                            capture_output=True, timeout=300)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         minidom.parse(self.p("p.svg"))
+
+    def test_names_with_control_characters_are_refused_wherever_they_are_met(self):
+        """A scenario file named 'a', a line break, '::error::pwned' and a terminal escape was
+        printed raw by verify's table: the line break started a GitHub Actions command in the CI
+        log, the escape cleared the terminal. Such a name is refused (exit 2) where it is met, on
+        the command line or in a folder listed, and shown escaped; nothing is written."""
+        if not native_posix():
+            self.skipTest("file names of any bytes")
+        evil = "a\n::error::pwned\x1b[2J"
+        shown = "a\\n::error::pwned\\x1b[2J"
+
+        def refused(args, where):
+            p = subprocess.run([BINARY] + args, cwd=self.tmp, capture_output=True, timeout=300)
+            out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+            self.assertEqual(p.returncode, 2, f"{args}: {out}{err}")
+            self.assertIn(where, err)
+            self.assertIn("control or bidirectional character", err)
+            for raw in ("\x1b", "\n::", "\u202e"):
+                self.assertNotIn(raw, out + err)
+            return err
+
+        # On the command line, whatever the command: a path, an option's value, a filter.
+        for args in (["run", "scenarios/" + evil + ".yaml"], ["verify", "-k", "x\u202ey"],
+                     ["run", "scenarios/walk-wall.yaml", "--csv", "o\x07.csv"], ["list", "\t"]):
+            with self.subTest(args=args):
+                refused(args, "fxkcc: argument ")
+        self.assertFalse(os.path.exists(self.p("o\x07.csv")))
+        # In the scenarios folder: verify, bless and validate find it; no report is written.
+        write(self.p("scenarios", "deep", evil + ".yaml"),
+              read(self.p("scenarios", "walk-wall.yaml")).replace("name: walk-wall", "name: another-wall"))
+        for args in (["verify", "--no-progress", "--junit", "j.xml"], ["bless"], ["validate"], ["list"]):
+            with self.subTest(args=args):
+                err = refused(args, "'scenarios/deep/" + shown + ".yaml': a file name with a control")
+        self.assertFalse(os.path.exists(self.p("j.xml")))
+        shutil.rmtree(self.p("scenarios", "deep"))
+        # In the golden folder: verify's look for goldens without a scenario, compare-goldens,
+        # bless's list of them (which names it escaped: --prune must still be able to remove it).
+        g = self.p("golden", self.t)
+        write(os.path.join(g, evil + ".hashes"), "x\n")
+        refused(["verify", "--no-progress", "--orphans", "fail"], f"'golden/{self.t}/{shown}.hashes'")
+        shutil.copytree(g, self.p("golden", "other-target"))
+        refused(["compare-goldens"], f"{shown}.hashes")
+        p = subprocess.run([BINARY, "bless"], cwd=self.tmp, capture_output=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"orphan   golden/{self.t}/{shown}.hashes".encode(), p.stdout)
+        self.assertNotIn(b"\x1b", p.stdout + p.stderr)
+        # In a folder of pending goldens (a CI artifact): review refuses it.
+        os.makedirs(self.p("pending", self.t))
+        write(self.p("pending", self.t, evil + ".hashes"), "x\n")
+        refused(["review", "--pending-dir", "pending"], f"{shown}.hashes")
 
     def test_stale_golden_is_not_a_desync(self):
         path = self.p("scenarios", "walk-wall.yaml")

@@ -1082,3 +1082,43 @@ TEST_CASE("formats: XML reports (JUnit, SVG) hold any bytes of a path or a messa
         if (!xml_chars_only(xml_escape(s))) FAIL("random string " << i);
     }
 }
+
+TEST_CASE("formats: names a terminal or a CI log would act on are found and shown escaped") {
+    using fx::harness::text::acting_name_error;
+    using fx::harness::text::has_acting_character;
+    using fx::harness::text::shown;
+    // Every C0 control, DEL, the C1 controls U+0080..U+009F and the bidirectional controls.
+    for (int c = 0; c < 0x20; ++c)
+        CHECK(has_acting_character(std::string("a") + static_cast<char>(c) + "b"));
+    CHECK(has_acting_character("\x7f"));
+    CHECK(has_acting_character("\xc2\x80"));
+    CHECK(has_acting_character("\xc2\x9b[2J")); // C1 CSI
+    for (const char* bidi : {"\xd8\x9c", "\xe2\x80\x8e", "\xe2\x80\x8f", "\xe2\x80\xaa",
+                             "\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa9"})
+        CHECK(has_acting_character(std::string("x") + bidi));
+    // Text around them is not: printable ASCII, Latin-1 bytes, other UTF-8, the neighbours of the
+    // ranges, sequences that are not UTF-8.
+    for (const char* fine :
+         {"walk-wall.yaml", "caf\xe9", "caf\xc3\xa9", "\xc2\xa0", "\xc2\xbf", "\xe2\x80\x8d",
+          "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\xa5", "\xe2\x81\xaa", "\xd8\x9b",
+          "\xf0\x9f\x99\x82", "\x9b", "\xe2\x80", ""})
+        CHECK_FALSE(has_acting_character(fine));
+    CHECK(shown("a\n::error::x\x1b[2J\tb\r") == "a\\n::error::x\\x1b[2J\\tb\\r");
+    CHECK(shown("x\xe2\x80\xaey \xc2\x9b caf\xc3\xa9 \xe9") ==
+          "x\\u202ey \\u009b caf\xc3\xa9 \xe9");
+    CHECK(acting_name_error("golden/ok.hashes").empty());
+    CHECK(acting_name_error("golden/a\n::warning::b.hashes") ==
+          "'golden/a\\n::warning::b.hashes': a file name with a control or bidirectional character "
+          "is refused (a terminal or a CI log would act on it; rename the file)");
+    // Whatever the bytes, what shown() gives holds none of them.
+    uint64_t state = 7;
+    for (int i = 0; i < 20000; ++i) {
+        std::string s;
+        for (int k = 0; k < 6; ++k) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            const uint8_t pick[] = {0xe2, 0x80, 0x81, 0xae, 0xc2, 0x9b, 0xd8, 0x9c, 0x1b, 'x'};
+            s += static_cast<char>((state >> 60) < 10 ? pick[state >> 60] : (state >> 33) & 0xff);
+        }
+        if (has_acting_character(shown(s))) FAIL("random string " << i);
+    }
+}

@@ -9,6 +9,7 @@
 #include "records/build_info.h"
 #include "records/folder_lock.h"
 #include "records/paths.h"
+#include "records/text.h"
 #include "run/verify.h"
 #include "subcommands.h"
 
@@ -261,18 +262,18 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         std::sort(stale.begin(), stale.end());
         for (const fs::path& p : stale) {
             if (!cmd.prune) {
-                out << "orphan   " << p.generic_string() << " (no scenario named '"
-                    << p.stem().string() << "'; bless --prune removes it)\n";
+                out << "orphan   " << text::shown(p.generic_string()) << " (no scenario named '"
+                    << text::shown(p.stem().string()) << "'; bless --prune removes it)\n";
                 continue;
             }
             if (!fs::is_regular_file(fs::symlink_status(p, ec))) {
-                out << "kept     " << p.generic_string()
+                out << "kept     " << text::shown(p.generic_string())
                     << " (not a regular file: a link or a special file is never removed)\n";
                 continue;
             }
             fs::remove(p, ec);
-            out << "removed  " << p.generic_string() << " (no scenario named '" << p.stem().string()
-                << "')\n";
+            out << "removed  " << text::shown(p.generic_string()) << " (no scenario named '"
+                << text::shown(p.stem().string()) << "')\n";
         }
     }
     return exit_code_of(outcomes);

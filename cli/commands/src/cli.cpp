@@ -150,6 +150,17 @@ int fxkcc_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
         d.command->declare(options);
         declared.push_back(std::move(d));
     }
+    // Every message may quote an argument (a path, an option's value): one holding a control or
+    // bidirectional character would rewrite the terminal, or start a CI log's command line after
+    // a line break, so none gets that far.
+    for (int i = 1; i < argc; ++i) {
+        if (text::has_acting_character(argv[i])) {
+            err << "fxkcc: argument " << i << ", '" << text::shown(argv[i])
+                << "', holds a control or bidirectional character: refused (a terminal or a CI "
+                   "log would act on it; rename the file)\n";
+            return kExitBadInput;
+        }
+    }
     // A first word that is no command, not an option: name the command it was probably meant to be.
     if (argc > 1 && argv[1][0] != '-') {
         std::vector<std::string> names;

@@ -10,6 +10,7 @@
 #include "records/atomic_file.h"
 #include "records/compare.h"
 #include "records/hash_file.h"
+#include "records/text.h"
 #include "records/tick_hash.h"
 #include "run/suite.h"
 #include "subcommands.h"
@@ -63,7 +64,13 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
     for (const std::string& t : targets) {
         for (fs::directory_iterator it(fs::path(cmd.golden_dir) / t, ec), end; !ec && it != end;
              it.increment(ec)) {
-            if (it->path().extension() == ".hashes") names.insert(it->path().stem().string());
+            if (it->path().extension() != ".hashes") continue;
+            if (const std::string why = text::acting_name_error(it->path().generic_string());
+                !why.empty()) {
+                err << "fxkcc compare-goldens: " << why << "\n";
+                return kExitBadInput;
+            }
+            names.insert(it->path().stem().string());
         }
     }
     int code = kExitOk;

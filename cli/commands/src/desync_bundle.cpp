@@ -109,7 +109,7 @@ std::string bundle_refusal(const std::string& dir) {
         const std::string name = it->path().filename().string();
         std::error_code kind_ec;
         if (!is_bundle_file(name) || !it->is_regular_file(kind_ec)) {
-            return "'" + dir + "' holds '" + name +
+            return "'" + dir + "' holds '" + text::shown(name) +
                    "', which is not part of a desync bundle: refusing to replace it";
         }
         any = true;

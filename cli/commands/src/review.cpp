@@ -211,7 +211,12 @@ int review_with(const ReviewCommand& cmd, const ReviewExtras& extras, std::ostre
         err << "fxkcc review: '" << root << "' is not a folder\n";
         return kExitBadInput;
     }
-    std::vector<rd::Pending> pending = rd::find_pending(root, cmd);
+    std::string found_error;
+    std::vector<rd::Pending> pending = rd::find_pending(root, cmd, &found_error);
+    if (!found_error.empty()) {
+        err << "fxkcc review: " << found_error << "\n";
+        return kExitBadInput;
+    }
     if (pending.empty()) {
         if (!cmd.suite.filter.empty() && !cmd.suite.allow_empty) {
             err << "fxkcc review: no pending golden's name contains '" << cmd.suite.filter

@@ -14,6 +14,7 @@
 #include "records/build_info.h"
 #include "records/folder_lock.h"
 #include "records/paths.h"
+#include "records/text.h"
 #include "records/trajectory.h"
 #include "run/checks.h"
 #include "run/suite.h"
@@ -78,7 +79,8 @@ LargestChange largest_change(const std::vector<TrajectoryRow>& a,
 } // namespace
 
 /// The pending goldens of the selected targets, sorted by target then name.
-std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& cmd) {
+std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& cmd,
+                                  std::string* error) {
     std::vector<Pending> found;
     std::error_code ec;
     std::vector<std::string> targets;
@@ -95,7 +97,9 @@ std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& 
         for (fs::directory_iterator it(fs::path(root) / t, ec), end; !ec && it != end;
              it.increment(ec)) {
             const fs::path p = it->path();
-            if (p.extension() == ".hashes") names.push_back(p.stem().string());
+            if (p.extension() != ".hashes") continue;
+            if (*error = text::acting_name_error(p.generic_string()); !error->empty()) return {};
+            names.push_back(p.stem().string());
         }
         std::sort(names.begin(), names.end());
         for (const std::string& n : names) {

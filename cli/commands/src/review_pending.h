@@ -32,8 +32,10 @@ struct ChecksMemo {
 };
 
 /// The pending goldens of the selected targets (cmd.suite.target, else every folder under
-/// `root`) whose name contains the filter, sorted by target then name.
-std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& cmd);
+/// `root`) whose name contains the filter, sorted by target then name; none, with *error, when a
+/// pending file's path holds a control or bidirectional character (text::acting_name_error).
+std::vector<Pending> find_pending(const std::string& root, const ReviewCommand& cmd,
+                                  std::string* error);
 
 /// Why the pair `p` under `root` is not a pending golden that --reject may remove, or "": its
 /// hash file must be an fxkcc hash file for the scenario it is named after and the target

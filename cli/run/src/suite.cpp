@@ -10,6 +10,7 @@
 #include "records/atomic_file.h"
 #include "records/build_info.h"
 #include "records/paths.h"
+#include "records/text.h"
 #include "run/verify.h"
 
 namespace fs = std::filesystem;
@@ -34,6 +35,7 @@ bool discover_scenarios(const SuiteOptions& suite, std::vector<std::string>* pat
             }
             if (!is_scenario(it->path())) continue;
             const std::string path = it->path().generic_string();
+            if (*error = text::acting_name_error(path); !error->empty()) return false;
             // Never skipped silently: a scenario that cannot be read would drop out of the suite.
             if (const std::string kind = irregular_file_kind(it->path().string()); !kind.empty()) {
                 *error = "'" + path + "' is not a scenario file: " + kind;

@@ -6,6 +6,7 @@
 #include <set>
 #include <system_error>
 
+#include "records/text.h"
 #include "run/verify.h"
 
 namespace fs = std::filesystem;
@@ -30,6 +31,7 @@ bool find_orphans(const SuiteOptions& suite, const std::vector<std::string>& nam
         std::string_view base;
         if (file.empty() || file[0] == '.' || is_temporary_name(file, &base)) continue;
         if (p.extension() != ".hashes" && p.extension() != ".csv") continue;
+        if (*error = text::acting_name_error(p.generic_string()); !error->empty()) return false;
         const std::string stem = p.stem().string();
         if (known.count(stem) == 0) found[stem].push_back(p.generic_string());
     }

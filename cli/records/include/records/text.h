@@ -169,6 +169,69 @@ inline std::string quote(std::string_view s) {
     return o + (cut ? "...'" : "'");
 }
 
+/// Whether the character at s[i] is one a terminal or a CI log acts on instead of showing it: a
+/// C0 control (tab and line feed too: a name or an argument holds none, and a line break lets it
+/// start a CI log's command line), DEL, a C1 control (U+0080..U+009F) or a bidirectional control
+/// (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069). *len: the character's length in
+/// bytes (1 for a byte that does not start well-formed UTF-8, which is shown as it is).
+inline bool acting_character(std::string_view s, size_t i, size_t* len) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    *len = 1;
+    if (c < 0x20 || c == 0x7F) return true;
+    if (c < 0x80) return false;
+    const size_t n = utf8_sequence(s, i);
+    if (n == 0) return false;
+    *len = n;
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    if (n == 2) return (c == 0xC2 && b(1) <= 0x9F) || (c == 0xD8 && b(1) == 0x9C);
+    if (n != 3 || c != 0xE2) return false;
+    return (b(1) == 0x80 && (b(2) == 0x8E || b(2) == 0x8F || (b(2) >= 0xAA && b(2) <= 0xAE))) ||
+           (b(1) == 0x81 && b(2) >= 0xA6 && b(2) <= 0xA9);
+}
+
+/// Whether `s` holds a character of acting_character's kinds.
+inline bool has_acting_character(std::string_view s) {
+    size_t len = 1;
+    for (size_t i = 0; i < s.size(); i += len)
+        if (acting_character(s, i, &len)) return true;
+    return false;
+}
+
+/// `s` as a message shows it: every character of acting_character's kinds escaped (\n, \t, \r,
+/// \x1b, \u202e), everything else as it is.
+inline std::string shown(std::string_view s) {
+    static const char kHex[] = "0123456789abcdef";
+    std::string o;
+    size_t len = 1;
+    for (size_t i = 0; i < s.size(); i += len) {
+        if (!acting_character(s, i, &len)) {
+            o.append(s.substr(i, len));
+        } else if (len == 1) {
+            append_escaped(o, static_cast<unsigned char>(s[i]), false);
+        } else { // the code point, from its two or three bytes
+            const auto b = [&](size_t k) { return static_cast<unsigned>(s[i + k]) & 0xFFu; };
+            const unsigned cp = len == 2
+                                    ? ((b(0) & 0x1F) << 6) | (b(1) & 0x3F)
+                                    : ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+            o += "\\u";
+            for (int shift = 12; shift >= 0; shift -= 4)
+                o += kHex[(cp >> shift) & 15];
+        }
+    }
+    return o;
+}
+
+/// The error for a path met by listing a folder that holds a character of acting_character's
+/// kinds, or "" when it holds none: every message naming the file would carry it to terminals
+/// and CI logs (a line break and "::error::" make a GitHub Actions command), so such a file is
+/// refused where it is found, as the command line refuses such an argument.
+inline std::string acting_name_error(std::string_view path) {
+    if (!has_acting_character(path)) return {};
+    return "'" + shown(path) +
+           "': a file name with a control or bidirectional character is refused (a terminal or a "
+           "CI log would act on it; rename the file)";
+}
+
 inline void append_int(std::string* s, int64_t v) {
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
