@@ -29,8 +29,10 @@ What is refused, in code located in core/ or geometry/ (after macro expansion):
   - addresses: a pointer cast to an integer (reinterpret_cast, a C-style or functional cast,
     std::bit_cast), two pointers compared for order (<, >, <=, >=, <=>), a comparator or ordered
     container over pointers (std::less<T *>, std::map<T *, V>), pointers sorted or searched by
-    address (std::sort of a range of pointers without a comparator): where objects happen to lie
-    in memory is not the same on two machines, nor in two runs.
+    address (std::sort or std::ranges::sort of pointers without a comparator, with the standard's
+    std::less<> or std::ranges::less, or with a lambda comparing its own parameters, generic ones
+    too), a pointer's bytes copied or compared (memcpy(&n, &p, ...)): where objects happen to
+    lie in memory is not the same on two machines, nor in two runs.
 
     scripts/gate-compiled-types.py [ROOT]       exit 0 clean, 1 naming each violation, 2 usage,
                                                 125 libclang or a compiler missing
@@ -77,6 +79,17 @@ POINTER_ORDER = re.compile(r"\bstd::(less|greater|less_equal|greater_equal|compa
 ORDERED = {"set": 1, "multiset": 1, "map": 2, "multimap": 2}  # the comparator's place
 SORTS = {"sort", "stable_sort", "partial_sort", "nth_element", "min_element", "max_element",
          "minmax_element", "is_sorted", "is_sorted_until"}
+# The same algorithms of std::ranges (function objects: a call of __sort_fn::operator()), with the
+# searches and extremes that order too.
+RANGES_ORDERING = SORTS | {"lower_bound", "upper_bound", "equal_range", "binary_search", "min",
+                           "max", "minmax", "partial_sort_copy", "merge", "inplace_merge"}
+# Comparators that compare what they are given as the standard compares it: of pointers, by address.
+STANDARD_ORDER = re.compile(r"^std::(ranges::)?(less|greater|less_equal|greater_equal|compare_three_way)"
+                            r"(<(void)?>)?$")
+# Byte copies and comparisons: of a pointer's own bytes, its address as a number.
+BYTE_CALLS = {"memcpy", "memmove", "memcmp", "bcmp", "__builtin_memcpy", "__builtin_memmove",
+              "__builtin_memcmp", "__builtin_bcmp", "__builtin_memcpy_inline"}
+RELATIONAL = ("<", ">", "<=", ">=", "<=>")
 INTEGER_KINDS = {ci.TypeKind.BOOL, ci.TypeKind.CHAR_U, ci.TypeKind.UCHAR, ci.TypeKind.CHAR16,
                  ci.TypeKind.CHAR32, ci.TypeKind.USHORT, ci.TypeKind.UINT, ci.TypeKind.ULONG,
                  ci.TypeKind.ULONGLONG, ci.TypeKind.UINT128, ci.TypeKind.CHAR_S, ci.TypeKind.SCHAR,
@@ -205,6 +218,61 @@ class Gate:
         ref = cursor.referenced
         return ref is not None and ref.location.file is not None and self.ours(ref.location.file.name)
 
+    @staticmethod
+    def unwrapped(cursor):
+        """The expression under implicit conversions and parentheses."""
+        while cursor.kind in (ci.CursorKind.UNEXPOSED_EXPR, ci.CursorKind.PAREN_EXPR):
+            inner = [c for c in cursor.get_children()]
+            if len(inner) != 1:
+                break
+            cursor = inner[0]
+        return cursor
+
+    def of_pointers(self, spelled):
+        """A canonical type spelling of an iterator over pointers (T **) or a range of them
+        (std::vector<T *>, std::span<T *, N>; not __normal_iterator<int *, ...>, over ints)."""
+        return re.search(r"\*\s*(const\s*)?\*|<[^<>]*\*\s*(const\s*)?(>|,\s*\d)", spelled) is not None
+
+    def compares_its_parameters(self, lam):
+        """A lambda that orders its own parameters with a relational operator (a generic one's
+        parameters have no type to judge until it is called: clang leaves them dependent)."""
+        params = {c.get_usr() or c.hash for c in lam.get_children() if c.kind == ci.CursorKind.PARM_DECL}
+
+        def walk(c):
+            if c.kind == ci.CursorKind.BINARY_OPERATOR:
+                ops = self.operands(c)
+                if len(ops) == 2:
+                    refs = [self.unwrapped(o) for o in ops]
+                    if all(r.kind == ci.CursorKind.DECL_REF_EXPR and r.referenced is not None and
+                           (r.referenced.get_usr() or r.referenced.hash) in params for r in refs):
+                        between = [t.spelling for t in c.get_tokens()
+                                   if t.extent.start.offset >= ops[0].extent.end.offset
+                                   and t.extent.end.offset <= ops[1].extent.start.offset]
+                        if any(op in RELATIONAL for op in between):
+                            return True
+            return any(walk(ch) for ch in c.get_children())
+        return walk(lam)
+
+    def check_ordering_call(self, cursor, name, args, signature):
+        """A sort or search of pointers ordered by address: with no comparator, the standard's
+        own (std::less<>, std::ranges::less), or a lambda comparing its parameters themselves."""
+        if not any(self.of_pointers(a.type.get_canonical().spelling) for a in args[:2]):
+            return
+        lambdas = [self.unwrapped(a) for a in args if self.unwrapped(a).kind == ci.CursorKind.LAMBDA_EXPR]
+        if any(self.compares_its_parameters(lam) for lam in lambdas):
+            self.report(cursor, f"pointers ordered by address: {name} with a comparator that "
+                                "compares its parameters' addresses")
+            return
+        comparators = [a.type.get_canonical().spelling for a in args[1:]]
+        if signature is not None:  # std::ranges: the comparator and projection as instantiated
+            params = template_args("<" + signature.split("(", 1)[-1].rsplit(")", 1)[0] + ">", 0)
+            if "std::identity" in params and any(STANDARD_ORDER.match(p) for p in params):
+                self.report(cursor, f"pointers ordered by address: {name} of pointers with the "
+                                    "standard's comparison and no projection")
+        elif any(STANDARD_ORDER.match(c) for c in comparators):
+            self.report(cursor, f"pointers ordered by address: {name} of pointers with the "
+                                "standard's comparison")
+
     def check_expression(self, cursor):
         kind = cursor.kind
         if kind in CASTS:
@@ -235,6 +303,23 @@ class Gate:
                     re.search(r"\*\s*\*", args[0].type.get_canonical().spelling):
                 self.report(cursor, f"pointers ordered by address: std::{name} of "
                                     f"'{args[0].type.get_canonical().spelling}' without a comparator")
+            elif name in SORTS:
+                self.check_ordering_call(cursor, f"std::{name}", args, None)
+            elif name == "operator()" and cursor.referenced is not None and \
+                    cursor.referenced.semantic_parent is not None and \
+                    re.fullmatch(r"__(\w+)_fn", cursor.referenced.semantic_parent.spelling or "") and \
+                    cursor.referenced.semantic_parent.spelling[2:-3] in RANGES_ORDERING:
+                algorithm = cursor.referenced.semantic_parent.spelling[2:-3]
+                self.check_ordering_call(cursor, f"std::ranges::{algorithm}", args,
+                                         cursor.referenced.type.get_canonical().spelling)
+            elif name in BYTE_CALLS:
+                for a in args[:2]:
+                    t = self.unwrapped(a).type.get_canonical()
+                    if t.kind == ci.TypeKind.POINTER and \
+                            t.get_pointee().get_canonical().kind in POINTER_KINDS:
+                        self.report(cursor, f"an address as a number: {name} of a pointer's bytes "
+                                            f"('{t.spelling}')")
+                        break
 
     def walk(self, cursor):
         kind = cursor.kind
@@ -389,6 +474,20 @@ PLANTS = [
     ("a set of pairs that start with an address", "core/planted/include/fx/planted2.h",
      "#pragma once\n#include <set>\n#include <utility>\nnamespace fx::planted {\nstruct S {};\n"
      "inline std::set<std::pair<const S*, int>> seen;\n}\n"),
+    ("pointers sorted by address through std::ranges", "geometry/src/planted.cpp",
+     "#include <algorithm>\n#include <vector>\nnamespace fx::planted {\nstruct S {};\n"
+     "void order(std::vector<const S*>& v) { std::ranges::sort(v); }\n}\n"),
+    ("pointers sorted by a generic lambda comparing them", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <algorithm>\n#include <vector>\nnamespace fx::planted {\nstruct S {};\n"
+     "inline void order(std::vector<S*>& v) {\n"
+     "    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a < b; });\n}\n}\n"),
+    ("pointers sorted by the transparent std::less", "geometry/src/planted.cpp",
+     "#include <algorithm>\n#include <functional>\n#include <vector>\nnamespace fx::planted {\n"
+     "struct S {};\nvoid order(std::vector<S*>& v) { std::sort(v.begin(), v.end(), std::less<>{}); }\n}\n"),
+    ("an address as a number through memcpy", "core/planted/include/fx/planted2.h",
+     "#pragma once\n#include <cstdint>\n#include <cstring>\nnamespace fx::planted {\n"
+     "inline std::uint64_t key(const int* p) {\n    std::uint64_t k = 0;\n"
+     "    std::memcpy(&k, &p, sizeof p);\n    return k;\n}\n}\n"),
     ("a thread's count of cores", "core/planted/include/fx/planted2.h",
      "#pragma once\n#include <thread>\nnamespace fx::planted {\n"
      "inline unsigned cores() { return std::thread::hardware_concurrency(); }\n}\n"),
@@ -419,6 +518,10 @@ EXPECTED = {
     "a set ordered by address through a transparent comparator": "pointers ordered by address 'std::set",
     "a set of pairs that start with an address": "pointers ordered by address 'std::set",
     "a thread's count of cores": "#include <thread>",
+    "pointers sorted by address through std::ranges": "pointers ordered by address: std::ranges::sort",
+    "pointers sorted by a generic lambda comparing them": "compares its parameters' addresses",
+    "pointers sorted by the transparent std::less": "pointers ordered by address: std::sort of pointers",
+    "an address as a number through memcpy": "an address as a number: memcpy",
 }
 
 
