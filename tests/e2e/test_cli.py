@@ -1204,6 +1204,88 @@ class Verify(Workspace):
         write(self.p("pending", self.t, evil + ".hashes"), "x\n")
         refused(["review", "--pending-dir", "pending"], f"{shown}.hashes")
 
+    def test_what_files_and_sides_say_reaches_no_terminal_raw(self):
+        """The next attack on the same hole (2026-12-07): bytes nobody typed reached the terminal
+        and the CI log raw through the contents of files (a scenario's description and file
+        references, a golden's header), the names bless tidies, a golden's link and what a side
+        prints. Each is now refused or shown escaped; no line of the output begins with '::'."""
+        if not native_posix():
+            self.skipTest("file names of any bytes, a side that is a shell script")
+
+        def run(args, env=None):
+            p = subprocess.run([BINARY] + args, cwd=self.tmp, capture_output=True, timeout=300,
+                               env=dict(os.environ, **(env or {})))
+            both = p.stdout + p.stderr
+            self.assertNotIn(b"\x1b", both, args)
+            self.assertNotIn("\u202e".encode(), both, args)
+            self.assertNotIn(b"\xc2\x9b", both, args)
+            self.assertFalse(re.search(rb"(?m)^\s*::", both), f"{args}: a line begins with '::':\n{both!r}")
+            return p.returncode, both.decode("utf-8", "replace")
+
+        walk = read(self.p("scenarios", "walk-wall.yaml"))
+        # A description may span lines: list keeps it on one line, --markdown keeps its lines but
+        # not one that begins with '::'.
+        prose = walk.replace("name: walk-wall", "name: prose")
+        write(self.p("d", "prose.yaml"), re.sub(r"(?m)^description: .*$",
+                                                lambda m: r'description: "one\n::error::pwned\u202e\rtwo"', prose))
+        rc, out = run(["list", "d"])
+        self.assertEqual(rc, 2, out)  # the loader refuses U+202E in text; the line break is allowed
+        write(self.p("d", "prose.yaml"), read(self.p("d", "prose.yaml")).replace("\\u202e", ""))
+        rc, out = run(["list", "d"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("one\\n::error::pwned\\rtwo", out)
+        rc, out = run(["list", "--markdown", "d"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("one\n\\::error::pwned\\rtwo", out)
+        # A file reference is a path: no line break in it.
+        write(self.p("d", "prose.yaml"), read(self.p("scenarios", "platform.yaml")).replace(
+            "inputs/idle.csv", '"in\\n::error::x.csv"'))
+        rc, out = run(["validate", "d"])
+        self.assertEqual(rc, 2, out)
+        self.assertIn("expected a file path without control or bidirectional characters, found "
+                      "'in\\n::error::x.csv'", out)
+        shutil.rmtree(self.p("d"))
+        # A golden's header: its scenario named with a bidirectional control.
+        g = os.path.join(self.p("golden"), self.t)
+        saved = read(self.hashes)
+        write(self.hashes, saved.replace("scenario walk-wall", "scenario walk-wall\u202e", 1))
+        rc, out = run(["verify", "--no-progress"])
+        self.assertEqual(rc, 2, out)  # a golden that cannot be read: ERROR
+        self.assertIn("expected text after 'scenario', found the control or bidirectional character "
+                      "\\u202e in 'walk-wall\\xe2\\x80\\xae'", out)
+        write(self.hashes, saved)
+        # What bless tidies: an interrupted bless's temporary named with a line break.
+        write(os.path.join(g, "x\n::error::pwned\x1b[2J.tmp.1.0123456789abcdef"), "x\n")
+        rc, out = run(["bless"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("x\\n::error::pwned\\x1b[2J.tmp.1.0123456789abcdef", out)
+        # A golden that is a link out of the folder, to a folder named with a line break.
+        evil = self.p("l\n::error::pwned\x1b[2J")
+        os.makedirs(evil)
+        shutil.copy(self.hashes, evil)
+        os.remove(self.hashes)
+        os.symlink(os.path.join(evil, "walk-wall.hashes"), self.hashes)
+        rc, out = run(["verify", "--no-progress"])
+        self.assertEqual(rc, 2, out)
+        self.assertIn("resolves outside the golden folder", out)
+        self.assertIn("l\\n::error::pwned\\x1b[2J", out)
+        os.remove(self.hashes)
+        shutil.copy(os.path.join(evil, "walk-wall.hashes"), self.hashes)
+        # compare-goldens: a target folder named with a line break.
+        os.makedirs(self.p("golden", "t\n::error::pwned"))
+        rc, out = run(["compare-goldens"])
+        self.assertEqual(rc, 2, out)
+        self.assertIn("'golden/t\\n::error::pwned': a file name with a control", out)
+        os.rmdir(self.p("golden", "t\n::error::pwned"))
+        # What a side prints: every line shown, the lines after the first begun with '  | '.
+        side = self.p("side.sh")
+        write(side, "#!/bin/sh\nprintf 'boom\\n::error::pwned\\302\\233 \\342\\200\\256x\\r\\n::warning::y\\n' >&2\n"
+                    "exit 3\n")
+        os.chmod(side, 0o755)
+        rc, out = run(["desync", "scenarios/walk-wall.yaml", "--b", side])
+        self.assertEqual(rc, 125, out)
+        self.assertIn("boom\n  | ::error::pwned\\u009b \\u202ex\n  | ::warning::y", out)
+
     def test_stale_golden_is_not_a_desync(self):
         path = self.p("scenarios", "walk-wall.yaml")
         write(path, read(path).replace("jumps: [60]", "jumps: [61]"))

@@ -1059,10 +1059,15 @@ TEST_CASE("formats: XML reports (JUnit, SVG) hold any bytes of a path or a messa
     // Not UTF-8, each byte then as its Latin-1 character: overlong, a surrogate, past U+10FFFF,
     // cut short, stray.
     CHECK(xml_escape("\xc0\xaf") == "\xc3\x80\xc2\xaf");
-    CHECK(xml_escape("\xed\xa0\x80") == "\xc3\xad\xc2\xa0\xc2\x80");
-    CHECK(xml_escape("\xf4\x90\x80\x80") == "\xc3\xb4\xc2\x90\xc2\x80\xc2\x80");
-    CHECK(xml_escape("\xe2\x80") == "\xc3\xa2\xc2\x80");
-    CHECK(xml_escape("\x80\xff") == "\xc2\x80\xc3\xbf");
+    CHECK(xml_escape("\xed\xa0\x80") == "\xc3\xad\xc2\xa0&#x80;");
+    CHECK(xml_escape("\xf4\x90\x80\x80") == "\xc3\xb4&#x90;&#x80;&#x80;");
+    CHECK(xml_escape("\xe2\x80") == "\xc3\xa2&#x80;");
+    CHECK(xml_escape("\x80\xff") == "&#x80;\xc3\xbf");
+    // C1 and bidirectional controls, a Latin-1 byte's or UTF-8's, as references: the same text to
+    // an XML reader, nothing a terminal acts on when the report is printed.
+    CHECK(xml_escape("a\x9b"
+                     "2J \xc2\x9b \xe2\x80\xae \xd8\x9c \xc2\xa0") ==
+          "a&#x9b;2J &#x9b; &#x202e; &#x61c; \xc2\xa0");
     // Every byte pair and a sample of longer byte strings: always XML characters.
     for (int a = 0; a < 256; ++a) {
         for (int b = 0; b < 256; ++b) {
@@ -1083,6 +1088,15 @@ TEST_CASE("formats: XML reports (JUnit, SVG) hold any bytes of a path or a messa
     }
 }
 
+TEST_CASE("formats: a JSON report holds C1 and bidirectional characters as JSON escapes") {
+    using fx::harness::Json;
+    Json j = Json::object();
+    j.set("path", Json(std::string_view("a\x9b"
+                                        "2J \xc2\x85 \xe2\x80\xae \xe2\x81\xa6 caf\xc3\xa9 \x1b")));
+    const std::string text = fx::harness::dump_json(j);
+    CHECK(text == "{\n  \"path\": \"a\\u009b2J \\u0085 \\u202e \\u2066 caf\xc3\xa9 \\u001b\"\n}\n");
+}
+
 TEST_CASE("formats: names a terminal or a CI log would act on are found and shown escaped") {
     using fx::harness::text::acting_name_error;
     using fx::harness::text::has_acting_character;
@@ -1093,6 +1107,13 @@ TEST_CASE("formats: names a terminal or a CI log would act on are found and show
     CHECK(has_acting_character("\x7f"));
     CHECK(has_acting_character("\xc2\x80"));
     CHECK(has_acting_character("\xc2\x9b[2J")); // C1 CSI
+    // A lone byte 0x80..0x9F (not UTF-8): an 8-bit terminal's C1, and U+0080..U+009F once a JSON
+    // or XML report reads it as Latin-1.
+    CHECK(has_acting_character("a\x9b"
+                               "2J"));
+    CHECK(has_acting_character("\xe2\x80")); // a cut sequence: its 0x80 stands alone
+    CHECK(shown("a\x9b"
+                "2J\x80") == "a\\x9b2J\\x80");
     for (const char* bidi : {"\xd8\x9c", "\xe2\x80\x8e", "\xe2\x80\x8f", "\xe2\x80\xaa",
                              "\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa9"})
         CHECK(has_acting_character(std::string("x") + bidi));
@@ -1101,7 +1122,7 @@ TEST_CASE("formats: names a terminal or a CI log would act on are found and show
     for (const char* fine :
          {"walk-wall.yaml", "caf\xe9", "caf\xc3\xa9", "\xc2\xa0", "\xc2\xbf", "\xe2\x80\x8d",
           "\xe2\x80\xa9", "\xe2\x80\xaf", "\xe2\x81\xa5", "\xe2\x81\xaa", "\xd8\x9b",
-          "\xf0\x9f\x99\x82", "\x9b", "\xe2\x80", ""})
+          "\xf0\x9f\x99\x82", "\xe9", "\xa0", "\xff\xfe", ""})
         CHECK_FALSE(has_acting_character(fine));
     CHECK(shown("a\n::error::x\x1b[2J\tb\r") == "a\\n::error::x\\x1b[2J\\tb\\r");
     CHECK(shown("x\xe2\x80\xaey \xc2\x9b caf\xc3\xa9 \xe9") ==

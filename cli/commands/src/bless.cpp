@@ -46,7 +46,8 @@ int bless_command(const BlessCommand& request, std::ostream& out, std::ostream& 
         }
         write_suite.golden_dir = cmd.capture_dir;
     } else if (const char* ci = std::getenv("CI"); ci_is_set(ci)) {
-        err << "fxkcc bless: refusing to regenerate goldens because CI is set (CI=" << ci
+        err << "fxkcc bless: refusing to regenerate goldens because CI is set (CI="
+            << text::shown(ci)
             << "); goldens change only by a deliberate, reviewed commit (to capture this runner's goldens into "
                "another folder: bless --capture DIR)\n";
         return kExitBadInput;

@@ -26,7 +26,13 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
     for (fs::directory_iterator it(cmd.golden_dir, ec), end; !ec && it != end; it.increment(ec)) {
         // Hidden folders (.git, .svn) are not targets.
         const std::string name = it->path().filename().string();
-        if (it->is_directory() && !name.empty() && name[0] != '.') targets.push_back(name);
+        if (!it->is_directory() || name.empty() || name[0] == '.') continue;
+        if (const std::string why = text::acting_name_error(it->path().generic_string());
+            !why.empty()) {
+            err << "fxkcc compare-goldens: " << why << "\n";
+            return kExitBadInput;
+        }
+        targets.push_back(name);
     }
     if (ec) {
         err << "fxkcc compare-goldens: cannot read '" << cmd.golden_dir << "': " << ec.message()

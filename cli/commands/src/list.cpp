@@ -2,6 +2,7 @@
 // docs/conformance.md.
 #include <fmt/format.h>
 
+#include "records/text.h"
 #include "subcommands.h"
 
 namespace fx::harness {
@@ -12,6 +13,30 @@ std::string plural(size_t n, const char* word) {
 }
 
 /// One scenario as a Markdown section (docs/conformance.md is generated from these).
+/// A scenario's prose as one line of the list: without its last line breaks (a folded YAML
+/// scalar ends with one), what a terminal or a CI log would act on escaped (text::shown).
+std::string one_line(std::string_view prose) {
+    while (!prose.empty() && (prose.back() == '\n' || prose.back() == '\r'))
+        prose.remove_suffix(1);
+    return text::shown(prose);
+}
+
+/// A scenario's prose as Markdown: its lines kept, each shown (text::shown), and a line that
+/// would begin with "::" (a GitHub Actions command, if the list is printed in a CI log) begun
+/// with "\:" instead, which Markdown shows as ':'.
+std::string markdown_prose(std::string_view prose) {
+    std::string o;
+    text::Lines lines(prose);
+    std::string_view line;
+    for (bool first = true; lines.next(&line); first = false) {
+        std::string l = text::shown(line);
+        const size_t start = l.find_first_not_of(' ');
+        if (start != std::string::npos && l.compare(start, 2, "::") == 0) l.insert(start, "\\");
+        o += (first ? "" : "\n") + l;
+    }
+    return o;
+}
+
 void list_markdown(const Scenario& sc, const std::string& path, std::ostream& out) {
     const size_t expectations =
         sc.expect_states.size() + sc.expect_metrics.size() + sc.expect_same_as.size();
@@ -19,9 +44,9 @@ void list_markdown(const Scenario& sc, const std::string& path, std::ostream& ou
         << "`: " << plural(static_cast<size_t>(sc.ticks), "tick") << ", "
         << plural(sc.characters.size(), "character") << ", " << plural(expectations, "expectation")
         << "\n\n"
-        << sc.description << "\n\n";
+        << markdown_prose(sc.description) << "\n\n";
     if (!sc.deviation.empty())
-        out << "**Accepted deviation from KCC-SPEC:** " << sc.deviation << "\n\n";
+        out << "**Accepted deviation from KCC-SPEC:** " << markdown_prose(sc.deviation) << "\n\n";
 }
 
 } // namespace
@@ -48,7 +73,7 @@ int list_command(const SuiteOptions& suite, bool markdown, std::ostream& out, st
             continue;
         }
         out << fmt::format("{}\t{} ticks\t{} characters\t{}\t{}\n", sc.name, sc.ticks,
-                           sc.characters.size(), p, sc.description);
+                           sc.characters.size(), p, one_line(sc.description));
     }
     return code;
 }

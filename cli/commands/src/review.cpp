@@ -18,6 +18,7 @@
 #include "records/build_info.h"
 #include "records/folder_lock.h"
 #include "records/paths.h"
+#include "records/text.h"
 #include "records/trajectory.h"
 #include "review_html.h"
 #include "review_pending.h"
@@ -186,7 +187,7 @@ int review_with(const ReviewCommand& cmd, const ReviewExtras& extras, std::ostre
         return kExitBadInput;
     }
     if (const char* ci = std::getenv("CI"); cmd.accept && ci_is_set(ci)) {
-        err << "fxkcc review: refusing to accept goldens because CI is set (CI=" << ci
+        err << "fxkcc review: refusing to accept goldens because CI is set (CI=" << text::shown(ci)
             << "); goldens change only by a deliberate, reviewed commit (review without --accept shows them)\n";
         return kExitBadInput;
     }

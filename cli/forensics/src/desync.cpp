@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fx/decimal.h"
+#include "records/text.h"
 
 namespace fx::harness {
 
@@ -96,10 +97,13 @@ std::string format_desync(const DesyncReport& r, const std::string& name_a,
             s += "identical (the differing field does not feed the solve there)\n";
         } else {
             s += "first difference at trace line " + std::to_string(r.trace.line) + "\n";
+            // (A side's trace lines, shown: what a side wrote reaches no terminal raw.)
             for (const std::string& c : r.trace.context)
-                s += "    " + c + "\n";
-            s += "  a " + (r.trace.a.empty() ? std::string("(trace ended)") : r.trace.a) + "\n";
-            s += "  b " + (r.trace.b.empty() ? std::string("(trace ended)") : r.trace.b) + "\n";
+                s += "    " + text::shown(c) + "\n";
+            s += "  a " +
+                 (r.trace.a.empty() ? std::string("(trace ended)") : text::shown(r.trace.a)) + "\n";
+            s += "  b " +
+                 (r.trace.b.empty() ? std::string("(trace ended)") : text::shown(r.trace.b)) + "\n";
         }
     }
     return s;

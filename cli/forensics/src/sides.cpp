@@ -296,7 +296,8 @@ std::atomic<int> g_counter{0};
 TempFolder::TempFolder() {
     std::error_code ec;
     const fs::path base = fs::temp_directory_path(ec);
-    if (ec) return;
+    // (Its paths reach messages: a TMPDIR holding a control character is not used.)
+    if (ec || text::has_acting_character(base.generic_string())) return;
     for (int i = 0; i < 100; ++i) {
         const fs::path p =
             base / ("fxkcc-" + std::to_string(FX_GETPID()) + "-" + std::to_string(g_counter++));
@@ -336,7 +337,8 @@ SideResult run_side(const Side& side, const std::vector<std::string>& args) {
     SideResult r;
     TempFolder tmp;
     if (!tmp.ok()) {
-        r.err = "cannot create a temporary folder";
+        r.err = "cannot create a temporary folder in the system's (TMPDIR; one whose path holds a "
+                "control or bidirectional character is not used)";
         return r;
     }
     std::vector<std::string> argv = side.command;
@@ -345,19 +347,19 @@ SideResult run_side(const Side& side, const std::vector<std::string>& args) {
     const std::string out = tmp.file("out"), err = tmp.file("err");
     spawn_and_wait(argv, out, err, side.timeout_ms, &r);
     r.out = slurp(out);
-    // Quoted in messages after a colon: without its last line break, and with every control
-    // character but the line break escaped (\x1B...), so that what a side prints cannot move the
-    // cursor, retitle or clear the terminal or CI log that shows fxkcc's messages.
-    const std::string said = slurp(err);
-    for (size_t k = 0; k < said.size(); ++k) {
-        const char c = said[k];
-        if (c == '\n')
-            r.err += c;
-        else if (c != '\r' || k + 1 == said.size() || said[k + 1] != '\n') // CRLF: a line break
-            text::append_escaped(r.err, static_cast<unsigned char>(c), false);
-    }
-    while (!r.err.empty() && r.err.back() == '\n')
-        r.err.pop_back();
+    // Quoted in messages after a colon: without its last line breaks, every line with its
+    // control, C1 and bidirectional characters escaped (text::shown: \x1b, \u202e), and every line
+    // after the first begun with "  | ", so that what a side prints can neither move the cursor,
+    // retitle or clear the terminal, nor start a line of the CI log that shows fxkcc's messages
+    // (a line "::error::..." is a GitHub Actions command).
+    const std::string said_bytes = slurp(err);
+    std::string_view said = said_bytes;
+    while (!said.empty() && (said.back() == '\n' || said.back() == '\r'))
+        said.remove_suffix(1);
+    text::Lines lines(said); // (CRLF: a line break)
+    std::string_view line;
+    for (bool first = true; lines.next(&line); first = false)
+        r.err += (first ? "" : "\n  | ") + text::shown(line);
     r.timeout_ms = side.timeout_ms;
     return r;
 }

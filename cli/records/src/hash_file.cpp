@@ -160,14 +160,18 @@ public:
     bool key_string(std::string_view k, std::string* out) {
         std::string_view v;
         if (!key(k, &v)) return false;
-        for (const char ch : v) {
-            const auto c = static_cast<unsigned char>(ch);
-            if ((c < 0x20 && c != '\t') || c == 0x7F) {
-                static const char kHex[] = "0123456789ABCDEF";
-                return fail("expected text after '" + std::string(k) +
-                            "', found the control character 0x" + kHex[c >> 4] + kHex[c & 15] +
-                            " in " + quote(v));
-            }
+        size_t len = 1;
+        for (size_t i = 0; i < v.size(); i += len) {
+            const auto c = static_cast<unsigned char>(v[i]);
+            if (!text::acting_character(v, i, &len) || c == '\t') continue;
+            static const char kHex[] = "0123456789ABCDEF";
+            // C1 and bidirectional characters too: these values reach messages (a golden
+            // "blessed for the scenario named ...") and terminals.
+            return fail(
+                "expected text after '" + std::string(k) + "', found the " +
+                (len == 1 ? std::string("control character 0x") + kHex[c >> 4] + kHex[c & 15]
+                          : "control or bidirectional character " + text::shown(v.substr(i, len))) +
+                " in " + quote(v));
         }
         *out = std::string(v);
         return true;

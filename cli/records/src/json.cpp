@@ -109,7 +109,27 @@ Json json_decimal(std::string_view text) {
 
 std::string dump_json(const Json& j) {
     // Strings went through json_text(): replacing is never needed, but a stray byte must not throw.
-    return j.j_->dump(2, ' ', false, Value::error_handler_t::replace) + "\n";
+    const std::string dumped = j.j_->dump(2, ' ', false, Value::error_handler_t::replace) + "\n";
+    // The library escapes C0 controls; C1 and bidirectional ones (text::acting_character), which
+    // only a string can hold (JSON's own syntax is ASCII), become \u escapes too: the same text
+    // to a JSON reader, nothing a terminal acts on when the report is printed (--json -).
+    static const char kHex[] = "0123456789abcdef";
+    std::string o;
+    o.reserve(dumped.size());
+    size_t len = 1;
+    for (size_t i = 0; i < dumped.size(); i += len) {
+        if (!text::acting_character(dumped, i, &len) || len == 1) {
+            o.append(dumped, i, len);
+            continue;
+        }
+        const auto b = [&](size_t k) { return static_cast<unsigned>(dumped[i + k]) & 0xFFu; };
+        const unsigned cp = len == 2 ? ((b(0) & 0x1F) << 6) | (b(1) & 0x3F)
+                                     : ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+        o += "\\u";
+        for (int shift = 12; shift >= 0; shift -= 4)
+            o += kHex[(cp >> shift) & 15];
+    }
+    return o;
 }
 
 } // namespace fx::harness

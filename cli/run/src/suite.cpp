@@ -229,7 +229,8 @@ std::string golden_csv_for(const std::string& csv_path, const HashFileHeader& he
          end;
          !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().generic_string();
-        if (name.compare(0, prefix.size(), prefix) == 0)
+        // (A name holding a control character is none of bless's: scenario names cannot.)
+        if (name.compare(0, prefix.size(), prefix) == 0 && !text::has_acting_character(name))
             candidates.push_back(it->path().generic_string());
     }
     std::sort(candidates.begin(), candidates.end());
@@ -364,8 +365,9 @@ std::string golden_outside_reason(const std::string& golden_dir, const std::stri
         return "cannot resolve the golden folder '" + golden_dir + "': " + root_ec.message();
     if (file_ec) return ""; // the read that follows says what is wrong
     if (!path_within(file, root)) {
-        return "golden '" + path + "' resolves outside the golden folder '" + golden_dir +
-               "' (to '" + file.generic_string() + "'); a golden must be a file inside it";
+        return "golden '" + text::shown(path) + "' resolves outside the golden folder '" +
+               text::shown(golden_dir) + "' (to '" + text::shown(file.generic_string()) +
+               "'); a golden must be a file inside it";
     }
     return "";
 }
@@ -466,17 +468,18 @@ bool tidy_golden_folder(const std::string& folder, std::vector<std::string>* don
                                   content_digest(current) == h.header.csv_digest);
             if (wanted) {
                 if (!replace_file(t.string(), csv.string(), error)) return false;
-                done->push_back("completed the interrupted bless of '" + csv.generic_string() +
-                                "'");
+                done->push_back("completed the interrupted bless of '" +
+                                text::shown(csv.generic_string()) + "'");
                 continue;
             }
         }
         fs::remove(t, ec);
         if (ec) {
-            *error = "cannot remove '" + t.generic_string() + "': " + ec.message();
+            *error = "cannot remove '" + text::shown(t.generic_string()) + "': " + ec.message();
             return false;
         }
-        done->push_back("removed '" + t.generic_string() + "', left by an interrupted bless");
+        done->push_back("removed '" + text::shown(t.generic_string()) +
+                        "', left by an interrupted bless");
     }
     return true;
 }

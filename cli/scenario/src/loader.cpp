@@ -7,6 +7,7 @@
 #include "records/atomic_file.h"
 #include "records/hash_file.h"
 #include "records/paths.h"
+#include "records/text.h"
 #include "scenario/writer.h"
 
 #include <algorithm>
@@ -49,18 +50,24 @@ bool read_file(const fs::path& p, uint64_t max_bytes, std::string* bytes, std::s
 std::shared_ptr<const Ref> read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes) {
     const std::string& rel = v.text("a file path");
     if (rel.empty()) v.fail("expected a file path, found an empty string");
+    // Text values may hold line breaks and tabs; a path that every message naming the file would
+    // carry to a terminal or a CI log may not (text::acting_character).
+    if (text::has_acting_character(rel)) {
+        v.fail("expected a file path without control or bidirectional characters, found " +
+               detail::shown(rel, 0));
+    }
     const fs::path p(rel);
     const fs::path resolved = p.is_absolute() ? p : ctx.base_dir / p;
     const fs::path canon = resolved_path(resolved);
     if (!ctx.allow_outside && !path_within(canon, ctx.root)) {
         v.fail(detail::shown(rel, 0) + " resolves outside the scenarios tree '" +
-               ctx.root.generic_string() + "' (pass --allow-outside to permit)");
+               text::shown(ctx.root.generic_string()) + "' (pass --allow-outside to permit)");
     }
     const std::string key = canon.string();
     if (const auto it = ctx.refs.find(key); it != ctx.refs.end()) {
         if (it->second->bytes.size() > max_bytes) { // referenced before under a larger limit
             v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" +
-                   canon.generic_string() +
+                   text::shown(canon.generic_string()) +
                    "'): file too large: " + std::to_string(it->second->bytes.size()) +
                    " bytes, the limit is " + std::to_string(max_bytes) + " bytes");
         }
@@ -69,8 +76,8 @@ std::shared_ptr<const Ref> read_ref(Ctx& ctx, const Value& v, uint64_t max_bytes
     auto r = std::make_shared<Ref>();
     std::string error;
     if (!read_file(canon, max_bytes, &r->bytes, &error)) {
-        v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" + canon.generic_string() +
-               "'): " + error);
+        v.fail("cannot read " + detail::shown(rel, 0) + " (resolved to '" +
+               text::shown(canon.generic_string()) + "'): " + error);
     }
     r->display = p.is_absolute() ? rel : (ctx.display_dir / p).lexically_normal().generic_string();
     r->resolved = canon;

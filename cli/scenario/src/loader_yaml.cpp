@@ -104,10 +104,9 @@ std::string shown(std::string_view text, size_t max) {
             }
         }
     }
-    std::string o = "'";
-    for (size_t i = 0; i < keep; ++i)
-        text::append_escaped(o, static_cast<unsigned char>(text[i]), false);
-    return o + (cut ? "...'" : "'");
+    // Control characters, C1 and bidirectional ones too (text::shown): one line, nothing a
+    // terminal or a CI log acts on.
+    return "'" + text::shown(text.substr(0, keep)) + (cut ? "...'" : "'");
 }
 
 std::string unknown_key_message(std::string_view key, const std::vector<std::string>& valid,

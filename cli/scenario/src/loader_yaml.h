@@ -63,9 +63,9 @@ extern const Bound kAny; ///< any Scalar
 /// text is not an integer or its magnitude exceeds 10^18.
 bool parse_integer(std::string_view text, int64_t* out);
 
-/// Text as quoted in a message: 'text', control characters escaped (\n, \t, \xNN) so that an
-/// error stays one line, and cut to `max` characters with "..." (0: not cut), so that a
-/// hostile value of megabytes is not echoed whole.
+/// Text as quoted in a message: 'text', control, C1 and bidirectional characters escaped (\n,
+/// \t, \xNN, \u202e; text::shown) so that an error stays one line, and cut to `max` characters with
+/// "..." (0: not cut), so that a hostile value of megabytes is not echoed whole.
 std::string shown(std::string_view text, size_t max = 60);
 
 /// Levenshtein distance (bytes).

@@ -65,53 +65,6 @@ inline size_t utf8_sequence(std::string_view s, size_t i) {
     return n;
 }
 
-/// Text escaped for XML 1.0 attribute values and character data, whatever bytes it holds: &, <,
-/// > and " as entities; the control characters XML cannot hold (all below 0x20 but tab, line feed
-/// and carriage return) as the text \xNN; well-formed UTF-8 as it is, but U+FFFE and U+FFFF (not
-/// XML characters) as \uFFFE and \uFFFF; any other byte from 0x80 up read as Latin-1 (the byte
-/// 0xE9 of a Latin-1 file name becomes U+00E9), as JSON reports do (json_text).
-inline std::string xml_escape(std::string_view s) {
-    static const char kHex[] = "0123456789abcdef";
-    std::string o;
-    for (size_t i = 0; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        switch (c) {
-        case '&':
-            o += "&amp;";
-            continue;
-        case '<':
-            o += "&lt;";
-            continue;
-        case '>':
-            o += "&gt;";
-            continue;
-        case '"':
-            o += "&quot;";
-            continue;
-        default:
-            break;
-        }
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-            o += "\\x";
-            o += kHex[c >> 4];
-            o += kHex[c & 15];
-        } else if (c < 0x80) {
-            o += static_cast<char>(c);
-        } else if (const size_t n = utf8_sequence(s, i); n > 0) {
-            const std::string_view seq = s.substr(i, n);
-            if (seq == "\xEF\xBF\xBE" || seq == "\xEF\xBF\xBF")
-                o += seq.back() == '\xBE' ? "\\uFFFE" : "\\uFFFF";
-            else
-                o.append(seq);
-            i += n - 1;
-        } else { // U+0080..U+00FF in UTF-8
-            o += static_cast<char>(0xC0 | (c >> 6));
-            o += static_cast<char>(0x80 | (c & 0x3F));
-        }
-    }
-    return o;
-}
-
 /// Splits text into lines (LF; one trailing CR per line is dropped, for CRLF checkouts),
 /// counting them 1-based. After the last line, next() returns false and number() is the line
 /// where the end of the text was met.
@@ -169,18 +122,42 @@ inline std::string quote(std::string_view s) {
     return o + (cut ? "...'" : "'");
 }
 
+/// The code point of the well-formed UTF-8 sequence of `len` bytes (utf8_sequence's) at s[i].
+inline uint32_t code_point(std::string_view s, size_t i, size_t len) {
+    const auto b = [&](size_t k) {
+        return static_cast<uint32_t>(static_cast<unsigned char>(s[i + k]));
+    };
+    uint32_t cp = len == 1   ? b(0)
+                  : len == 2 ? (b(0) & 0x1F)
+                  : len == 3 ? (b(0) & 0x0F)
+                             : (b(0) & 0x07);
+    for (size_t k = 1; k < len; ++k)
+        cp = (cp << 6) | (b(k) & 0x3F);
+    return cp;
+}
+
+/// Appends \uXXXX (four lower-case hex digits) for a code point below U+10000.
+inline void append_u_escape(std::string& o, uint32_t cp) {
+    static const char kHex[] = "0123456789abcdef";
+    o += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4)
+        o += kHex[(cp >> shift) & 15];
+}
+
 /// Whether the character at s[i] is one a terminal or a CI log acts on instead of showing it: a
 /// C0 control (tab and line feed too: a name or an argument holds none, and a line break lets it
-/// start a CI log's command line), DEL, a C1 control (U+0080..U+009F) or a bidirectional control
+/// start a CI log's command line), DEL, a C1 control (U+0080..U+009F, or a byte 0x80..0x9F that
+/// is not part of well-formed UTF-8: an 8-bit terminal's CSI is 0x9B) or a bidirectional control
 /// (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069). *len: the character's length in
-/// bytes (1 for a byte that does not start well-formed UTF-8, which is shown as it is).
+/// bytes (1 for a byte that does not start well-formed UTF-8, otherwise shown as it is: a Latin-1
+/// name's 0xE9).
 inline bool acting_character(std::string_view s, size_t i, size_t* len) {
     const auto c = static_cast<unsigned char>(s[i]);
     *len = 1;
     if (c < 0x20 || c == 0x7F) return true;
     if (c < 0x80) return false;
     const size_t n = utf8_sequence(s, i);
-    if (n == 0) return false;
+    if (n == 0) return c <= 0x9F;
     *len = n;
     const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
     if (n == 2) return (c == 0xC2 && b(1) <= 0x9F) || (c == 0xD8 && b(1) == 0x9C);
@@ -198,24 +175,80 @@ inline bool has_acting_character(std::string_view s) {
 }
 
 /// `s` as a message shows it: every character of acting_character's kinds escaped (\n, \t, \r,
-/// \x1b, \u202e), everything else as it is.
+/// \x1b, \x9b for a lone byte, \u202e), everything else as it is.
 inline std::string shown(std::string_view s) {
-    static const char kHex[] = "0123456789abcdef";
     std::string o;
     size_t len = 1;
     for (size_t i = 0; i < s.size(); i += len) {
-        if (!acting_character(s, i, &len)) {
+        if (!acting_character(s, i, &len))
             o.append(s.substr(i, len));
-        } else if (len == 1) {
-            append_escaped(o, static_cast<unsigned char>(s[i]), false);
-        } else { // the code point, from its two or three bytes
-            const auto b = [&](size_t k) { return static_cast<unsigned>(s[i + k]) & 0xFFu; };
-            const unsigned cp = len == 2
-                                    ? ((b(0) & 0x1F) << 6) | (b(1) & 0x3F)
-                                    : ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-            o += "\\u";
-            for (int shift = 12; shift >= 0; shift -= 4)
-                o += kHex[(cp >> shift) & 15];
+        else if (len == 1)
+            append_escaped(o, static_cast<unsigned char>(s[i]), true);
+        else
+            append_u_escape(o, code_point(s, i, len));
+    }
+    return o;
+}
+
+/// A number in lower-case hex digits, no leading zeros ("9b", "202e").
+inline std::string hex_of(uint32_t v) {
+    static const char kHex[] = "0123456789abcdef";
+    std::string o;
+    do {
+        o.insert(o.begin(), kHex[v & 15]);
+        v >>= 4;
+    } while (v != 0);
+    return o;
+}
+
+/// Text escaped for XML 1.0 attribute values and character data, whatever bytes it holds: &, <,
+/// > and " as entities; the control characters XML cannot hold (all below 0x20 but tab, line feed
+/// and carriage return) as the text \xNN; well-formed UTF-8 as it is, but U+FFFE and U+FFFF (not
+/// XML characters) as \uFFFE and \uFFFF; any other byte from 0x80 up read as Latin-1 (the byte
+/// 0xE9 of a Latin-1 file name becomes U+00E9), as JSON reports do (json_text); C1 and
+/// bidirectional characters (acting_character's, however they came) as character references
+/// (&#x9b;, &#x202e;): the same text to an XML reader, nothing a terminal acts on.
+inline std::string xml_escape(std::string_view s) {
+    static const char kHex[] = "0123456789abcdef";
+    std::string o;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        switch (c) {
+        case '&':
+            o += "&amp;";
+            continue;
+        case '<':
+            o += "&lt;";
+            continue;
+        case '>':
+            o += "&gt;";
+            continue;
+        case '"':
+            o += "&quot;";
+            continue;
+        default:
+            break;
+        }
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            o += "\\x";
+            o += kHex[c >> 4];
+            o += kHex[c & 15];
+        } else if (c < 0x80) {
+            o += static_cast<char>(c);
+        } else if (const size_t n = utf8_sequence(s, i); n > 0) {
+            const std::string_view seq = s.substr(i, n);
+            if (seq == "\xEF\xBF\xBE" || seq == "\xEF\xBF\xBF")
+                o += seq.back() == '\xBE' ? "\\uFFFE" : "\\uFFFF";
+            else if (size_t len = 0; acting_character(s, i, &len)) // C1, bidirectional: a reference
+                o += "&#x" + hex_of(code_point(s, i, n)) + ";";
+            else
+                o.append(seq);
+            i += n - 1;
+        } else if (c <= 0x9F) { // U+0080..U+009F (C1), a terminal's controls: a reference
+            o += "&#x" + hex_of(c) + ";";
+        } else { // U+00A0..U+00FF in UTF-8
+            o += static_cast<char>(0xC0 | (c >> 6));
+            o += static_cast<char>(0x80 | (c & 0x3F));
         }
     }
     return o;
