@@ -197,32 +197,22 @@ bool Value::boolean() const {
 namespace {
 
 /// The first character of `t` that text values may not hold once YAML's escapes are undone
-/// ("\x1b", "\u202e", "\0"): control characters other than tab, line feed and carriage return,
-/// and the bidirectional controls that reorder what a terminal or an editor shows. Its code
+/// ("\x1b", "\u202e", "\0"): text::acting_character's, the control characters (C0 other than
+/// tab, line feed and carriage return, DEL, C1) and the bidirectional controls that reorder what a
+/// terminal or an editor shows. Its code
 /// point, or -1 when there is none; *invalid when the first problem is a byte that does not
 /// start a UTF-8 character (the file's text was checked before; an escape cannot make one).
 int64_t forbidden_character(std::string_view t, bool* invalid) {
     *invalid = false;
-    for (size_t i = 0; i < t.size();) {
+    size_t len = 1;
+    for (size_t i = 0; i < t.size(); i += len) {
         const auto c = static_cast<unsigned char>(t[i]);
-        size_t len = c < 0x80             ? 1
-                     : (c & 0xE0) == 0xC0 ? 2
-                     : (c & 0xF0) == 0xE0 ? 3
-                     : (c & 0xF8) == 0xF0 ? 4
-                                          : 0;
-        if (len == 0 || i + len > t.size()) {
+        const bool acting = text::acting_character(t, i, &len);
+        if (c >= 0x80 && len == 1) { // not the start of well-formed UTF-8
             *invalid = true;
             return c;
         }
-        uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
-        for (size_t k = 1; k < len; ++k)
-            cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3Fu);
-        const bool control =
-            (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp <= 0x9F);
-        const bool bidi = cp == 0x061C || cp == 0x200E || cp == 0x200F ||
-                          (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
-        if (control || bidi) return cp;
-        i += len;
+        if (acting && c != '\t' && c != '\n' && c != '\r') return text::code_point(t, i, len);
     }
     return -1;
 }
