@@ -2,6 +2,7 @@
 // hashes and first-divergence reports. Determinism tests: everything is compared bit for bit.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -1043,6 +1044,21 @@ bool xml_chars_only(const std::string& s) {
 }
 } // namespace
 
+namespace {
+
+/// Six bytes from a linear congruential generator: ten times in sixteen one of the ten `picks`
+/// (the bytes that start, continue or break UTF-8 sequences under test), else any byte.
+std::string random_bytes(uint64_t* state, const std::array<uint8_t, 10>& picks) {
+    std::string s;
+    for (int k = 0; k < 6; ++k) {
+        *state = *state * 6364136223846793005u + 1442695040888963407u;
+        s += static_cast<char>((*state >> 60) < 10 ? picks[*state >> 60] : (*state >> 33) & 0xff);
+    }
+    return s;
+}
+
+} // namespace
+
 TEST_CASE("formats: XML reports (JUnit, SVG) hold any bytes of a path or a message as XML 1.0 "
           "characters") {
     using fx::harness::text::xml_escape;
@@ -1078,12 +1094,8 @@ TEST_CASE("formats: XML reports (JUnit, SVG) hold any bytes of a path or a messa
     }
     uint64_t state = 1;
     for (int i = 0; i < 20000; ++i) {
-        std::string s;
-        for (int k = 0; k < 6; ++k) {
-            state = state * 6364136223846793005u + 1442695040888963407u;
-            const uint8_t pick[] = {0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xbf, 0x80, 0xa0, 0x01, 'x'};
-            s += static_cast<char>((state >> 60) < 10 ? pick[state >> 60] : (state >> 33) & 0xff);
-        }
+        const std::string s =
+            random_bytes(&state, {0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xbf, 0x80, 0xa0, 0x01, 'x'});
         if (!xml_chars_only(xml_escape(s))) FAIL("random string " << i);
     }
 }
@@ -1134,12 +1146,8 @@ TEST_CASE("formats: names a terminal or a CI log would act on are found and show
     // Whatever the bytes, what shown() gives holds none of them.
     uint64_t state = 7;
     for (int i = 0; i < 20000; ++i) {
-        std::string s;
-        for (int k = 0; k < 6; ++k) {
-            state = state * 6364136223846793005u + 1442695040888963407u;
-            const uint8_t pick[] = {0xe2, 0x80, 0x81, 0xae, 0xc2, 0x9b, 0xd8, 0x9c, 0x1b, 'x'};
-            s += static_cast<char>((state >> 60) < 10 ? pick[state >> 60] : (state >> 33) & 0xff);
-        }
+        const std::string s =
+            random_bytes(&state, {0xe2, 0x80, 0x81, 0xae, 0xc2, 0x9b, 0xd8, 0x9c, 0x1b, 'x'});
         if (has_acting_character(shown(s))) FAIL("random string " << i);
     }
 }
