@@ -22,16 +22,18 @@ namespace fx::harness {
 int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
                             std::ostream& err) {
     std::error_code ec;
+    // A folder or golden whose name a terminal or a CI log would act on is refused, named escaped.
+    const auto refused = [&err](const fs::path& p) {
+        const std::string why = text::acting_name_error(p.generic_string());
+        if (!why.empty()) err << "fxkcc compare-goldens: " << why << "\n";
+        return !why.empty();
+    };
     std::vector<std::string> targets;
     for (fs::directory_iterator it(cmd.golden_dir, ec), end; !ec && it != end; it.increment(ec)) {
         // Hidden folders (.git, .svn) are not targets.
         const std::string name = it->path().filename().string();
         if (!it->is_directory() || name.empty() || name[0] == '.') continue;
-        if (const std::string why = text::acting_name_error(it->path().generic_string());
-            !why.empty()) {
-            err << "fxkcc compare-goldens: " << why << "\n";
-            return kExitBadInput;
-        }
+        if (refused(it->path())) return kExitBadInput;
         targets.push_back(name);
     }
     if (ec) {
@@ -71,11 +73,7 @@ int compare_goldens_command(const CompareGoldensCommand& cmd, std::ostream& out,
         for (fs::directory_iterator it(fs::path(cmd.golden_dir) / t, ec), end; !ec && it != end;
              it.increment(ec)) {
             if (it->path().extension() != ".hashes") continue;
-            if (const std::string why = text::acting_name_error(it->path().generic_string());
-                !why.empty()) {
-                err << "fxkcc compare-goldens: " << why << "\n";
-                return kExitBadInput;
-            }
+            if (refused(it->path())) return kExitBadInput;
             names.insert(it->path().stem().string());
         }
     }
